@@ -1,0 +1,378 @@
+//! Compaction: keep the live context window under a token budget as a session grows.
+//!
+//! A [`Session`] plays a [`Script`] one turn at a time. Each turn joins the window verbatim; when
+//! the window then holds more than the budget (a *crossing*), the session's
+//! [`CompactionPolicy`] runs a step. The default policy is [`HotWarmCold`].
+
+mod policy;
+mod script;
+mod window;
+
+use serde::{Deserialize, Serialize};
+
+pub use policy::{Compaction, CompactionPolicy, HotWarmCold, GIST_TERMS};
+pub use script::{Kind, Script, Turn, TurnSpec};
+pub use window::{Line, Window};
+
+use crate::error::{whole_number, Error};
+use crate::units::Tokens;
+
+/// The seed's token budget of the live window.
+pub const BUDGET: Tokens = Tokens(40);
+/// The seed's number of most recent turns kept HOT and verbatim.
+pub const HOT_N: u32 = 2;
+
+/// A session's validated settings.
+///
+/// # Example
+///
+/// ```
+/// use agent_memory_widgets::{SessionConfig, Tokens};
+///
+/// let config = SessionConfig::new(60, 3).unwrap();
+/// assert_eq!((config.budget(), config.hot_n()), (Tokens(60), 3));
+/// assert_eq!(SessionConfig::default().budget(), Tokens(40));
+/// assert_eq!(
+///     SessionConfig::new(40, 0).unwrap_err().message(),
+///     "hotN must be a whole number of at least 1, got 0"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SessionConfig {
+    budget: Tokens,
+    hot_n: u32,
+}
+
+impl SessionConfig {
+    /// Checks that `budget` and `hot_n` are at least 1.
+    pub fn new(budget: u32, hot_n: u32) -> Result<SessionConfig, Error> {
+        let budget = whole_number("budget", f64::from(budget), 1, u32::MAX)?;
+        let hot_n = whole_number("hotN", f64::from(hot_n), 1, u32::MAX)?;
+        Ok(SessionConfig { budget: Tokens(budget), hot_n })
+    }
+
+    /// The most tokens the window may hold.
+    pub fn budget(&self) -> Tokens {
+        self.budget
+    }
+
+    /// How many of the latest turns stay verbatim at a compaction.
+    pub fn hot_n(&self) -> u32 {
+        self.hot_n
+    }
+}
+
+impl Default for SessionConfig {
+    fn default() -> SessionConfig {
+        SessionConfig { budget: BUDGET, hot_n: HOT_N }
+    }
+}
+
+/// Options as a JS caller or a JSON file writes them: any numbers, absent for the seed's.
+///
+/// ```json
+/// { "budget": 40, "hotN": 2, "script": [ { "speaker": "Dana", "kind": "chatter", "text": "Hi!" } ] }
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SessionOptions {
+    /// The token budget, a whole number of at least 1 (default 40).
+    #[serde(default)]
+    pub budget: Option<f64>,
+    /// The number of HOT turns, a whole number of at least 1 (default 2).
+    #[serde(default)]
+    pub hot_n: Option<f64>,
+    /// A custom script (default: the refund desk).
+    #[serde(default)]
+    pub script: Option<Vec<TurnSpec>>,
+}
+
+/// What one [`Session::add_turn`] did: one line of the session's log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Step {
+    /// The turn just added, counting from 1.
+    pub turn: u32,
+    /// The window before the turn joined.
+    pub tokens_before: Tokens,
+    /// The window with the turn, before any compaction.
+    pub peak_tokens: Tokens,
+    /// The window after the step.
+    pub tokens_after: Tokens,
+    /// Whether the turn took the window over budget.
+    pub crossed: bool,
+    /// Whether a compaction step ran.
+    pub compacted: bool,
+    /// Turns whose summary joined WARM.
+    pub to_warm: Vec<u32>,
+    /// Turns whose WARM line went into the COLD gist.
+    pub to_cold: Vec<u32>,
+    /// Chatter turns dropped.
+    pub dropped: Vec<u32>,
+}
+
+/// A verbatim turn as the state shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HotTurn {
+    /// The turn's number.
+    pub turn: u32,
+    /// Who spoke.
+    pub speaker: String,
+    /// The turn's kind.
+    pub kind: Kind,
+    /// The verbatim text.
+    pub text: String,
+    /// Its token count.
+    pub tokens: Tokens,
+}
+
+/// A dropped chatter turn, kept in the record (never in the window).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DroppedTurn {
+    /// The turn's number.
+    pub turn: u32,
+    /// What was said.
+    pub text: String,
+}
+
+/// A snapshot of a session: everything the widget shows, as plain data.
+///
+/// Serialised with camelCase names; `cold` and `overBudgetReason` are `null` when absent.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionState {
+    /// Turns added so far.
+    pub turn: u32,
+    /// Turns in the script.
+    pub total_turns: u32,
+    /// The token budget.
+    pub budget: Tokens,
+    /// How many turns stay HOT.
+    pub hot_n: u32,
+    /// The window's token count.
+    pub tokens: Tokens,
+    /// Whether the window is over budget after the last step.
+    pub over_budget: bool,
+    /// Why no compaction could bring the window under budget, when it is over.
+    pub over_budget_reason: Option<String>,
+    /// Whether every turn of the script has been added.
+    pub done: bool,
+    /// The turns that took the window over budget.
+    pub crossings: Vec<u32>,
+    /// The verbatim turns, oldest first (after a compaction: exactly the last `hot_n`).
+    pub hot: Vec<HotTurn>,
+    /// The WARM summary lines, oldest first.
+    pub warm: Vec<Line>,
+    /// The one-line COLD gist.
+    pub cold: Option<Line>,
+    /// Chatter dropped so far, oldest first.
+    pub dropped: Vec<DroppedTurn>,
+    /// One step per added turn.
+    pub log: Vec<Step>,
+}
+
+/// A support session played turn by turn under a compaction policy.
+///
+/// Each [`add_turn`](Session::add_turn) costs the same at turn 10 as at turn 1,000,000: the
+/// window holds running token counts, so nothing is recounted, and a compaction moves each turn
+/// at most twice (verbatim to WARM, WARM to COLD). The log and the dropped list are append-only.
+///
+/// # Example
+///
+/// ```
+/// use agent_memory_widgets::Session;
+///
+/// let mut session = Session::default(); // the refund desk, budget 40, 2 HOT turns
+/// while let Some(step) = session.add_turn() {
+///     assert!(step.tokens_after.0 <= 40);
+/// }
+/// let state = session.state();
+/// assert_eq!(state.crossings, [4, 6, 8, 9, 10]);
+/// assert!(state.done);
+/// ```
+pub struct Session {
+    config: SessionConfig,
+    script: Script,
+    policy: Box<dyn CompactionPolicy>,
+    window: Window,
+    // Invariant: log[i].turn == i + 1, and log.len() is the number of turns added.
+    log: Vec<Step>,
+}
+
+impl Session {
+    /// A session of `script` under the seed's [`HotWarmCold`] policy.
+    pub fn new(config: SessionConfig, script: Script) -> Session {
+        Session::with_policy(config, script, Box::new(HotWarmCold::default()))
+    }
+
+    /// A session of `script` under any policy.
+    pub fn with_policy(
+        config: SessionConfig,
+        script: Script,
+        policy: Box<dyn CompactionPolicy>,
+    ) -> Session {
+        Session { config, script, policy, window: Window::default(), log: Vec::new() }
+    }
+
+    /// A session from options as JS or JSON gives them, every value checked.
+    pub fn from_options(options: SessionOptions) -> Result<Session, Error> {
+        let budget = whole_number("budget", options.budget.unwrap_or(40.0), 1, u32::MAX)?;
+        let hot_n = whole_number("hotN", options.hot_n.unwrap_or(2.0), 1, u32::MAX)?;
+        let script = match options.script {
+            Some(specs) => Script::new(specs)?,
+            None => Script::refund_desk(),
+        };
+        Ok(Session::new(SessionConfig::new(budget, hot_n)?, script))
+    }
+
+    /// Appends the next turn and, if the policy says so, compacts. `None` once the script is done.
+    pub fn add_turn(&mut self) -> Option<Step> {
+        let number = u32::try_from(self.log.len() + 1).ok()?;
+        let turn = self.script.turn(number)?;
+        let tokens_before = self.window.tokens();
+        self.window.push_verbatim(number, turn.tokens());
+        let peak_tokens = self.window.tokens();
+        let compaction = self.policy.compact(&mut self.window, &self.script, &self.config);
+        let compacted = compaction.is_some();
+        let Compaction { to_warm, to_cold, dropped } = compaction.unwrap_or_default();
+        let step = Step {
+            turn: number,
+            tokens_before,
+            peak_tokens,
+            tokens_after: self.window.tokens(),
+            crossed: peak_tokens > self.config.budget,
+            compacted,
+            to_warm,
+            to_cold,
+            dropped,
+        };
+        self.log.push(step.clone());
+        Some(step)
+    }
+
+    /// Starts the script over.
+    pub fn reset(&mut self) {
+        self.window = Window::default();
+        self.log.clear();
+        self.policy.reset();
+    }
+
+    /// Resets, then adds turns until `turn` of them are in. A session is a function of how many
+    /// turns were added, so this is how to step back.
+    pub fn go_to(&mut self, turn: u32) {
+        self.reset();
+        while self.turn() < turn && self.add_turn().is_some() {}
+    }
+
+    /// Turns added so far.
+    pub fn turn(&self) -> u32 {
+        // The log has one step per turn, and turn numbers fit a u32 (see `add_turn`).
+        self.log.len() as u32
+    }
+
+    /// Whether every turn has been added.
+    pub fn is_done(&self) -> bool {
+        self.log.len() >= self.script.len()
+    }
+
+    /// The settings.
+    pub fn config(&self) -> SessionConfig {
+        self.config
+    }
+
+    /// The script being played.
+    pub fn script(&self) -> &Script {
+        &self.script
+    }
+
+    /// The live window.
+    pub fn window(&self) -> &Window {
+        &self.window
+    }
+
+    /// The steps so far, one per turn.
+    pub fn log(&self) -> &[Step] {
+        &self.log
+    }
+
+    /// A snapshot of everything the widget shows.
+    pub fn state(&self) -> SessionState {
+        let turn_of = |number: u32| self.script.turn(number);
+        let hot = self
+            .window
+            .verbatim()
+            .filter_map(|number| {
+                let turn = turn_of(number)?;
+                Some(HotTurn {
+                    turn: number,
+                    speaker: turn.speaker().to_owned(),
+                    kind: turn.kind(),
+                    text: turn.text().to_owned(),
+                    tokens: turn.tokens(),
+                })
+            })
+            .collect();
+        let dropped = self
+            .log
+            .iter()
+            .flat_map(|step| &step.dropped)
+            .filter_map(|&number| {
+                Some(DroppedTurn { turn: number, text: turn_of(number)?.text().to_owned() })
+            })
+            .collect();
+        SessionState {
+            turn: self.turn(),
+            total_turns: self.script.len() as u32,
+            budget: self.config.budget,
+            hot_n: self.config.hot_n,
+            tokens: self.window.tokens(),
+            over_budget: self.window.tokens() > self.config.budget,
+            over_budget_reason: self.over_budget_reason(),
+            done: self.is_done(),
+            crossings: self.log.iter().filter(|s| s.crossed).map(|s| s.turn).collect(),
+            hot,
+            warm: self.window.warm().cloned().collect(),
+            cold: self.window.cold().cloned(),
+            dropped,
+            log: self.log.clone(),
+        }
+    }
+
+    fn over_budget_reason(&self) -> Option<String> {
+        let (tokens, budget) = (self.window.tokens(), self.config.budget);
+        if tokens <= budget {
+            return None;
+        }
+        let verbatim = self.window.verbatim().len();
+        let turns = if verbatim == 1 { "turn".to_owned() } else { format!("{verbatim} turns") };
+        let verbatim_tokens = self.window.verbatim_tokens();
+        Some(if verbatim_tokens > budget {
+            format!(
+                "The last {turns} must stay verbatim and alone take {verbatim_tokens} tokens, \
+                 more than the budget of {budget}, so no compaction can bring the window under it."
+            )
+        } else {
+            format!(
+                "Everything older than the last {turns} is already compacted, and the window \
+                 still takes {tokens} tokens, more than the budget of {budget}."
+            )
+        })
+    }
+}
+
+impl Default for Session {
+    /// The refund-desk script with the seed's budget of 40 and 2 HOT turns.
+    fn default() -> Session {
+        Session::new(SessionConfig::default(), Script::refund_desk())
+    }
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("config", &self.config)
+            .field("turn", &self.turn())
+            .field("window", &self.window)
+            .finish_non_exhaustive()
+    }
+}

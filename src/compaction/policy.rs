@@ -1,0 +1,175 @@
+//! Compaction policies: what happens to the window after each turn is appended.
+
+use std::collections::VecDeque;
+
+use crate::compaction::{Line, Script, SessionConfig, Window};
+use crate::compaction::script::Kind;
+
+/// What one compaction step moved. Every list holds turn numbers, ascending.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Compaction {
+    /// Turns whose summary joined WARM.
+    pub to_warm: Vec<u32>,
+    /// Turns whose WARM line was pushed into the COLD gist.
+    pub to_cold: Vec<u32>,
+    /// Chatter turns dropped from the window.
+    pub dropped: Vec<u32>,
+}
+
+/// A compaction policy: after each appended turn it may rearrange the window.
+///
+/// The [`Session`](crate::Session) owns the turns, the token counts and the record of every
+/// step; a policy only decides what moves. That keeps policies small and lets the same session
+/// replay under each of them.
+///
+/// # Example
+///
+/// A policy that never compacts, so the window grows without bound:
+///
+/// ```
+/// use agent_memory_widgets::{Compaction, CompactionPolicy, Script, Session, SessionConfig, Window};
+///
+/// struct Hoard;
+///
+/// impl CompactionPolicy for Hoard {
+///     fn compact(&mut self, _: &mut Window, _: &Script, _: &SessionConfig) -> Option<Compaction> {
+///         None
+///     }
+/// }
+///
+/// let mut session = Session::with_policy(SessionConfig::default(), Script::refund_desk(), Box::new(Hoard));
+/// while session.add_turn().is_some() {}
+/// assert!(session.state().over_budget);
+/// ```
+pub trait CompactionPolicy {
+    /// Called after every appended turn. Returns `None` when the policy did not run a step, and
+    /// otherwise what the step moved (which may be nothing, when nothing could move).
+    fn compact(
+        &mut self,
+        window: &mut Window,
+        script: &Script,
+        config: &SessionConfig,
+    ) -> Option<Compaction>;
+
+    /// Forgets any memory of its own, for [`Session::reset`](crate::Session::reset).
+    fn reset(&mut self) {}
+}
+
+/// The policy of the seed design: keep the last `hot_n` turns HOT and verbatim, fold older
+/// decisions, tool outputs and questions into WARM summary lines, drop chatter, and push the
+/// oldest WARM lines into a one-line COLD gist while the window is still over budget.
+///
+/// The gist keeps only key terms, so it stays short however much is pushed into it. A key term is
+/// a word (trimmed of surrounding punctuation such as `.,;:!?()"'`) that contains a digit or
+/// starts with a capital letter: names like `Dana` and `Globex`, IDs like `ORD-3300`, amounts like
+/// `$180.00` and `10%`. Pushing a line appends its terms in order; a term already in the gist
+/// moves to the end, and past [`GIST_TERMS`] terms the least recently mentioned fall off. The
+/// gist reads as the terms joined by `", "`, so its token count is its number of terms, and it
+/// lists the turns its surviving terms came from.
+///
+/// A pushed line never adds more terms than it had words, so each push shrinks the window or
+/// leaves it as it was; the step ends when the window fits or WARM is empty.
+#[derive(Clone, Debug, Default)]
+pub struct HotWarmCold {
+    /// The gist's terms with the turn each was last mentioned in, least recent first.
+    // Invariant: at most GIST_TERMS entries, no two equal terms.
+    gist: VecDeque<(String, u32)>,
+}
+
+/// How many key terms the COLD gist keeps.
+pub const GIST_TERMS: usize = 12;
+
+impl CompactionPolicy for HotWarmCold {
+    fn compact(
+        &mut self,
+        window: &mut Window,
+        script: &Script,
+        config: &SessionConfig,
+    ) -> Option<Compaction> {
+        let budget = config.budget();
+        if window.tokens() <= budget {
+            return None;
+        }
+        let mut step = Compaction::default();
+        let hot_n = usize::try_from(config.hot_n()).unwrap_or(usize::MAX);
+        while window.verbatim().len() > hot_n {
+            let Some(number) = window.pop_verbatim() else { break };
+            match script.turn(number) {
+                Some(turn) if turn.kind() != Kind::Chatter => {
+                    window.push_warm(Line::new(vec![number], turn.summary().unwrap_or_default()));
+                    step.to_warm.push(number);
+                }
+                _ => step.dropped.push(number),
+            }
+        }
+        while window.tokens() > budget {
+            let Some(line) = window.pop_warm() else { break };
+            self.absorb(&line);
+            window.set_cold(self.gist_line());
+            step.to_cold.extend(line.turns);
+        }
+        Some(step)
+    }
+
+    fn reset(&mut self) {
+        self.gist.clear();
+    }
+}
+
+impl HotWarmCold {
+    fn absorb(&mut self, line: &Line) {
+        let source = line.turns.last().copied().unwrap_or_default();
+        for term in key_terms(&line.text) {
+            self.gist.retain(|(kept, _)| kept != term);
+            self.gist.push_back((term.to_owned(), source));
+            if self.gist.len() > GIST_TERMS {
+                self.gist.pop_front();
+            }
+        }
+    }
+
+    fn gist_line(&self) -> Option<Line> {
+        if self.gist.is_empty() {
+            return None;
+        }
+        let mut turns: Vec<u32> = self.gist.iter().map(|&(_, turn)| turn).collect();
+        turns.sort_unstable();
+        turns.dedup();
+        let terms: Vec<&str> = self.gist.iter().map(|(term, _)| term.as_str()).collect();
+        Some(Line::new(turns, terms.join(", ")))
+    }
+}
+
+/// The key terms of `text`, in order: see [`HotWarmCold`].
+fn key_terms(text: &str) -> impl Iterator<Item = &str> {
+    text.split_whitespace()
+        .map(|word| word.trim_matches(|c: char| ".,;:!?()\"'".contains(c)))
+        .filter(|word| {
+            word.chars().any(|c| c.is_ascii_digit())
+                || word.chars().next().is_some_and(char::is_uppercase)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_terms_are_names_ids_and_amounts() {
+        let terms: Vec<_> = key_terms("Dana wants a refund for ORD-3300 ($200.00), after the 30-day window.").collect();
+        assert_eq!(terms, ["Dana", "ORD-3300", "$200.00", "30-day"]);
+        assert_eq!(key_terms("refund approved, thanks").count(), 0);
+    }
+
+    #[test]
+    fn the_gist_keeps_the_most_recently_mentioned_terms() {
+        let mut policy = HotWarmCold::default();
+        let words: Vec<String> = (1..=20).map(|i| format!("T{i}")).collect();
+        policy.absorb(&Line::new(vec![1], words.join(" ")));
+        policy.absorb(&Line::new(vec![2], "T10 again"));
+        let gist = policy.gist_line().unwrap();
+        assert_eq!(gist.tokens.0 as usize, GIST_TERMS);
+        assert_eq!(gist.text, "T9, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T10");
+        assert_eq!(gist.turns, [1, 2]);
+    }
+}

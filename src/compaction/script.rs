@@ -1,0 +1,272 @@
+//! The turns a session is made of, and the refund-desk script both widgets tell.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Error;
+use crate::units::Tokens;
+
+/// What a turn is, which decides what compaction does with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Greetings, thanks and filler: dropped when folded, never summarised.
+    Chatter,
+    /// Something the agent decided or told the user.
+    Decision,
+    /// A tool's output.
+    Tool,
+    /// Something the user asked.
+    Question,
+}
+
+impl Kind {
+    const NAMES: [(&'static str, Kind); 4] = [
+        ("chatter", Kind::Chatter),
+        ("decision", Kind::Decision),
+        ("tool", Kind::Tool),
+        ("question", Kind::Question),
+    ];
+
+    /// The kind named `name`, as written in a script.
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Kind::NAMES.iter().find(|(n, _)| *n == name).map(|&(_, kind)| kind)
+    }
+
+    /// The name a script uses for this kind.
+    pub fn name(self) -> &'static str {
+        Kind::NAMES.iter().find(|(_, k)| *k == self).map_or("", |&(n, _)| n)
+    }
+}
+
+/// One validated turn of a script.
+///
+/// Invariant: `text` has at least one word, and `summary` is `Some` (with at least one word)
+/// exactly when `kind` is not [`Kind::Chatter`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Turn {
+    speaker: String,
+    kind: Kind,
+    text: String,
+    summary: Option<String>,
+    tokens: Tokens,
+}
+
+impl Turn {
+    /// Who spoke: `Dana`, `agent` or `tool` in the refund-desk script.
+    pub fn speaker(&self) -> &str {
+        &self.speaker
+    }
+    /// What kind of turn this is.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+    /// The verbatim text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+    /// The script's one-line summary, `None` for chatter.
+    pub fn summary(&self) -> Option<&str> {
+        self.summary.as_deref()
+    }
+    /// The verbatim text's token count.
+    pub fn tokens(&self) -> Tokens {
+        self.tokens
+    }
+}
+
+/// A turn as a caller writes it (in JSON, or from JS), before validation.
+///
+/// ```json
+/// { "speaker": "Dana", "kind": "question", "text": "Can I get my $200.00 back?",
+///   "summary": "Dana asks for a refund." }
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurnSpec {
+    /// Who spoke; required.
+    pub speaker: Option<String>,
+    /// `chatter`, `decision`, `tool` or `question`; required.
+    pub kind: Option<String>,
+    /// The verbatim text; at least one word.
+    pub text: Option<String>,
+    /// The one-line summary; required unless the kind is `chatter`, where it is ignored.
+    #[serde(default)]
+    pub summary: Option<String>,
+}
+
+/// A validated, non-empty list of turns.
+///
+/// # Example
+///
+/// ```
+/// use agent_memory_widgets::{Script, TurnSpec};
+///
+/// let turn = |kind: &str, text: &str, summary: Option<&str>| TurnSpec {
+///     speaker: Some("Dana".into()),
+///     kind: Some(kind.into()),
+///     text: Some(text.into()),
+///     summary: summary.map(Into::into),
+/// };
+/// let script = Script::new(vec![
+///     turn("chatter", "Hello!", None),
+///     turn("question", "Where is my order?", Some("Dana asks where her order is.")),
+/// ])
+/// .unwrap();
+/// assert_eq!(script.len(), 2);
+///
+/// let err = Script::new(vec![turn("smalltalk", "Hi", None)]).unwrap_err();
+/// assert_eq!(
+///     err.message(),
+///     "script[0].kind (turn 1): unknown kind \"smalltalk\"; use chatter, decision, tool or question"
+/// );
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Script {
+    // Invariant: not empty, and at most u32::MAX turns so that turn numbers fit a u32.
+    turns: Vec<Turn>,
+}
+
+impl Script {
+    /// Validates `specs` into a script. Errors name the turn's index and the field.
+    pub fn new(specs: Vec<TurnSpec>) -> Result<Script, Error> {
+        if specs.is_empty() {
+            return Err(Error::new("script must have at least 1 turn, got 0"));
+        }
+        if u32::try_from(specs.len()).is_err() {
+            return Err(Error::new("script must have at most 4294967295 turns"));
+        }
+        let turns = specs
+            .into_iter()
+            .enumerate()
+            .map(|(index, spec)| validate(index, spec))
+            .collect::<Result<_, _>>()?;
+        Ok(Script { turns })
+    }
+
+    /// The ten-turn refund-desk session of the seed design. With `BUDGET` 40 and `HOT_N` 2 it
+    /// crosses the budget on turns 4, 6, 8, 9 and 10.
+    pub fn refund_desk() -> Script {
+        let turns = REFUND_DESK
+            .iter()
+            .map(|&(speaker, kind, text, summary)| Turn {
+                speaker: speaker.into(),
+                kind,
+                text: text.into(),
+                summary: summary.map(Into::into),
+                tokens: Tokens::of(text),
+            })
+            .collect();
+        Script { turns }
+    }
+
+    /// The number of turns.
+    pub fn len(&self) -> usize {
+        self.turns.len()
+    }
+
+    /// Always `false`: a script has at least one turn.
+    pub fn is_empty(&self) -> bool {
+        self.turns.is_empty()
+    }
+
+    /// Turn number `number`, counting from 1 as the widget does.
+    pub fn turn(&self, number: u32) -> Option<&Turn> {
+        let index = usize::try_from(number).ok()?.checked_sub(1)?;
+        self.turns.get(index)
+    }
+
+    /// All turns in order.
+    pub fn turns(&self) -> &[Turn] {
+        &self.turns
+    }
+}
+
+impl Default for Script {
+    fn default() -> Script {
+        Script::refund_desk()
+    }
+}
+
+fn validate(index: usize, spec: TurnSpec) -> Result<Turn, Error> {
+    let at = |field: &str| format!("script[{index}].{field} (turn {})", index + 1);
+    let required = |field: &str, value: Option<String>| match value {
+        Some(value) if !value.trim().is_empty() => Ok(value),
+        _ => Err(Error::new(format!("{}: must be a non-empty text", at(field)))),
+    };
+    let speaker = required("speaker", spec.speaker)?;
+    let kind_name = required("kind", spec.kind)?;
+    let kind = Kind::from_name(&kind_name).ok_or_else(|| {
+        Error::new(format!(
+            "{}: unknown kind \"{kind_name}\"; use chatter, decision, tool or question",
+            at("kind")
+        ))
+    })?;
+    let text = required("text", spec.text)?;
+    let summary = match kind {
+        Kind::Chatter => None,
+        _ => Some(required("summary", spec.summary).map_err(|_| {
+            Error::new(format!(
+                "{}: a {} turn needs a one-line summary (only chatter goes without)",
+                at("summary"),
+                kind.name()
+            ))
+        })?),
+    };
+    let tokens = Tokens::of(&text);
+    Ok(Turn { speaker, kind, text, summary, tokens })
+}
+
+/// Speaker, kind, verbatim text and summary of each refund-desk turn. The word counts are chosen
+/// so that the seed's crossings fall on turns 4, 6, 8, 9 and 10; the tests pin them.
+const REFUND_DESK: [(&str, Kind, &str, Option<&str>); 10] = [
+    ("Dana", Kind::Chatter, "Hi there, hope you're having a good day!", None),
+    (
+        "Dana",
+        Kind::Question,
+        "I returned order ORD-3300. Can I get my $200.00 back?",
+        Some("Dana wants a refund for ORD-3300 ($200.00)."),
+    ),
+    (
+        "tool",
+        Kind::Tool,
+        "lookup ORD-3300: $200.00, returned on day 41, outside the 30-day window.",
+        Some("ORD-3300 came back after the 30-day window."),
+    ),
+    (
+        "agent",
+        Kind::Decision,
+        "Late returns carry a 10% restocking fee, so your refund is $180.00.",
+        Some("10% restocking fee, refund $180.00."),
+    ),
+    ("Dana", Kind::Chatter, "Okay, fair enough. Thanks!", None),
+    (
+        "tool",
+        Kind::Tool,
+        "refund ORD-3300: $180.00 approved, reference RF-7781, five business days.",
+        Some("refund $180.00 approved as RF-7781."),
+    ),
+    (
+        "agent",
+        Kind::Decision,
+        "Done: $180.00 is on its way.",
+        Some("told Dana the refund is on its way."),
+    ),
+    (
+        "Dana",
+        Kind::Question,
+        "Also, my Globex earbuds stopped charging. Still under warranty?",
+        Some("Dana asks about the Globex earbuds warranty."),
+    ),
+    (
+        "tool",
+        Kind::Tool,
+        "warranty Globex earbuds: bought 8 months ago, 12-month cover, charging faults included.",
+        Some("Globex earbuds covered by a 12-month warranty."),
+    ),
+    (
+        "agent",
+        Kind::Decision,
+        "Yes, Dana: your Globex earbuds are covered, so I've opened a free replacement.",
+        Some("free Globex replacement opened."),
+    ),
+];

@@ -1,0 +1,106 @@
+//! The live window: what the model sees, in order COLD, WARM, verbatim turns.
+
+use std::collections::VecDeque;
+
+use serde::Serialize;
+
+use crate::units::Tokens;
+
+/// A line of the window that stands for older turns: a WARM summary line or the COLD gist.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Line {
+    /// The turns this line came from, ascending.
+    pub turns: Vec<u32>,
+    /// The text the model sees.
+    pub text: String,
+    /// The text's token count.
+    pub tokens: Tokens,
+}
+
+impl Line {
+    /// A line with its token count taken from `text`.
+    pub fn new(turns: Vec<u32>, text: impl Into<String>) -> Line {
+        let text = text.into();
+        let tokens = Tokens::of(&text);
+        Line { turns, text, tokens }
+    }
+}
+
+/// The window's three tiers with a running token count, so that nothing is ever recounted.
+///
+/// A [`CompactionPolicy`](crate::CompactionPolicy) rearranges a window through these methods;
+/// each keeps the count exact.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Window {
+    cold: Option<Line>,
+    warm: VecDeque<Line>,
+    /// Turn numbers and token counts of the verbatim turns, oldest first.
+    verbatim: VecDeque<(u32, Tokens)>,
+    // Invariant: tokens == cold's + every warm line's + every verbatim turn's tokens.
+    tokens: Tokens,
+    // Invariant: verbatim_tokens == every verbatim turn's tokens.
+    verbatim_tokens: Tokens,
+}
+
+impl Window {
+    /// The window's token count: COLD, WARM and verbatim together.
+    pub fn tokens(&self) -> Tokens {
+        self.tokens
+    }
+
+    /// The token count of the verbatim turns alone.
+    pub fn verbatim_tokens(&self) -> Tokens {
+        self.verbatim_tokens
+    }
+
+    /// The COLD gist, if any.
+    pub fn cold(&self) -> Option<&Line> {
+        self.cold.as_ref()
+    }
+
+    /// The WARM lines, oldest first.
+    pub fn warm(&self) -> impl ExactSizeIterator<Item = &Line> {
+        self.warm.iter()
+    }
+
+    /// The verbatim turns' numbers, oldest first.
+    pub fn verbatim(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
+        self.verbatim.iter().map(|&(turn, _)| turn)
+    }
+
+    /// Appends a verbatim turn.
+    pub fn push_verbatim(&mut self, turn: u32, tokens: Tokens) {
+        self.verbatim.push_back((turn, tokens));
+        self.tokens += tokens;
+        self.verbatim_tokens += tokens;
+    }
+
+    /// Removes the oldest verbatim turn and returns its number.
+    pub fn pop_verbatim(&mut self) -> Option<u32> {
+        let (turn, tokens) = self.verbatim.pop_front()?;
+        self.tokens -= tokens;
+        self.verbatim_tokens -= tokens;
+        Some(turn)
+    }
+
+    /// Appends a WARM line.
+    pub fn push_warm(&mut self, line: Line) {
+        self.tokens += line.tokens;
+        self.warm.push_back(line);
+    }
+
+    /// Removes the oldest WARM line.
+    pub fn pop_warm(&mut self) -> Option<Line> {
+        let line = self.warm.pop_front()?;
+        self.tokens -= line.tokens;
+        Some(line)
+    }
+
+    /// Replaces the COLD gist and returns the old one.
+    pub fn set_cold(&mut self, cold: Option<Line>) -> Option<Line> {
+        self.tokens += cold.as_ref().map_or(Tokens(0), |line| line.tokens);
+        let old = std::mem::replace(&mut self.cold, cold);
+        self.tokens -= old.as_ref().map_or(Tokens(0), |line| line.tokens);
+        old
+    }
+}

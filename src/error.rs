@@ -1,0 +1,147 @@
+//! The one error type of the crate: a sentence a person can act on.
+
+use std::fmt;
+
+/// Bad input, explained: the message names the option or field, the rule it broke and the value
+/// given, for example `budget must be a whole number of at least 1, got 0`.
+///
+/// Nothing in this crate panics on bad input; every fallible call returns this instead.
+///
+/// # Example
+///
+/// ```
+/// use agent_memory_widgets::SessionConfig;
+///
+/// let err = SessionConfig::new(0, 2).unwrap_err();
+/// assert_eq!(err.message(), "budget must be a whole number of at least 1, got 0");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    message: String,
+}
+
+impl Error {
+    pub(crate) fn new(message: impl Into<String>) -> Error {
+        Error { message: message.into() }
+    }
+
+    /// The sentence that explains what was wrong.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Checks that `value` is a whole number in `min..=max`, the rule for counts given as JS numbers.
+pub(crate) fn whole_number(field: &str, value: f64, min: u32, max: u32) -> Result<u32, Error> {
+    let whole = value.is_finite() && value.fract() == 0.0;
+    if whole && value >= f64::from(min) && value <= f64::from(max) {
+        // The checks above make this cast exact.
+        Ok(value as u32)
+    } else if whole && value > f64::from(max) {
+        Err(Error::new(format!(
+            "{field} must be a whole number of at most {max}, got {}",
+            fmt_number(value)
+        )))
+    } else {
+        Err(Error::new(format!(
+            "{field} must be a whole number of at least {min}, got {}",
+            fmt_number(value)
+        )))
+    }
+}
+
+/// Formats a number for an error message without Rust's float formatter, which would add
+/// about 10 KB to the WebAssembly build. Whole numbers print exactly; others print with up to
+/// six decimals, or in scientific form when very large or very small.
+///
+/// ```text
+/// 0 -> "0"    -1 -> "-1"    2.5 -> "2.5"    1e300 -> "1e300"    NaN -> "NaN"
+/// ```
+pub(crate) fn fmt_number(value: f64) -> String {
+    if value.is_nan() {
+        return "NaN".into();
+    }
+    let sign = if value < 0.0 { "-" } else { "" };
+    let magnitude = value.abs();
+    if magnitude.is_infinite() {
+        return format!("{sign}Infinity");
+    }
+    if magnitude == 0.0 {
+        return "0".into();
+    }
+    if !(1e-4..1e15).contains(&magnitude) {
+        // Scientific form: scale into [1, 10) by powers of ten, then keep three decimals.
+        let mut mantissa = magnitude;
+        let mut exponent = 0i32;
+        while mantissa >= 10.0 {
+            mantissa /= 10.0;
+            exponent += 1;
+        }
+        while mantissa < 1.0 {
+            mantissa *= 10.0;
+            exponent -= 1;
+        }
+        let mantissa = fixed(mantissa, 3);
+        return format!("{sign}{mantissa}e{exponent}");
+    }
+    // Keep six decimals while the scaled value still fits in a u64.
+    let decimals = if magnitude < 1e12 { 6 } else { 0 };
+    format!("{sign}{}", fixed(magnitude, decimals))
+}
+
+/// `magnitude` (with `magnitude * 10^decimals` below `2^64`) with at most `decimals` decimals, trailing zeros trimmed.
+fn fixed(magnitude: f64, decimals: u32) -> String {
+    let scale = 10u64.pow(decimals);
+    // A float-to-integer cast saturates and never panics.
+    let scaled = (magnitude * scale as f64).round() as u64;
+    let (whole, frac) = (scaled / scale, scaled % scale);
+    if frac == 0 {
+        return whole.to_string();
+    }
+    let mut digits = format!("{frac:0width$}", width = decimals as usize);
+    while digits.ends_with('0') {
+        digits.pop();
+    }
+    format!("{whole}.{digits}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_print_as_a_person_writes_them() {
+        let check = |value: f64, expect: &str| assert_eq!(fmt_number(value), expect, "{value}");
+        check(0.0, "0");
+        check(-0.0, "0");
+        check(-1.0, "-1");
+        check(40.0, "40");
+        check(2.5, "2.5");
+        check(0.1, "0.1");
+        check(1.0 / 3.0, "0.333333");
+        check(1e300, "1e300");
+        check(123456789012345.0, "123456789012345");
+        check(9e13 + 0.5, "90000000000001");
+        check(1.5e-9, "1.5e-9");
+        check(f64::NAN, "NaN");
+        check(f64::NEG_INFINITY, "-Infinity");
+    }
+
+    #[test]
+    fn whole_numbers_are_checked_with_a_message_naming_the_field() {
+        assert_eq!(whole_number("budget", 40.0, 1, 100), Ok(40));
+        let message = |v| whole_number("budget", v, 1, 100).unwrap_err().to_string();
+        assert_eq!(message(0.0), "budget must be a whole number of at least 1, got 0");
+        assert_eq!(message(2.5), "budget must be a whole number of at least 1, got 2.5");
+        assert_eq!(message(f64::NAN), "budget must be a whole number of at least 1, got NaN");
+        assert_eq!(message(101.0), "budget must be a whole number of at most 100, got 101");
+    }
+}

@@ -1,0 +1,481 @@
+//! Forgetting: keep a long-term fact store sharp with decay, supersession and eviction.
+//!
+//! [`LiveStore`] is the store itself, moving forward in time with O(log n) operations.
+//! [`FactStore`] is the widget's model: a [`Scenario`] plus the reads and writes the reader
+//! added, each with its time, replayed into a `LiveStore` up to the slider's time `t`. Its state
+//! is therefore a pure function of those inputs, and dragging the slider back undoes events.
+
+mod scenario;
+mod store;
+
+use serde::{Deserialize, Serialize};
+
+pub use scenario::{EventSpec, ReadSpec, ScheduledRead, Scenario, ScenarioSpec, SeedFact, SeedFactSpec, WriteEvent};
+pub use store::{Fact, FactId, FactKind, LiveStore, Status, WriteOutcome};
+
+use crate::error::{fmt_number, whole_number, Error};
+use crate::units::Time;
+
+/// The seed's half-life: recency halves every 4 time units.
+pub const HALF_LIFE: f64 = 4.0;
+/// The seed's capacity: at most 4 active facts after a write.
+pub const CAPACITY: u32 = 4;
+/// The seed's access boost: each read adds 0.5 to the access factor.
+pub const ACCESS_BOOST: f64 = 0.5;
+/// The largest access boost accepted, which keeps every score finite.
+pub const MAX_ACCESS_BOOST: f64 = 1000.0;
+
+/// A fact store's validated settings, and the score formula.
+///
+/// # Example
+///
+/// ```
+/// use agent_memory_widgets::StoreConfig;
+///
+/// let config = StoreConfig::default();
+/// assert_eq!((config.half_life(), config.capacity(), config.access_boost()), (4.0, 4, 0.5));
+/// assert_eq!(
+///     StoreConfig::new(0.0, 4, 0.5).unwrap_err().message(),
+///     "halfLife must be a finite number above 0, got 0"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StoreConfig {
+    half_life: f64,
+    capacity: u32,
+    access_boost: f64,
+}
+
+impl StoreConfig {
+    /// Checks each value: `half_life` finite and above 0, `capacity` at least 1,
+    /// `access_boost` from 0 to [`MAX_ACCESS_BOOST`].
+    pub fn new(half_life: f64, capacity: u32, access_boost: f64) -> Result<StoreConfig, Error> {
+        if !(half_life.is_finite() && half_life > 0.0) {
+            return Err(Error::new(format!(
+                "halfLife must be a finite number above 0, got {}",
+                fmt_number(half_life)
+            )));
+        }
+        let capacity = whole_number("capacity", f64::from(capacity), 1, u32::MAX)?;
+        if !(0.0..=MAX_ACCESS_BOOST).contains(&access_boost) {
+            return Err(Error::new(format!(
+                "accessBoost must be a number from 0 to {}, got {}",
+                fmt_number(MAX_ACCESS_BOOST),
+                fmt_number(access_boost)
+            )));
+        }
+        Ok(StoreConfig { half_life, capacity, access_boost })
+    }
+
+    /// Time units for recency to halve.
+    pub fn half_life(&self) -> f64 {
+        self.half_life
+    }
+
+    /// The most facts active after a write.
+    pub fn capacity(&self) -> u32 {
+        self.capacity
+    }
+
+    /// How much each read adds to the access factor.
+    pub fn access_boost(&self) -> f64 {
+        self.access_boost
+    }
+}
+
+impl Default for StoreConfig {
+    fn default() -> StoreConfig {
+        StoreConfig { half_life: HALF_LIFE, capacity: CAPACITY, access_boost: ACCESS_BOOST }
+    }
+}
+
+/// Options as a JS caller or a JSON file writes them: any numbers, absent for the seed's.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StoreOptions {
+    /// Finite and above 0 (default 4).
+    #[serde(default)]
+    pub half_life: Option<f64>,
+    /// A whole number of at least 1 (default 4).
+    #[serde(default)]
+    pub capacity: Option<f64>,
+    /// From 0 to 1000 (default 0.5).
+    #[serde(default)]
+    pub access_boost: Option<f64>,
+    /// A custom scenario (default: the refund desk).
+    #[serde(default)]
+    pub scenario: Option<ScenarioSpec>,
+}
+
+/// A write event as [`FactStore::events`] lists it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventInfo {
+    /// Its index, counting from 0: what [`FactStore::fire`] takes.
+    pub index: u32,
+    /// The button's label.
+    pub label: String,
+    /// The id of the fact it writes.
+    pub fact: FactId,
+    /// When it was fired, if it was.
+    pub fired_at: Option<Time>,
+}
+
+/// A read as the state lists it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadInfo {
+    /// The fact read.
+    pub fact: FactId,
+    /// When.
+    pub at: Time,
+    /// `true` for the scenario's reads, `false` for the reader's.
+    pub scheduled: bool,
+}
+
+/// What happened at one point of the timeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Action {
+    /// A new fact was written.
+    Write,
+    /// A write matched an active fact's text and refreshed it instead of adding a copy.
+    Refresh,
+    /// An active fact was read.
+    Read,
+    /// A read came when its fact was no longer active, and changed nothing.
+    MissedRead,
+}
+
+/// One entry of the timeline's log.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Change {
+    /// When.
+    pub at: Time,
+    /// What.
+    pub action: Action,
+    /// The fact written, refreshed or read.
+    pub fact: FactId,
+    /// The write event behind it, if any.
+    pub event: Option<u32>,
+    /// The fact a write retired.
+    pub superseded: Option<FactId>,
+    /// The fact a write evicted.
+    pub evicted: Option<FactId>,
+}
+
+/// A fact as the table shows it at time `t`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FactView {
+    /// Its id.
+    pub id: FactId,
+    /// What it says.
+    pub text: String,
+    /// Its kind.
+    pub kind: FactKind,
+    /// The importance as written (not decayed: the score applies the decay).
+    pub importance: f64,
+    /// When it was last written.
+    pub last_touch: Time,
+    /// `t - lastTouch`.
+    pub age: f64,
+    /// Reads so far.
+    pub reads: u32,
+    /// `0.5 ^ (age / halfLife)`.
+    pub recency: f64,
+    /// `1 + accessBoost * reads`.
+    pub access: f64,
+    /// `importance * recency * access`.
+    pub score: f64,
+    /// `active`, `superseded` or `evicted`.
+    pub status: &'static str,
+    /// The fact that superseded it.
+    pub superseded_by: Option<FactId>,
+}
+
+/// A snapshot of the store at time `t`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FactStoreState {
+    /// The slider's time.
+    pub t: Time,
+    /// Time units for recency to halve.
+    pub half_life: f64,
+    /// The most facts active after a write.
+    pub capacity: u32,
+    /// How much each read adds to access.
+    pub access_boost: f64,
+    /// Facts active at `t`.
+    pub active_count: u32,
+    /// Active facts by score descending, then superseded, then evicted (each by id).
+    pub facts: Vec<FactView>,
+    /// The write events and when they were fired.
+    pub events: Vec<EventInfo>,
+    /// Every read, scheduled or the reader's, at any time.
+    pub reads: Vec<ReadInfo>,
+    /// What happened up to `t`, in order.
+    pub log: Vec<Change>,
+}
+
+/// The forgetting widget's model: a scenario, the reader's writes and reads with their times,
+/// and the slider's time `t`.
+///
+/// The state at `t` replays, in time order, every write and read at a time `τ ≤ t`. At equal
+/// times the scenario's facts come first, then reads, then write events by index, so firing
+/// events in either order at the same times gives the same states.
+///
+/// # Example
+///
+/// ```
+/// use agent_memory_widgets::{FactStore, Time};
+///
+/// let mut store = FactStore::default(); // the refund desk: half-life 4, capacity 4
+/// store.set_time(Time::new(6.0).unwrap());
+/// assert_eq!(store.state().facts[0].text, "the user is Dana"); // read twice, ranks first
+///
+/// store.fire(1).unwrap(); // the Globex question: a fifth fact, so the weakest goes
+/// let state = store.state();
+/// assert_eq!(state.active_count, 4);
+/// assert_eq!(state.facts.last().unwrap().status, "evicted");
+///
+/// store.set_time(Time::new(3.0).unwrap()); // before the event: as if it never happened
+/// assert!(store.state().facts.iter().all(|fact| fact.status == "active"));
+/// ```
+#[derive(Clone, Debug)]
+pub struct FactStore {
+    config: StoreConfig,
+    scenario: Scenario,
+    // Invariant: one entry per scenario event.
+    fired: Vec<Option<Time>>,
+    reader_reads: Vec<ScheduledRead>,
+    t: Time,
+}
+
+/// The order of operations at equal times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Op {
+    SeedFact(usize),
+    Read(usize),
+    Event(usize),
+}
+
+impl FactStore {
+    /// A timeline of `scenario` at t = 0 with nothing fired.
+    pub fn new(config: StoreConfig, scenario: Scenario) -> FactStore {
+        let fired = vec![None; scenario.events().len()];
+        FactStore { config, scenario, fired, reader_reads: Vec::new(), t: Time::ZERO }
+    }
+
+    /// A timeline from options as JS or JSON gives them, every value checked.
+    pub fn from_options(options: StoreOptions) -> Result<FactStore, Error> {
+        let capacity = whole_number("capacity", options.capacity.unwrap_or(4.0), 1, u32::MAX)?;
+        let config = StoreConfig::new(
+            options.half_life.unwrap_or(HALF_LIFE),
+            capacity,
+            options.access_boost.unwrap_or(ACCESS_BOOST),
+        )?;
+        let scenario = match options.scenario {
+            Some(spec) => Scenario::new(spec)?,
+            None => Scenario::refund_desk(),
+        };
+        Ok(FactStore::new(config, scenario))
+    }
+
+    /// The settings.
+    pub fn config(&self) -> StoreConfig {
+        self.config
+    }
+
+    /// The scenario.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The slider's time.
+    pub fn time(&self) -> Time {
+        self.t
+    }
+
+    /// Moves the slider, forward or back.
+    pub fn set_time(&mut self, t: Time) {
+        self.t = t;
+    }
+
+    /// The write events, with when each was fired.
+    pub fn events(&self) -> Vec<EventInfo> {
+        self.scenario
+            .events()
+            .iter()
+            .enumerate()
+            .map(|(index, event)| EventInfo {
+                index: index as u32,
+                label: event.label.clone(),
+                fact: self.scenario.event_fact(index).unwrap_or_default(),
+                fired_at: self.fired[index],
+            })
+            .collect()
+    }
+
+    /// Fires write event `index` at the current time, and returns what the write did.
+    pub fn fire(&mut self, index: usize) -> Result<Change, Error> {
+        let count = self.fired.len();
+        let Some(slot) = self.fired.get_mut(index) else {
+            return Err(Error::new(match count {
+                0 => format!("there is no write event {index}: this scenario has none"),
+                _ => format!("there is no write event {index}: events are numbered 0 to {}", count - 1),
+            }));
+        };
+        if let Some(at) = *slot {
+            return Err(Error::new(format!(
+                "write event {index} was already fired at t = {at}; reset to fire it again"
+            )));
+        }
+        *slot = Some(self.t);
+        let (_, log) = self.replay();
+        let event = Some(index as u32);
+        log.into_iter()
+            .rev()
+            .find(|change| change.event == event)
+            .ok_or_else(|| Error::new(format!("write event {index} did not apply")))
+    }
+
+    /// Reads fact `id` at the current time. The fact must be active now.
+    pub fn read(&mut self, id: FactId) -> Result<Change, Error> {
+        let (mut store, _) = self.replay();
+        store.read(id)?;
+        self.reader_reads.push(ScheduledRead { fact: id, at: self.t });
+        let (at, fact) = (self.t, id);
+        Ok(Change { at, action: Action::Read, fact, event: None, superseded: None, evicted: None })
+    }
+
+    /// Forgets every fired event and read, and moves the slider back to 0.
+    pub fn reset(&mut self) {
+        self.fired.iter_mut().for_each(|fired| *fired = None);
+        self.reader_reads.clear();
+        self.t = Time::ZERO;
+    }
+
+    /// The store as it is at `t`.
+    pub fn state(&self) -> FactStoreState {
+        let (store, log) = self.replay();
+        let t = self.t;
+        let view = |fact: &Fact| {
+            let (status, superseded_by) = match fact.status {
+                Status::Active => ("active", None),
+                Status::Superseded { by } => ("superseded", Some(by)),
+                Status::Evicted => ("evicted", None),
+            };
+            FactView {
+                id: fact.id,
+                text: fact.text.clone(),
+                kind: fact.kind,
+                importance: fact.importance,
+                last_touch: fact.last_touch,
+                age: t.get() - fact.last_touch.get(),
+                reads: fact.reads,
+                recency: self.config.recency(fact, t),
+                access: self.config.access(fact),
+                score: self.config.score(fact, t),
+                status,
+                superseded_by,
+            }
+        };
+        let active = store.ranked().filter_map(|id| store.get(id));
+        let retired = |wanted: fn(Status) -> bool| {
+            store.facts().filter(move |fact| wanted(fact.status))
+        };
+        let facts = active
+            .chain(retired(|s| matches!(s, Status::Superseded { .. })))
+            .chain(retired(|s| s == Status::Evicted))
+            .map(view)
+            .collect();
+        let scheduled = self.scenario.reads().iter().map(|r| (r, true));
+        let reader = self.reader_reads.iter().map(|r| (r, false));
+        FactStoreState {
+            t,
+            half_life: self.config.half_life(),
+            capacity: self.config.capacity(),
+            access_boost: self.config.access_boost(),
+            active_count: store.active_count() as u32,
+            facts,
+            events: self.events(),
+            reads: scheduled
+                .chain(reader)
+                .map(|(read, scheduled)| ReadInfo { fact: read.fact, at: read.at, scheduled })
+                .collect(),
+            log,
+        }
+    }
+
+    /// Replays every operation at a time up to `t` into a fresh store.
+    fn replay(&self) -> (LiveStore, Vec<Change>) {
+        let reads = self.scenario.reads().iter().chain(&self.reader_reads);
+        let mut ops: Vec<(Time, Op)> = (0..self.scenario.facts().len())
+            .map(|i| (Time::ZERO, Op::SeedFact(i)))
+            .chain(reads.enumerate().map(|(i, read)| (read.at, Op::Read(i))))
+            .chain(
+                self.fired
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, fired)| fired.map(|at| (at, Op::Event(i)))),
+            )
+            .filter(|(at, _)| *at <= self.t)
+            .collect();
+        ops.sort_by(|(a, op_a), (b, op_b)| a.get().total_cmp(&b.get()).then(op_a.cmp(op_b)));
+
+        let mut store = LiveStore::new(self.config);
+        let mut log = Vec::with_capacity(ops.len());
+        let scheduled = self.scenario.reads().len();
+        for (at, op) in ops {
+            // Sorted by time, so time never goes back.
+            let _ = store.advance_to(at);
+            let change = match op {
+                Op::SeedFact(i) => {
+                    let fact = &self.scenario.facts()[i];
+                    let id = i as FactId + 1;
+                    store.write(id, &fact.text, fact.importance, None).ok().map(|o| (o, None))
+                }
+                Op::Event(i) => {
+                    let event = &self.scenario.events()[i];
+                    let id = self.scenario.event_fact(i).unwrap_or_default();
+                    let outcome = store.write(id, &event.text, event.importance, event.supersedes);
+                    outcome.ok().map(|o| (o, Some(i as u32)))
+                }
+                Op::Read(i) => {
+                    let read = if i < scheduled {
+                        self.scenario.reads()[i]
+                    } else {
+                        self.reader_reads[i - scheduled]
+                    };
+                    let action = match store.read(read.fact) {
+                        Ok(()) => Action::Read,
+                        Err(_) => Action::MissedRead,
+                    };
+                    let (superseded, evicted, event) = (None, None, None);
+                    log.push(Change { at, action, fact: read.fact, event, superseded, evicted });
+                    None
+                }
+            };
+            if let Some((outcome, event)) = change {
+                log.push(Change {
+                    at,
+                    action: if outcome.refreshed { Action::Refresh } else { Action::Write },
+                    fact: outcome.fact,
+                    event,
+                    superseded: outcome.superseded,
+                    evicted: outcome.evicted,
+                });
+            }
+        }
+        (store, log)
+    }
+}
+
+impl Default for FactStore {
+    /// The refund-desk scenario with the seed's half-life 4, capacity 4 and access boost 0.5.
+    fn default() -> FactStore {
+        FactStore::new(StoreConfig::default(), Scenario::refund_desk())
+    }
+}

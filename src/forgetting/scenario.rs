@@ -1,0 +1,256 @@
+//! The facts, scheduled reads and write events a forgetting timeline starts from.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{whole_number, Error};
+use crate::forgetting::store::{check_importance, FactId};
+use crate::units::Time;
+
+/// A fact the store holds at t = 0.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeedFact {
+    /// What it says.
+    pub text: String,
+    /// Its importance, in (0, 1].
+    pub importance: f64,
+}
+
+/// A read of a fact at a fixed time.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ScheduledRead {
+    /// The fact read.
+    pub fact: FactId,
+    /// When.
+    pub at: Time,
+}
+
+/// A write the reader fires at a time of their choosing.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WriteEvent {
+    /// The button's label.
+    pub label: String,
+    /// The fact's text.
+    pub text: String,
+    /// Its importance, in (0, 1].
+    pub importance: f64,
+    /// The fact it retires, if any.
+    pub supersedes: Option<FactId>,
+}
+
+/// A validated forgetting scenario.
+///
+/// Facts are numbered from 1 in order, and write event `i` (counting from 0) writes fact
+/// `facts.len() + 1 + i`, so a fact has the same id whenever its event fires.
+///
+/// # Example
+///
+/// ```
+/// use agent_memory_widgets::Scenario;
+///
+/// let scenario = Scenario::refund_desk();
+/// assert_eq!(scenario.facts()[0].text, "the user is Dana");
+/// assert_eq!(scenario.event_fact(1), Some(6));
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Scenario {
+    facts: Vec<SeedFact>,
+    reads: Vec<ScheduledRead>,
+    events: Vec<WriteEvent>,
+}
+
+/// A scenario as JSON or JS writes it, before validation.
+///
+/// ```json
+/// {
+///   "facts":  [ { "text": "the user is Dana", "importance": 0.4 } ],
+///   "reads":  [ { "fact": 1, "at": 2 } ],
+///   "events": [ { "label": "new order", "text": "Dana ordered earbuds", "importance": 0.7,
+///                 "supersedes": null } ]
+/// }
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioSpec {
+    /// The facts at t = 0, numbered from 1.
+    #[serde(default)]
+    pub facts: Vec<SeedFactSpec>,
+    /// Reads at fixed times.
+    #[serde(default)]
+    pub reads: Vec<ReadSpec>,
+    /// Write events, fired by the reader.
+    #[serde(default)]
+    pub events: Vec<EventSpec>,
+}
+
+/// A fact of a [`ScenarioSpec`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeedFactSpec {
+    /// What it says; required.
+    pub text: Option<String>,
+    /// In (0, 1]; required.
+    pub importance: Option<f64>,
+}
+
+/// A scheduled read of a [`ScenarioSpec`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReadSpec {
+    /// The id of the fact read; required.
+    pub fact: Option<f64>,
+    /// When, at least 0; required.
+    pub at: Option<f64>,
+}
+
+/// A write event of a [`ScenarioSpec`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventSpec {
+    /// The button's label; defaults to the text.
+    #[serde(default)]
+    pub label: Option<String>,
+    /// The fact's text; required.
+    pub text: Option<String>,
+    /// In (0, 1]; required.
+    pub importance: Option<f64>,
+    /// The id of the fact it retires.
+    #[serde(default)]
+    pub supersedes: Option<f64>,
+}
+
+impl Scenario {
+    /// Validates `spec`. Errors give the path of the bad field: `events[1].importance must be …`.
+    pub fn new(spec: ScenarioSpec) -> Result<Scenario, Error> {
+        if spec.facts.is_empty() && spec.events.is_empty() {
+            return Err(Error::new("scenario must have at least 1 fact or write event"));
+        }
+        let total = spec.facts.len() + spec.events.len();
+        let max_id = u32::try_from(total)
+            .map_err(|_| Error::new("scenario must have at most 4294967295 facts and events"))?;
+        let fact_id = |path: String, value: Option<f64>| {
+            let value = value.ok_or_else(|| Error::new(format!("{path}: required")))?;
+            whole_number(&path, value, 1, max_id).map_err(|err| {
+                Error::new(format!("{}; facts and events number 1 to {max_id}", err.message()))
+            })
+        };
+        let facts = spec
+            .facts
+            .into_iter()
+            .enumerate()
+            .map(|(i, fact)| {
+                Ok(SeedFact {
+                    text: text(format!("facts[{i}].text"), fact.text)?,
+                    importance: importance(format!("facts[{i}].importance"), fact.importance)?,
+                })
+            })
+            .collect::<Result<_, Error>>()?;
+        let reads = spec
+            .reads
+            .into_iter()
+            .enumerate()
+            .map(|(i, read)| {
+                let at = read.at.ok_or_else(|| Error::new(format!("reads[{i}].at: required")))?;
+                Ok(ScheduledRead {
+                    fact: fact_id(format!("reads[{i}].fact"), read.fact)?,
+                    at: Time::named(&format!("reads[{i}].at"), at)?,
+                })
+            })
+            .collect::<Result<_, Error>>()?;
+        let first_event_id = max_id - spec.events.len() as u32 + 1;
+        let events = spec
+            .events
+            .into_iter()
+            .enumerate()
+            .map(|(i, event)| {
+                let text = text(format!("events[{i}].text"), event.text)?;
+                let supersedes = match event.supersedes {
+                    None => None,
+                    Some(value) => Some(fact_id(format!("events[{i}].supersedes"), Some(value))?),
+                };
+                if supersedes == Some(first_event_id + i as u32) {
+                    return Err(Error::new(format!("events[{i}].supersedes: an event cannot supersede its own fact")));
+                }
+                Ok(WriteEvent {
+                    label: match event.label {
+                        Some(label) => self::text(format!("events[{i}].label"), Some(label))?,
+                        None => text.clone(),
+                    },
+                    text,
+                    importance: importance(format!("events[{i}].importance"), event.importance)?,
+                    supersedes,
+                })
+            })
+            .collect::<Result<_, Error>>()?;
+        Ok(Scenario { facts, reads, events })
+    }
+
+    /// The seed's refund desk: four facts at t = 0, `the user is Dana` (the least important)
+    /// read at t = 2 and t = 5, and two write events.
+    pub fn refund_desk() -> Scenario {
+        let fact = |text: &str, importance| SeedFact { text: text.into(), importance };
+        let read = |at| ScheduledRead { fact: 1, at: Time(at) };
+        let event = |text: &str, importance, supersedes| WriteEvent {
+            label: text.into(),
+            text: text.into(),
+            importance,
+            supersedes,
+        };
+        Scenario {
+            facts: vec![
+                fact("the user is Dana", 0.4),
+                fact("order ORD-3300 was $200.00", 0.55),
+                fact("the refund for ORD-3300 is pending", 0.65),
+                fact("returns after 30 days carry a 10% restocking fee", 0.75),
+            ],
+            reads: vec![read(2.0), read(5.0)],
+            events: vec![
+                event("refund approved: $180.00", 0.9, Some(3)),
+                event("Dana asks about the Globex earbuds warranty", 0.7, None),
+            ],
+        }
+    }
+
+    /// The facts at t = 0; fact `i` (from 0) has id `i + 1`.
+    pub fn facts(&self) -> &[SeedFact] {
+        &self.facts
+    }
+
+    /// The scheduled reads.
+    pub fn reads(&self) -> &[ScheduledRead] {
+        &self.reads
+    }
+
+    /// The write events.
+    pub fn events(&self) -> &[WriteEvent] {
+        &self.events
+    }
+
+    /// The id of the fact that event `index` writes.
+    pub fn event_fact(&self, index: usize) -> Option<FactId> {
+        (index < self.events.len()).then(|| (self.facts.len() + 1 + index) as FactId)
+    }
+
+    /// Whether `id` names a fact of this scenario (written at t = 0 or by an event).
+    pub fn has_fact(&self, id: FactId) -> bool {
+        id >= 1 && (id as usize) <= self.facts.len() + self.events.len()
+    }
+}
+
+impl Default for Scenario {
+    fn default() -> Scenario {
+        Scenario::refund_desk()
+    }
+}
+
+fn text(path: String, value: Option<String>) -> Result<String, Error> {
+    match value {
+        Some(text) if !text.trim().is_empty() => Ok(text),
+        _ => Err(Error::new(format!("{path}: must be a non-empty text"))),
+    }
+}
+
+fn importance(path: String, value: Option<f64>) -> Result<f64, Error> {
+    let value = value.ok_or_else(|| Error::new(format!("{path}: required")))?;
+    check_importance(&path, value)?;
+    Ok(value)
+}

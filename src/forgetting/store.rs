@@ -1,0 +1,356 @@
+//! A fact store that ranks, decays, supersedes and evicts in O(log n) per operation.
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::error::{fmt_number, Error};
+use crate::forgetting::StoreConfig;
+use crate::math::{exp2, log2};
+use crate::units::Time;
+
+/// A fact's id, unique within a store.
+pub type FactId = u32;
+
+/// What kind of memory a fact is. Everything the forgetting widget writes today is episodic: a
+/// thing that happened in one session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FactKind {
+    /// Something that happened, remembered as it was said.
+    Episodic,
+}
+
+/// Where a fact stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Ranked, read and eligible for eviction.
+    Active,
+    /// Retired by a newer fact, kept for the record.
+    Superseded {
+        /// The fact that replaced it.
+        by: FactId,
+    },
+    /// Dropped as the weakest when the store was over capacity.
+    Evicted,
+}
+
+/// One fact with the numbers its score is made of.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fact {
+    /// Its id.
+    pub id: FactId,
+    /// What it says.
+    pub text: String,
+    /// Its kind.
+    pub kind: FactKind,
+    /// The importance as written, in (0, 1]; the score decays it with age.
+    pub importance: f64,
+    /// When it was last written (a refresh counts as a write).
+    pub last_touch: Time,
+    /// How often it has been read.
+    pub reads: u32,
+    /// Where it stands.
+    pub status: Status,
+}
+
+/// What a [`LiveStore::write`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WriteOutcome {
+    /// The fact written, or the active duplicate it refreshed instead.
+    pub fact: FactId,
+    /// Whether the write refreshed an active fact with the same text instead of adding a copy.
+    pub refreshed: bool,
+    /// The fact the write retired, if it named one that was still active.
+    pub superseded: Option<FactId>,
+    /// The fact evicted because the store went over capacity.
+    pub evicted: Option<FactId>,
+}
+
+/// The facts, ranked by score at any time, with every operation O(log n).
+///
+/// The score `importance * 0.5^((t - lastTouch) / halfLife) * access` changes with `t`, but
+/// its logarithm is `log2(importance) + lastTouch / halfLife + log2(access) - t / halfLife`: a
+/// time-independent key minus the same amount for every fact. So the order of the scores at any
+/// `t` is the order of the keys. The active facts live in a `BTreeSet` ordered by key; a read or
+/// refresh re-keys one fact, eviction takes the first, and `top_k` walks from the last, without
+/// ever rescoring the store.
+///
+/// Time only moves forward here; [`FactStore`](crate::FactStore) replays a timeline into a fresh
+/// `LiveStore` to move back.
+///
+/// # Example
+///
+/// ```
+/// use agent_memory_widgets::{LiveStore, StoreConfig, Time};
+///
+/// let mut store = LiveStore::new(StoreConfig::new(4.0, 2, 0.5).unwrap());
+/// store.write(1, "the user is Dana", 0.4, None).unwrap();
+/// store.write(2, "order ORD-3300 was $200.00", 0.6, None).unwrap();
+/// store.advance_to(Time::new(4.0).unwrap()).unwrap();
+/// store.read(1).unwrap();
+/// store.read(1).unwrap(); // access 2: Dana scores 0.4, the order 0.3
+/// let outcome = store.write(3, "refund approved: $180.00", 0.9, None).unwrap();
+/// assert_eq!(outcome.evicted, Some(2));
+/// assert_eq!(store.top_k(2), [3, 1]);
+/// assert_eq!(store.score(3), Some(0.9));
+/// ```
+#[derive(Clone, Debug)]
+pub struct LiveStore {
+    config: StoreConfig,
+    now: Time,
+    facts: BTreeMap<FactId, Fact>,
+    // Invariant: one entry per active fact, with the fact's current key.
+    ranked: BTreeSet<Rank>,
+    // Invariant: one entry per active fact, keyed by its normalised text.
+    by_text: BTreeMap<String, FactId>,
+}
+
+/// An active fact's place in the ranking: ascending is eviction order (lowest score first, then
+/// the oldest last touch, then the lowest id), so the strongest fact is last.
+#[derive(Clone, Copy, Debug)]
+struct Rank {
+    key: f64,
+    last_touch: f64,
+    id: FactId,
+}
+
+impl Ord for Rank {
+    fn cmp(&self, other: &Rank) -> Ordering {
+        self.key
+            .total_cmp(&other.key)
+            .then(self.last_touch.total_cmp(&other.last_touch))
+            .then(self.id.cmp(&other.id))
+    }
+}
+
+impl PartialOrd for Rank {
+    fn partial_cmp(&self, other: &Rank) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Rank {
+    fn eq(&self, other: &Rank) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Rank {}
+
+impl LiveStore {
+    /// An empty store at t = 0.
+    pub fn new(config: StoreConfig) -> LiveStore {
+        LiveStore {
+            config,
+            now: Time::ZERO,
+            facts: BTreeMap::new(),
+            ranked: BTreeSet::new(),
+            by_text: BTreeMap::new(),
+        }
+    }
+
+    /// The store's settings.
+    pub fn config(&self) -> StoreConfig {
+        self.config
+    }
+
+    /// The current time.
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    /// Moves time forward to `t`. Moving back is an error: replay into a new store instead.
+    pub fn advance_to(&mut self, t: Time) -> Result<(), Error> {
+        if t < self.now {
+            return Err(Error::new(format!(
+                "t must not go back in a LiveStore (now {}, got {}); replay into a new store instead",
+                self.now, t
+            )));
+        }
+        self.now = t;
+        Ok(())
+    }
+
+    /// Writes fact `id` at the current time.
+    ///
+    /// If an active fact has the same text (ignoring case and surrounding whitespace) no copy
+    /// is added: that fact is refreshed instead (last touch = now, importance = the larger).
+    /// If `supersedes` names an active fact, it is retired. Then, if more than `capacity` facts
+    /// are active, the one with the lowest score now is evicted.
+    pub fn write(
+        &mut self,
+        id: FactId,
+        text: &str,
+        importance: f64,
+        supersedes: Option<FactId>,
+    ) -> Result<WriteOutcome, Error> {
+        check_importance("importance", importance)?;
+        if text.trim().is_empty() {
+            return Err(Error::new("text must be a non-empty text"));
+        }
+        if let Some(old) = supersedes {
+            if !self.facts.contains_key(&old) {
+                return Err(Error::new(format!("supersedes names fact {old}, which does not exist")));
+            }
+        }
+        let normalised = normalise(text);
+        let mut outcome = WriteOutcome::default();
+        if let Some(&existing) = self.by_text.get(&normalised) {
+            self.rekey(existing, |fact, now| {
+                fact.last_touch = now;
+                fact.importance = fact.importance.max(importance);
+            });
+            outcome.fact = existing;
+            outcome.refreshed = true;
+        } else {
+            if self.facts.contains_key(&id) {
+                return Err(Error::new(format!("fact {id} already exists; ids must be unique")));
+            }
+            let fact = Fact {
+                id,
+                text: text.to_owned(),
+                kind: FactKind::Episodic,
+                importance,
+                last_touch: self.now,
+                reads: 0,
+                status: Status::Active,
+            };
+            self.ranked.insert(self.rank(&fact));
+            self.by_text.insert(normalised, id);
+            self.facts.insert(id, fact);
+            outcome.fact = id;
+        }
+        if let Some(old) = supersedes.filter(|&old| old != outcome.fact) {
+            if self.retire(old, Status::Superseded { by: outcome.fact }) {
+                outcome.superseded = Some(old);
+            }
+        }
+        let capacity = usize::try_from(self.config.capacity()).unwrap_or(usize::MAX);
+        while self.ranked.len() > capacity {
+            let Some(weakest) = self.ranked.first().map(|rank| rank.id) else { break };
+            self.retire(weakest, Status::Evicted);
+            outcome.evicted = Some(weakest);
+        }
+        Ok(outcome)
+    }
+
+    /// Reads active fact `id` at the current time: its read count goes up by one.
+    pub fn read(&mut self, id: FactId) -> Result<(), Error> {
+        match self.facts.get(&id).map(|fact| fact.status) {
+            Some(Status::Active) => {
+                self.rekey(id, |fact, _| fact.reads = fact.reads.saturating_add(1));
+                Ok(())
+            }
+            Some(_) => Err(Error::new(format!(
+                "fact {id} is no longer active at t = {}; only active facts can be read",
+                self.now
+            ))),
+            None => Err(Error::new(format!("there is no fact {id}"))),
+        }
+    }
+
+    /// Fact `id`, in any status.
+    pub fn get(&self, id: FactId) -> Option<&Fact> {
+        self.facts.get(&id)
+    }
+
+    /// Every fact ever written, by id.
+    pub fn facts(&self) -> impl Iterator<Item = &Fact> {
+        self.facts.values()
+    }
+
+    /// How many facts are active.
+    pub fn active_count(&self) -> usize {
+        self.ranked.len()
+    }
+
+    /// The ids of the `k` highest-scoring active facts, best first. O(k + log n).
+    pub fn top_k(&self, k: usize) -> Vec<FactId> {
+        self.ranked.iter().rev().take(k).map(|rank| rank.id).collect()
+    }
+
+    /// Every active fact's id, best first.
+    pub fn ranked(&self) -> impl Iterator<Item = FactId> + '_ {
+        self.ranked.iter().rev().map(|rank| rank.id)
+    }
+
+    /// Fact `id`'s score at the current time, whatever its status.
+    pub fn score(&self, id: FactId) -> Option<f64> {
+        self.facts.get(&id).map(|fact| self.config.score(fact, self.now))
+    }
+
+    fn rank(&self, fact: &Fact) -> Rank {
+        Rank { key: self.config.key(fact), last_touch: fact.last_touch.get(), id: fact.id }
+    }
+
+    /// Changes an active fact and moves it to its new place in the ranking.
+    fn rekey(&mut self, id: FactId, change: impl FnOnce(&mut Fact, Time)) {
+        let now = self.now;
+        let Some(fact) = self.facts.get(&id) else { return };
+        let old = self.rank(fact);
+        self.ranked.remove(&old);
+        if let Some(fact) = self.facts.get_mut(&id) {
+            change(fact, now);
+        }
+        if let Some(fact) = self.facts.get(&id) {
+            self.ranked.insert(self.rank(fact));
+        }
+    }
+
+    /// Takes an active fact out of the ranking; `false` if it was not active.
+    fn retire(&mut self, id: FactId, status: Status) -> bool {
+        let Some(fact) = self.facts.get(&id) else { return false };
+        if fact.status != Status::Active {
+            return false;
+        }
+        let rank = self.rank(fact);
+        let normalised = normalise(&fact.text);
+        self.ranked.remove(&rank);
+        self.by_text.remove(&normalised);
+        if let Some(fact) = self.facts.get_mut(&id) {
+            fact.status = status;
+        }
+        true
+    }
+}
+
+impl StoreConfig {
+    /// `0.5 ^ ((t - lastTouch) / halfLife)`.
+    pub fn recency(&self, fact: &Fact, t: Time) -> f64 {
+        exp2(-(t.get() - fact.last_touch.get()) / self.half_life())
+    }
+
+    /// `1 + accessBoost * reads`.
+    pub fn access(&self, fact: &Fact) -> f64 {
+        1.0 + self.access_boost() * f64::from(fact.reads)
+    }
+
+    /// `importance * recency(t) * access`.
+    pub fn score(&self, fact: &Fact, t: Time) -> f64 {
+        fact.importance * self.recency(fact, t) * self.access(fact)
+    }
+
+    /// The time-independent ranking key: `log2(score(t)) + t / halfLife` for every `t`.
+    fn key(&self, fact: &Fact) -> f64 {
+        log2(fact.importance) + fact.last_touch.get() / self.half_life() + log2(self.access(fact))
+    }
+}
+
+/// Checks an importance: a number in (0, 1].
+pub(crate) fn check_importance(field: &str, importance: f64) -> Result<(), Error> {
+    if importance > 0.0 && importance <= 1.0 {
+        Ok(())
+    } else {
+        Err(Error::new(format!(
+            "{field} must be a number above 0 and at most 1, got {}",
+            fmt_number(importance)
+        )))
+    }
+}
+
+/// The text two facts must share to be duplicates: trimmed and lower-cased.
+fn normalise(text: &str) -> String {
+    text.trim().to_lowercase()
+}

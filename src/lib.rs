@@ -1,0 +1,84 @@
+//! How an LLM agent manages memory, as two small, deterministic policies.
+//!
+//! - **Compaction** ([`Session`]) keeps the live context window under a token budget as a
+//!   support session grows: the last turns stay HOT and verbatim, older decisions fold into
+//!   WARM summary lines, chatter is dropped, and the oldest WARM lines are pushed into a
+//!   one-line COLD gist.
+//! - **Forgetting** ([`FactStore`], [`LiveStore`]) keeps a long-term fact store sharp: facts are
+//!   ranked by `importance × recency × access`, fade with a half-life, are retired when a newer
+//!   fact supersedes them, and the weakest is evicted when the store is over capacity.
+//!
+//! Both tell the same story, a refund desk: user Dana, order ORD-3300, a $200.00 order returned
+//! after the 30-day window, a 10% restocking fee, a $180.00 refund, then a question about the
+//! Globex earbuds warranty. There is no LLM, no clock and no randomness anywhere: the same
+//! inputs give the same state, bit for bit, natively and in WebAssembly.
+//!
+//! # Compaction
+//!
+//! ```
+//! use agent_memory_widgets::Session;
+//!
+//! let mut session = Session::default(); // the refund desk, budget 40, 2 HOT turns
+//! let step = session.add_turn().unwrap();
+//! assert_eq!((step.turn, step.crossed), (1, false));
+//! session.go_to(4); // turn 4 takes the window over budget
+//! let state = session.state();
+//! assert_eq!(state.crossings, [4]);
+//! assert!(state.tokens.0 <= 40);
+//! assert_eq!(state.hot.iter().map(|t| t.turn).collect::<Vec<_>>(), [3, 4]);
+//! ```
+//!
+//! Custom scripts and settings are checked, and bad input is an [`Error`] that says what to fix:
+//!
+//! ```
+//! use agent_memory_widgets::{Session, SessionOptions};
+//!
+//! let options = SessionOptions { budget: Some(0.0), ..SessionOptions::default() };
+//! let err = Session::from_options(options).unwrap_err();
+//! assert_eq!(err.to_string(), "budget must be a whole number of at least 1, got 0");
+//! ```
+//!
+//! # Forgetting
+//!
+//! ```
+//! use agent_memory_widgets::{FactStore, Time};
+//!
+//! let mut store = FactStore::default();
+//! assert!(store.state().facts.iter().all(|fact| fact.recency == 1.0)); // t = 0: all fresh
+//! store.fire(1).unwrap(); // at t = 0 the Globex question evicts the least important fact
+//! let evicted = store.state().facts.into_iter().find(|f| f.status == "evicted").unwrap();
+//! assert_eq!(evicted.text, "the user is Dana");
+//! ```
+//!
+//! # The fine print
+//!
+//! - Tokens are words, split on Unicode whitespace ([`Tokens::of`]).
+//! - Scores use this crate's own `exp2` and `log2`, built from exactly rounded arithmetic, so
+//!   they are bit-identical on every target.
+//! - The crate has no wasm-bindgen in its policies. The WebAssembly boundary is one module,
+//!   compiled only for `wasm32`; see `ARCHITECTURE.md`.
+
+#![warn(missing_docs)]
+
+mod compaction;
+mod error;
+mod forgetting;
+mod math;
+mod units;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use compaction::{
+    Compaction, CompactionPolicy, DroppedTurn, HotTurn, HotWarmCold, Kind, Line, Script, Session,
+    SessionConfig, SessionOptions, SessionState, Step, Turn, TurnSpec, Window, BUDGET, GIST_TERMS,
+    HOT_N,
+};
+pub use error::Error;
+pub use forgetting::{
+    Action, Change, EventInfo, EventSpec, Fact, FactId, FactKind, FactStore, FactStoreState,
+    FactView, LiveStore, ReadInfo, ReadSpec, Scenario, ScenarioSpec, ScheduledRead, SeedFact,
+    SeedFactSpec, Status, StoreConfig, StoreOptions, WriteEvent, WriteOutcome, ACCESS_BOOST,
+    CAPACITY, HALF_LIFE, MAX_ACCESS_BOOST,
+};
+pub use units::{Time, Tokens};

@@ -1,0 +1,117 @@
+//! Small newtypes for the two units the policies count in, so that a token count is never
+//! confused with a turn number and a time is always a checked, finite, non-negative number.
+
+use std::fmt;
+use std::ops::{Add, AddAssign, Sub, SubAssign};
+
+use serde::Serialize;
+
+use crate::error::{fmt_number, Error};
+
+/// A number of tokens, estimated as a word count so that every run is reproducible.
+///
+/// Arithmetic saturates instead of wrapping: a token count is never negative and never wraps.
+///
+/// # Example
+///
+/// ```
+/// use agent_memory_widgets::Tokens;
+///
+/// assert_eq!(Tokens::of("Hi there,\u{2003}Dana!\n"), Tokens(3));
+/// assert_eq!(Tokens(5) - Tokens(7), Tokens(0));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(transparent)]
+pub struct Tokens(pub u32);
+
+impl Tokens {
+    /// The token estimate of `text`: its words, split on Unicode whitespace.
+    pub fn of(text: &str) -> Tokens {
+        let words = text.split_whitespace().count();
+        Tokens(u32::try_from(words).unwrap_or(u32::MAX))
+    }
+}
+
+impl Add for Tokens {
+    type Output = Tokens;
+    fn add(self, other: Tokens) -> Tokens {
+        Tokens(self.0.saturating_add(other.0))
+    }
+}
+
+impl AddAssign for Tokens {
+    fn add_assign(&mut self, other: Tokens) {
+        *self = *self + other;
+    }
+}
+
+impl Sub for Tokens {
+    type Output = Tokens;
+    fn sub(self, other: Tokens) -> Tokens {
+        Tokens(self.0.saturating_sub(other.0))
+    }
+}
+
+impl SubAssign for Tokens {
+    fn sub_assign(&mut self, other: Tokens) {
+        *self = *self - other;
+    }
+}
+
+impl fmt::Display for Tokens {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A point on the forgetting timeline: finite and at least 0, in the same abstract units as the
+/// half-life.
+///
+/// # Example
+///
+/// ```
+/// use agent_memory_widgets::Time;
+///
+/// assert_eq!(Time::new(6.0).unwrap().get(), 6.0);
+/// assert_eq!(
+///     Time::new(-1.0).unwrap_err().to_string(),
+///     "t must be a finite number of at least 0, got -1"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Serialize)]
+#[serde(transparent)]
+pub struct Time(pub(crate) f64);
+
+impl Time {
+    /// The start of the timeline.
+    pub const ZERO: Time = Time(0.0);
+
+    /// A checked time: finite and at least 0.
+    pub fn new(t: f64) -> Result<Time, Error> {
+        Time::named("t", t)
+    }
+
+    /// A checked time whose error message names `field`.
+    pub(crate) fn named(field: &str, t: f64) -> Result<Time, Error> {
+        if t.is_finite() && t >= 0.0 {
+            // Normalise -0 to 0 so that equal times serialise identically.
+            Ok(Time(t + 0.0))
+        } else {
+            Err(Error::new(format!(
+                "{field} must be a finite number of at least 0, got {}",
+                fmt_number(t)
+            )))
+        }
+    }
+
+    /// The time as a plain number.
+    pub fn get(self) -> f64 {
+        self.0
+    }
+}
+
+impl fmt::Display for Time {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&fmt_number(self.0))
+    }
+}
