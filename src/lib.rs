@@ -66,8 +66,9 @@ mod forgetting;
 mod math;
 mod units;
 
+/// The WebAssembly boundary: `Session` and `FactStore` as JS classes. Only built for `wasm32`.
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;
 
 pub use compaction::{
     Compaction, CompactionPolicy, DroppedTurn, HotTurn, HotWarmCold, Kind, Line, Script, Session,

@@ -1,0 +1,77 @@
+# The two commands: `make serve` and `make test`. Each installs what is missing first.
+# See README.md; what installs on these machines is recorded in TOOLCHAIN notes below.
+#
+# - wasm-bindgen-cli must match the wasm-bindgen crate exactly: its version is read from Cargo.lock.
+# - wasm-opt comes from the npm package binaryen (Debian's is too old: its output fails to load).
+# - Browsers are Debian's chromium and chromium-driver; nothing downloads a browser at run time.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+WASM_TARGET := wasm32-unknown-unknown
+CRATE := agent_memory_widgets
+WASM := target/$(WASM_TARGET)/release/$(CRATE).wasm
+PKG := www/pkg
+WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/"/, "", $$3); print $$3 }' Cargo.lock)
+CARGO_BIN := $(HOME)/.cargo/bin
+export PATH := $(CARGO_BIN):$(CURDIR)/node_modules/.bin:$(PATH)
+PORT ?= 8000
+
+.PHONY: help serve test build tools tools-browser test-native test-wasm test-e2e clean
+
+help:
+	@echo "make serve   build and serve www/ on http://127.0.0.1:$(PORT)"
+	@echo "make test    native tests, wasm tests in headless Chromium, browser end-to-end tests"
+
+## Installs ----------------------------------------------------------------------------------
+
+tools:
+	@rustup target list --installed | grep -qx $(WASM_TARGET) || rustup target add $(WASM_TARGET)
+	@if [ "$$(wasm-bindgen --version 2>/dev/null | cut -d' ' -f2)" != "$(WASM_BINDGEN_VERSION)" ]; then \
+	  echo "installing wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (about 3 minutes)"; \
+	  cargo install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION); \
+	fi
+	@[ -x node_modules/.bin/wasm-opt ] && [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
+
+tools-browser:
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	  else \
+	    echo "Chromium is missing. Install it once with:"; \
+	    echo "  sudo apt-get install -y chromium chromium-driver"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+## Build --------------------------------------------------------------------------------------
+
+build: tools
+	cargo build --release --target $(WASM_TARGET)
+	wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir $(PKG) $(WASM)
+	wasm-opt -Oz $(PKG)/$(CRATE)_bg.wasm -o $(PKG)/$(CRATE)_bg.wasm
+
+serve: build
+	@echo "Serving www/ on http://127.0.0.1:$(PORT)/ (Ctrl-C to stop)"
+	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory www
+
+## Tests --------------------------------------------------------------------------------------
+
+test: tools tools-browser
+	$(MAKE) --no-print-directory test-native test-wasm test-e2e
+
+test-native:
+	cargo test
+	cargo clippy --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
+
+test-wasm:
+	WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) --test wasm
+
+test-e2e: build
+	node --test --test-concurrency=1 tests/e2e/
+
+clean:
+	cargo clean
+	rm -rf $(PKG) target/screenshots

@@ -1,0 +1,94 @@
+// Shared by the browser tests: a static server on 127.0.0.1 and a headless Debian Chromium,
+// with every console error, page error, failed or foreign request collected so a test can
+// assert there were none.
+
+import { createServer } from "node:http";
+import { readFile, mkdir } from "node:fs/promises";
+import { extname, join, normalize, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+export const ROOT = resolve(import.meta.dirname, "../..");
+export const SCREENSHOTS = join(ROOT, "target/screenshots");
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".png": "image/png",
+  ".svg": "image/svg+xml",
+  ".ico": "image/x-icon",
+};
+
+/** Serves `dir` on a free port of 127.0.0.1; `headers` are added to every response. */
+export async function serve(dir = join(ROOT, "www"), headers = {}) {
+  const root = resolve(dir);
+  const server = createServer(async (request, response) => {
+    const path = decodeURIComponent(new URL(request.url, "http://x").pathname);
+    let file = normalize(join(root, path));
+    if (!file.startsWith(root)) return response.writeHead(403).end();
+    if (path.endsWith("/")) file = join(file, "index.html");
+    try {
+      const body = await readFile(file);
+      response.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", ...headers });
+      response.end(body);
+    } catch {
+      response.writeHead(404).end("not found");
+    }
+  });
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  return { url, close: () => new Promise((done) => server.close(done)) };
+}
+
+/**
+ * Launches Debian's Chromium headless with the flags that work on these closed machines.
+ * Playwright gives each launch a fresh, empty user-data dir of its own.
+ */
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    ],
+  });
+}
+
+/**
+ * Opens a page that records problems: console errors, uncaught errors, failed requests and any
+ * request that is not to `origin`. `problems` should be empty at the end of every test.
+ */
+export async function open(browser, origin, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...options });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("requestfailed", (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
+  page.on("request", (request) => {
+    const url = request.url();
+    if (!url.startsWith(origin) && !url.startsWith("data:") && !url.startsWith("blob:")) problems.push(`foreign request: ${url}`);
+  });
+  return { page, context, problems };
+}
+
+export async function screenshot(page, name) {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Runs axe-core on the page (shadow roots included) and returns its violations. */
+export async function axe(page) {
+  const source = await readFile(join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8");
+  await page.evaluate(source);
+  return page.evaluate(async () => {
+    const result = await globalThis.axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join("; ")})`);
+  });
+}

@@ -1,0 +1,199 @@
+// The page, clicked through in headless Chromium the way a reader would: controls are found by
+// their accessible names only.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { serve, launch, open, screenshot, axe } from "./harness.mjs";
+
+let server, browser;
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const WAIT = { timeout: 5000 };
+
+/** Waits until `locator`'s text satisfies `predicate`, and returns that text. */
+async function waitForText(locator, predicate, what) {
+  const deadline = Date.now() + WAIT.timeout;
+  let text = "";
+  while (Date.now() < deadline) {
+    text = (await locator.textContent()) ?? "";
+    if (predicate(text)) return text;
+    await new Promise((done) => setTimeout(done, 25));
+  }
+  assert.fail(`timed out waiting for ${what}; last text: ${JSON.stringify(text)}`);
+}
+
+/** The refund desk as the page's own wasm module computes it, step by step. */
+async function expectedSteps(page) {
+  return page.evaluate(async () => {
+    const { Session } = await import("./pkg/agent_memory_widgets.js");
+    const session = new Session();
+    const steps = [];
+    for (let step; (step = session.addTurn()) !== null; ) steps.push(step);
+    session.free();
+    return steps;
+  });
+}
+
+async function openPage(options) {
+  const opened = await open(browser, server.url, options);
+  await opened.page.goto(server.url);
+  await opened.page.locator("memory-compaction .meter-label").waitFor(WAIT);
+  await opened.page.locator("memory-forgetting tbody tr").first().waitFor(WAIT);
+  return opened;
+}
+
+test("Add next turn crosses the budget on turns 4, 6, 8, 9 and 10, and COMPACT brings it back", async () => {
+  const { page, problems } = await openPage();
+  const widget = page.locator("memory-compaction");
+  const add = widget.getByRole("button", { name: "Add next turn" });
+  const meter = widget.locator(".meter-label");
+  const steps = await expectedSteps(page);
+  assert.equal(steps.length, 10);
+  assert.match(await meter.textContent(), /live window 0 \/ 40 tokens\s+under budget/);
+
+  const overOn = [];
+  for (const step of steps) {
+    await add.click();
+    if (step.crossed) {
+      const peak = await waitForText(meter, (t) => t.includes(`live window ${step.peakTokens} / 40 tokens`), `turn ${step.turn}'s peak`);
+      assert.match(peak, /over budget/, `turn ${step.turn} peak`);
+      overOn.push(step.turn);
+    }
+    const settled = await waitForText(meter, (t) => t.includes(`live window ${step.tokensAfter} / 40 tokens`) && !t.includes("COMPACT"), `turn ${step.turn} to settle`);
+    assert.match(settled, /under budget/, `turn ${step.turn}`);
+    assert.doesNotMatch(settled, /over budget/, `turn ${step.turn}`);
+    const status = await widget.getByRole("status").textContent();
+    assert.match(status, new RegExp(`^Turn ${step.turn}: `));
+    if (step.crossed) assert.match(status, new RegExp(`over budget at ${step.peakTokens} tokens, compacted to ${step.tokensAfter} of 40 tokens`));
+  }
+  assert.deepEqual(overOn, [4, 6, 8, 9, 10]);
+  assert.ok(steps.at(-1).tokensAfter <= 40);
+
+  // The window the model sees after turn 10.
+  const hot = await widget.getByRole("region", { name: "hot" }).textContent();
+  const warm = await widget.getByRole("region", { name: "warm" }).textContent();
+  const cold = await widget.getByRole("region", { name: "cold" }).textContent();
+  assert.match(hot, /last 2 turns, verbatim/);
+  assert.match(warm, /rolling summary of decisions and tool outputs/);
+  assert.match(cold, /one lossy line/);
+  const window = hot + warm + cold;
+  for (const name of ["Dana", "ORD-3300", "$180.00", "Globex"]) assert.ok(window.includes(name), name);
+  const dropped = await widget.getByRole("region", { name: "dropped" }).locator("s").allTextContents();
+  assert.equal(dropped.length, 2);
+  for (const text of dropped) assert.ok(!window.includes(text), `dropped chatter still shown: ${text}`);
+  const log = await widget.getByRole("region", { name: "steps" }).locator("li").allTextContents();
+  assert.equal(log.length, 10);
+  assert.match(log[3], /^turn 4: 41 \/ 40 over budget → COMPACT → 30 \/ 40, 1 turn to WARM, 1 dropped$/);
+
+  // Finished: the button is disabled and says why.
+  assert.equal(await add.isDisabled(), true);
+  const why = await widget.locator("#done-note").textContent();
+  assert.match(why, /script is finished/);
+  assert.equal(await add.getAttribute("aria-describedby"), "done-note");
+  await screenshot(page, "compaction-after-turn-10");
+
+  await widget.getByRole("button", { name: "Reset" }).click();
+  await waitForText(meter, (t) => t.includes("live window 0 / 40 tokens"), "reset");
+  assert.equal(await add.isEnabled(), true);
+  assert.equal(await widget.getByRole("region", { name: "steps" }).locator("li").count(), 0);
+  assert.deepEqual(problems, []);
+});
+
+test("the forgetting story works from the keyboard alone", async () => {
+  const { page, problems } = await openPage();
+  const widget = page.locator("memory-forgetting");
+  const slider = widget.getByRole("slider", { name: "time" });
+  const rows = widget.getByRole("table", { name: "The store, ranked by score" }).locator("tbody tr");
+  const tableText = async () => (await rows.allTextContents()).join("\n");
+
+  assert.equal(await rows.count(), 4);
+  await slider.focus();
+  const seen = [];
+  for (let t = 1; t <= 6; t++) {
+    await page.keyboard.press("ArrowRight");
+    await waitForText(widget.locator(".t-value"), (text) => text === `t = ${t}`, `t = ${t}`);
+    seen[t] = await tableText();
+  }
+  assert.equal(await slider.inputValue(), "6");
+  assert.match(await rows.first().textContent(), /the user is Dana/);
+  assert.match(await widget.getByRole("status").textContent(), /“the user is Dana” ranks first/);
+
+  // Fire both write events by keyboard: focus each button and press Enter.
+  const refund = widget.getByRole("button", { name: "refund approved: $180.00" });
+  const globex = widget.getByRole("button", { name: "Dana asks about the Globex earbuds warranty" });
+  await refund.focus();
+  await page.keyboard.press("Enter");
+  await globex.focus();
+  await page.keyboard.press(" ");
+  assert.equal(await refund.isDisabled(), true);
+  assert.equal(await globex.isDisabled(), true);
+  const statuses = await rows.locator("td:last-child").allTextContents();
+  assert.equal(statuses.filter((s) => s.startsWith("superseded")).length, 1, statuses.join(" | "));
+  assert.equal(statuses.filter((s) => s === "evicted").length, 1, statuses.join(" | "));
+  assert.match(await widget.getByRole("status").textContent(), /evicted/);
+  await screenshot(page, "forgetting-after-events");
+
+  // Back to t = 3: the store is as it was before either event.
+  await slider.focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowLeft");
+  await waitForText(widget.locator(".t-value"), (text) => text === "t = 3", "t = 3");
+  assert.equal(await tableText(), seen[3]);
+  assert.deepEqual(problems, []);
+});
+
+test("at t = 0 the Globex question evicts Dana; at t = 6 it does not", async () => {
+  const { page, problems } = await openPage();
+  const widget = page.locator("memory-forgetting");
+  const globex = widget.getByRole("button", { name: "Dana asks about the Globex earbuds warranty" });
+  const evictedRow = widget.locator("tbody tr.status-evicted");
+  await globex.click();
+  assert.match(await evictedRow.textContent(), /the user is Dana/);
+
+  await widget.getByRole("button", { name: "Start over" }).click();
+  assert.equal(await globex.isEnabled(), true);
+  await widget.getByRole("slider", { name: "time" }).fill("6");
+  await globex.click();
+  assert.doesNotMatch(await evictedRow.textContent(), /the user is Dana/);
+  assert.deepEqual(problems, []);
+});
+
+test("every control is reachable with Tab", async () => {
+  const { page, problems } = await openPage();
+  const names = new Set();
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press("Tab");
+    names.add(await page.evaluate(() => {
+      let el = document.activeElement;
+      while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+      return el?.getAttribute("aria-label") ?? el?.labels?.[0]?.textContent ?? el?.textContent?.trim();
+    }));
+  }
+  for (const name of ["Add next turn", "Reset", "time", "refund approved: $180.00", "Dana asks about the Globex earbuds warranty", "Start over"]) {
+    assert.ok(names.has(name), `${name} not reached by Tab; reached: ${[...names].join(" | ")}`);
+  }
+  assert.deepEqual(problems, []);
+});
+
+for (const colorScheme of ["light", "dark"]) {
+  test(`axe finds no accessibility violations in ${colorScheme}`, async () => {
+    // axe injects styles of its own, which the page's CSP would block: bypass CSP for this check only.
+    const { page, problems } = await openPage({ colorScheme, bypassCSP: true });
+    // Check a page with every part filled in: turns added, an event fired.
+    const add = page.getByRole("button", { name: "Add next turn" });
+    for (let i = 0; i < 10; i++) await add.click();
+    await page.getByRole("slider", { name: "time" }).fill("6");
+    await page.getByRole("button", { name: "Dana asks about the Globex earbuds warranty" }).click();
+    await page.getByRole("button", { name: "refund approved: $180.00" }).click();
+    await page.waitForTimeout(1600); // let the last crossing settle
+    assert.deepEqual(await axe(page), []);
+    await screenshot(page, `page-${colorScheme}`);
+    assert.deepEqual(problems, []);
+  });
+}

@@ -1,0 +1,545 @@
+// <memory-compaction> and <memory-forgetting>: two custom elements that render the state the
+// Rust core (compiled to WebAssembly) hands them. They hold no policy logic: every number on
+// screen comes from `state()`. Text is always set as text, never parsed as HTML.
+//
+//   <script type="module" src="widgets.js"></script>
+//   <memory-compaction budget="40" hot="2"></memory-compaction>
+//   <memory-forgetting half-life="4" capacity="4"></memory-forgetting>
+
+import init, { Session, FactStore } from "./pkg/agent_memory_widgets.js";
+
+const STYLESHEET = new URL("./style.css", import.meta.url).href;
+
+/** The wasm module, initialised once per page however many widgets there are. */
+let ready = null;
+function loadCore() {
+  ready ??= init();
+  return ready;
+}
+
+/** How long the reader sees the peak of a crossing before COMPACT brings it down. */
+const PEAK_MS = 900;
+/** How long the bar takes to fall back, unless the reader prefers reduced motion. */
+const FALL_MS = 500;
+const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/**
+ * Creates an element. `props` are set as properties (`className`, `type`, ...) except
+ * `attrs`, set as attributes, and `on`, event listeners. Children are nodes or strings, and
+ * strings become text nodes: nothing is ever parsed as HTML.
+ */
+function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  const { attrs = {}, on = {}, ...rest } = props;
+  Object.assign(el, rest);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined && value !== false) el.setAttribute(name, value);
+  }
+  for (const [type, listener] of Object.entries(on)) el.addEventListener(type, listener);
+  el.append(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
+  return el;
+}
+
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const quote = (text) => `\u201c${text}\u201d`;
+/** A number for a table cell: at most `digits` decimals, trailing zeros trimmed. */
+const num = (value, digits = 3) => String(Number(value.toFixed(digits)));
+
+/** Reads a numeric attribute; absent means the core's default. */
+function numberAttr(el, name) {
+  const raw = el.getAttribute(name);
+  if (raw === null || raw.trim() === "") return undefined;
+  return Number(raw);
+}
+
+/** Turns a core error about an option into one about the attribute the author wrote. */
+function attributeError(error, names) {
+  let message = String(error?.message ?? error);
+  for (const [option, attribute] of names) {
+    message = message.replace(new RegExp(`^${option}\\b`), `${attribute} (attribute "${attribute}")`);
+  }
+  return message;
+}
+
+/** What both widgets share: a shadow root, the stylesheet, a status line, errors, events. */
+class MemoryWidget extends HTMLElement {
+  #model = null;
+  #connected = false;
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: "open" });
+    this.shadowRoot.append(
+      h("link", { rel: "stylesheet", href: STYLESHEET }),
+      (this.body = h("div", { className: "widget", attrs: { part: "widget" } })),
+      (this.errorBox = h("p", { className: "error", hidden: true, attrs: { role: "alert" } })),
+      (this.status = h("p", { className: "status", attrs: { role: "status", "aria-live": "polite" } })),
+    );
+  }
+
+  async connectedCallback() {
+    this.#connected = true;
+    await loadCore();
+    if (this.#connected) this.rebuild();
+  }
+
+  disconnectedCallback() {
+    this.#connected = false;
+    this.model = null;
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (oldValue !== newValue && this.#connected && this.#model) this.rebuild();
+  }
+
+  /** The core object this widget renders; replacing it frees the old one. */
+  get model() {
+    return this.#model;
+  }
+  set model(next) {
+    if (this.#model && this.#model !== next) this.#model.free();
+    this.#model = next;
+  }
+
+  /** Builds a fresh model from the attributes, or shows why it cannot and keeps working. */
+  rebuild() {
+    let next;
+    try {
+      next = this.createModel();
+      this.errorBox.hidden = true;
+    } catch (error) {
+      this.fail(error);
+      if (this.#model) return; // keep showing the last good model
+      next = this.createModel({ fallback: true }); // the seed's settings
+    }
+    this.model = next;
+    this.mount();
+  }
+
+  /** Shows an error inside the widget, fires `memory-error`, and keeps working. */
+  fail(error) {
+    const message = String(error?.message ?? error);
+    this.errorBox.textContent = message;
+    this.errorBox.hidden = false;
+    this.emit("memory-error", { message });
+  }
+
+  /** Runs a model call and returns `{ ok, value }`; an error is shown, never thrown. */
+  attempt(action) {
+    try {
+      const value = action();
+      this.errorBox.hidden = true;
+      return { ok: true, value };
+    } catch (error) {
+      this.fail(error);
+      return { ok: false };
+    }
+  }
+
+  announce(text) {
+    this.status.textContent = text;
+  }
+
+  emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+
+  /** The custom scenario: the `scenario` property, or JSON in the element `scenario="#id"` names. */
+  scenarioFromAttribute() {
+    if (this._scenario !== undefined) return this._scenario;
+    const ref = this.getAttribute("scenario");
+    if (!ref) return undefined;
+    const source = ref.startsWith("#") ? this.ownerDocument.getElementById(ref.slice(1)) : null;
+    if (!source) throw new Error(`scenario: no element with id "${ref.replace(/^#/, "")}" on this page`);
+    try {
+      return JSON.parse(source.textContent);
+    } catch (error) {
+      throw new Error(`scenario: ${ref} is not valid JSON (${error.message})`);
+    }
+  }
+
+  get scenario() {
+    return this._scenario;
+  }
+  set scenario(value) {
+    this._scenario = value;
+    if (this.#connected && this.#model) this.rebuild();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compaction
+
+class MemoryCompaction extends MemoryWidget {
+  static observedAttributes = ["budget", "hot", "turn", "scenario"];
+
+  #timer = null;
+  #frame = 0;
+
+  createModel({ fallback = false } = {}) {
+    if (fallback) return new Session();
+    const scenario = this.scenarioFromAttribute();
+    const options = {
+      budget: numberAttr(this, "budget"),
+      hotN: numberAttr(this, "hot"),
+      script: Array.isArray(scenario) ? scenario : scenario?.script,
+    };
+    try {
+      const session = Session.withConfig(options);
+      const turn = numberAttr(this, "turn");
+      if (turn !== undefined) session.goTo(turn);
+      return session;
+    } catch (error) {
+      throw new Error(attributeError(error, [["budget", "budget"], ["hotN", "hot"], ["turn", "turn"]]));
+    }
+  }
+
+  mount() {
+    this.#settle();
+    const addButton = h("button", { type: "button", className: "primary", on: { click: () => this.addTurn() } }, "Add next turn");
+    const resetButton = h("button", { type: "button", on: { click: () => this.reset() } }, "Reset");
+    const doneNote = h("span", { className: "note", id: "done-note" });
+    addButton.setAttribute("aria-describedby", "done-note");
+    this.ui = {
+      addButton,
+      resetButton,
+      doneNote,
+      meterBox: h("div", { className: "meter" }),
+      meterText: h("span", { className: "meter-text" }),
+      verdict: h("strong", { className: "verdict" }),
+      phase: h("span", { className: "phase", attrs: { "aria-hidden": "true" } }),
+      meter: h("meter", { min: 0, attrs: { "aria-label": "live window" } }),
+      crossingNote: h("p", { className: "crossing-note" }),
+      hot: h("ol", { className: "lines" }),
+      hotCaption: h("p", { className: "caption" }),
+      warm: h("ol", { className: "lines" }),
+      cold: h("p", { className: "cold-line" }),
+      dropped: h("ul", { className: "dropped-list" }),
+      log: h("ol", { className: "log-list" }),
+      reason: h("p", { className: "reason", attrs: { role: "note" } }),
+    };
+    const ui = this.ui;
+    const tier = (name, caption, ...content) =>
+      h("section", { className: `tier ${name}`, attrs: { "aria-label": name } },
+        h("h4", {}, h("span", { className: "swatch", attrs: { "aria-hidden": "true" } }), name),
+        caption, ...content);
+    ui.meterBox.append(
+      h("p", { className: "meter-label" }, ui.meterText, " ", ui.verdict, " ", ui.phase),
+      ui.meter,
+      ui.crossingNote,
+      ui.reason,
+    );
+    this.body.className = "widget compaction";
+    this.body.replaceChildren(
+      h("div", { className: "controls" }, addButton, resetButton, doneNote),
+      ui.meterBox,
+      h("h3", {}, "The window the model actually sees"),
+      h("div", { className: "tiers" },
+        tier("hot", ui.hotCaption, ui.hot),
+        tier("warm", h("p", { className: "caption" }, "rolling summary of decisions and tool outputs"), ui.warm),
+        tier("cold", h("p", { className: "caption" }, "one lossy line"), ui.cold)),
+      h("div", { className: "record" },
+        h("section", { className: "dropped", attrs: { "aria-label": "dropped" } },
+          h("h4", {}, "Dropped chatter"), ui.dropped),
+        h("section", { className: "log", attrs: { "aria-label": "steps" } },
+          h("h4", {}, "Steps"), ui.log)),
+    );
+    const state = this.model.state();
+    this.render(state);
+    this.announce(state.turn === 0
+      ? `Ready: ${state.totalTurns} turns, budget ${state.budget} tokens.`
+      : `Opened after turn ${state.turn}: ${state.tokens} of ${state.budget} tokens.`);
+  }
+
+  addTurn() {
+    if (!this.model) return;
+    this.#settle();
+    const { ok, value: step } = this.attempt(() => this.model.addTurn());
+    if (!ok || !step) return;
+    const state = this.model.state();
+    this.emit("memory-step", { step, state });
+    if (step.compacted) this.emit("memory-compact", { step, state });
+    this.announce(describeStep(step, state));
+    if (step.crossed && step.compacted) {
+      // Show the peak in red first, then let COMPACT bring the bar down.
+      this.render(state, { shownTokens: step.peakTokens, phase: "peak" });
+      this.#timer = setTimeout(() => this.#fall(state, step), PEAK_MS);
+    } else {
+      this.render(state);
+    }
+  }
+
+  reset() {
+    if (!this.model) return;
+    this.#settle();
+    this.model.reset();
+    const state = this.model.state();
+    this.render(state);
+    this.announce(`Reset: back to turn 0 of ${state.totalTurns}.`);
+    this.emit("memory-step", { step: null, state });
+  }
+
+  #fall(state, step) {
+    this.#timer = null;
+    if (reducedMotion()) return this.render(state);
+    const start = performance.now();
+    const tick = (now) => {
+      const progress = Math.min(1, (now - start) / FALL_MS);
+      if (progress >= 1) return this.render(state);
+      const shown = step.peakTokens + (step.tokensAfter - step.peakTokens) * progress;
+      this.render(state, { shownTokens: shown, phase: "compacting" });
+      this.#frame = requestAnimationFrame(tick);
+    };
+    this.#frame = requestAnimationFrame(tick);
+  }
+
+  /** Ends any running crossing animation at once. */
+  #settle() {
+    clearTimeout(this.#timer);
+    cancelAnimationFrame(this.#frame);
+    this.#timer = null;
+    this.#frame = 0;
+  }
+
+  disconnectedCallback() {
+    this.#settle();
+    super.disconnectedCallback();
+  }
+
+  /** Renders `state`; during a crossing the meter shows `shownTokens` instead of the window's. */
+  render(state, { shownTokens = state.tokens, phase = null } = {}) {
+    const ui = this.ui;
+    const shown = Math.round(shownTokens);
+    const over = shown > state.budget;
+    const verdict = over ? "over budget" : "under budget";
+    ui.meterBox.classList.toggle("over", over);
+    ui.meterText.textContent = `live window ${shown} / ${state.budget} tokens`;
+    ui.verdict.textContent = verdict;
+    ui.phase.textContent = phase === "peak" ? "COMPACT \u2193" : phase === "compacting" ? "COMPACT" : "";
+    ui.meter.max = state.budget;
+    ui.meter.value = Math.min(shown, state.budget);
+    ui.meter.setAttribute("aria-valuetext", `${shown} of ${state.budget} tokens, ${verdict}`);
+
+    const last = state.log.at(-1);
+    ui.crossingNote.textContent = last?.crossed && phase === null
+      ? `Turn ${last.turn} crossed the budget at ${last.peakTokens} tokens; COMPACT brought the window to ${last.tokensAfter}.`
+      : "";
+    ui.reason.textContent = state.overBudgetReason ?? "";
+    ui.reason.hidden = !state.overBudgetReason;
+
+    ui.hotCaption.textContent = `last ${plural(state.hotN, "turn")}, verbatim`;
+    ui.hot.replaceChildren(...state.hot.map((turn) =>
+      h("li", { className: `turn kind-${turn.kind}` },
+        h("span", { className: "who" }, `${turn.speaker} \u00b7 turn ${turn.turn} \u00b7 ${turn.kind}`),
+        h("span", { className: "text" }, turn.text),
+        h("span", { className: "tokens" }, plural(turn.tokens, "token")))));
+    if (state.hot.length === 0) ui.hot.append(h("li", { className: "empty" }, "nothing yet: press Add next turn"));
+    ui.warm.replaceChildren(...state.warm.map((line) =>
+      h("li", {},
+        h("span", { className: "text" }, line.text),
+        h("span", { className: "tokens" }, `turn ${line.turns.join(", ")} \u00b7 ${plural(line.tokens, "token")}`))));
+    if (state.warm.length === 0) ui.warm.append(h("li", { className: "empty" }, "empty"));
+    ui.cold.replaceChildren(state.cold
+      ? h("span", {}, h("span", { className: "text" }, state.cold.text),
+          h("span", { className: "tokens" }, ` from turns ${state.cold.turns.join(", ")} \u00b7 ${plural(state.cold.tokens, "token")}`))
+      : h("span", { className: "empty" }, "empty"));
+    ui.dropped.replaceChildren(...state.dropped.map((d) =>
+      h("li", {}, h("span", { className: "visually-hidden" }, "dropped: "), h("s", {}, d.text), ` (turn ${d.turn})`)));
+    if (state.dropped.length === 0) ui.dropped.append(h("li", { className: "empty" }, "nothing dropped yet"));
+    ui.log.replaceChildren(...state.log.map((step) =>
+      h("li", { className: step.crossed ? "crossed" : "" }, logLine(step, state.budget))));
+
+    ui.addButton.disabled = state.done;
+    ui.doneNote.textContent = state.done
+      ? `All ${state.totalTurns} turns are in: the script is finished. Reset starts over.`
+      : `Turn ${state.turn} of ${state.totalTurns}.`;
+  }
+}
+
+/** One line of the step log, e.g. `turn 4: 41 / 40 over budget → COMPACT → 30 / 40, ...`. */
+function logLine(step, budget) {
+  if (!step.crossed && !step.compacted) return `turn ${step.turn}: ${step.tokensAfter} / ${budget}`;
+  const moved = [
+    step.toWarm.length && `${plural(step.toWarm.length, "turn")} to WARM`,
+    step.toCold.length && `${step.toCold.length} WARM to COLD`,
+    step.dropped.length && `${step.dropped.length} dropped`,
+  ].filter(Boolean);
+  const head = step.crossed ? `${step.peakTokens} / ${budget} over budget \u2192 ` : "";
+  const tail = step.tokensAfter > budget ? " (still over budget)" : "";
+  return `turn ${step.turn}: ${head}COMPACT \u2192 ${step.tokensAfter} / ${budget}${moved.length ? ", " + moved.join(", ") : ""}${tail}`;
+}
+
+/** The live-region sentence for a step. */
+function describeStep(step, state) {
+  if (step.crossed && step.compacted) {
+    const still = step.tokensAfter > state.budget ? ", still over budget" : "";
+    return `Turn ${step.turn}: over budget at ${step.peakTokens} tokens, compacted to ${step.tokensAfter} of ${state.budget} tokens${still}.`;
+  }
+  const verdict = step.tokensAfter > state.budget ? "over budget" : "under budget";
+  const done = state.done ? " The script is finished." : "";
+  return `Turn ${step.turn}: ${step.tokensAfter} of ${state.budget} tokens, ${verdict}.${done}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Forgetting
+
+/** The slider's range. */
+const T_MAX = 12;
+
+class MemoryForgetting extends MemoryWidget {
+  static observedAttributes = ["half-life", "capacity", "access-boost", "t", "scenario"];
+
+  createModel({ fallback = false } = {}) {
+    if (fallback) return new FactStore();
+    const options = {
+      halfLife: numberAttr(this, "half-life"),
+      capacity: numberAttr(this, "capacity"),
+      accessBoost: numberAttr(this, "access-boost"),
+      scenario: this.scenarioFromAttribute(),
+    };
+    try {
+      const store = FactStore.withConfig(options);
+      const t = numberAttr(this, "t");
+      if (t !== undefined) store.setTime(t);
+      return store;
+    } catch (error) {
+      throw new Error(attributeError(error, [["halfLife", "half-life"], ["capacity", "capacity"], ["accessBoost", "access-boost"], ["t", "t"]]));
+    }
+  }
+
+  mount() {
+    const state = this.model.state();
+    const slider = h("input", {
+      type: "range", id: "time", min: 0, max: T_MAX, step: 1, value: state.t,
+      on: { input: (event) => this.setTime(Number(event.target.value)) },
+    });
+    this.ui = {
+      slider,
+      // The slider's aria-valuetext already says the time; this is its visible twin.
+      output: h("span", { className: "t-value", attrs: { "aria-hidden": "true" } }),
+      marks: h("div", { className: "marks", attrs: { "aria-hidden": "true" } }),
+      readsNote: h("p", { className: "note" }),
+      events: h("div", { className: "events", attrs: { role: "group", "aria-label": "write events" } }),
+      rows: h("tbody"),
+      summary: h("p", { className: "note" }),
+    };
+    const ui = this.ui;
+    this.body.className = "widget forgetting";
+    this.body.replaceChildren(
+      h("div", { className: "slider-row" },
+        h("label", { htmlFor: "time" }, "time"), slider, ui.output),
+      ui.marks,
+      ui.readsNote,
+      ui.events,
+      h("table", {},
+        h("caption", {}, "The store, ranked by score"),
+        h("thead", {}, h("tr", {}, ...[
+          "text", "importance (as written)", "age", "recency", "reads", "score", "status",
+        ].map((name) => h("th", { scope: "col" }, name)))),
+        ui.rows),
+      ui.summary,
+    );
+    this.render(state);
+    this.announce(`Ready at t = ${state.t}: ${plural(state.activeCount, "active fact")}.`);
+  }
+
+  setTime(t) {
+    if (!this.model) return;
+    if (!this.attempt(() => this.model.setTime(t)).ok) return;
+    const state = this.model.state();
+    this.render(state);
+    const top = state.facts.find((fact) => fact.status === "active");
+    this.announce(`t = ${state.t}: ${plural(state.activeCount, "active fact")}${top ? `, ${quote(top.text)} ranks first` : ""}.`);
+  }
+
+  fire(index) {
+    const { ok, value: change } = this.attempt(() => this.model.fire(index));
+    if (!ok) return;
+    const state = this.model.state();
+    this.render(state);
+    const text = (id) => quote(state.facts.find((fact) => fact.id === id)?.text ?? `fact ${id}`);
+    const parts = [`At t = ${state.t}: ${change.action === "refresh" ? "refreshed" : "wrote"} ${text(change.fact)}`];
+    if (change.superseded !== null) parts.push(`it supersedes ${text(change.superseded)}`);
+    if (change.evicted !== null) parts.push(`over capacity, so the weakest, ${text(change.evicted)}, was evicted`);
+    this.announce(parts.join("; ") + ".");
+    this.emit("memory-step", { change, state });
+    if (change.superseded !== null) this.emit("memory-supersede", { change, state });
+    if (change.evicted !== null) this.emit("memory-evict", { change, state });
+  }
+
+  read(id) {
+    const { ok, value: change } = this.attempt(() => this.model.read(id));
+    if (!ok) return;
+    const state = this.model.state();
+    this.render(state);
+    const fact = state.facts.find((f) => f.id === id);
+    this.announce(`Read ${quote(fact.text)} at t = ${state.t}: ${plural(fact.reads, "read")}, score ${num(fact.score)}.`);
+    this.emit("memory-step", { change, state });
+  }
+
+  reset() {
+    this.model.reset();
+    const state = this.model.state();
+    this.render(state);
+    this.announce("Started over: t = 0, no events fired.");
+    this.emit("memory-step", { change: null, state });
+  }
+
+  render(state) {
+    const ui = this.ui;
+    ui.slider.value = state.t;
+    ui.slider.setAttribute("aria-valuetext", `t = ${state.t}`);
+    ui.output.textContent = `t = ${state.t}`;
+
+    const textOf = (id) => state.facts.find((fact) => fact.id === id)?.text ?? `fact ${id}`;
+    const scheduled = state.reads.filter((read) => read.scheduled);
+    ui.marks.replaceChildren(...state.reads.map((read) => {
+      const mark = h("span", { className: read.scheduled ? "mark" : "mark reader", title: `read at t = ${read.at}` }, "\u25b2");
+      mark.style.setProperty("--at", String(Math.min(read.at, T_MAX) / T_MAX));
+      return mark;
+    }));
+    ui.readsNote.textContent = scheduled.length
+      ? `Scheduled reads (\u25b2 under the slider): ${scheduled.map((r) => `${quote(textOf(r.fact))} at t = ${r.at}`).join(", ")}.`
+      : "";
+
+    ui.events.replaceChildren(...state.events.map((event) =>
+      h("span", { className: "event" },
+        h("button", { type: "button", disabled: event.firedAt !== null, on: { click: () => this.fire(event.index) } }, event.label),
+        h("span", { className: "note" }, event.firedAt === null ? "not fired yet" : `fired at t = ${event.firedAt}`))),
+      h("button", { type: "button", className: "quiet", on: { click: () => this.reset() } }, "Start over"));
+
+    const best = Math.max(1, ...state.facts.map((fact) => fact.score));
+    ui.rows.replaceChildren(...state.facts.map((fact) => {
+      const bar = h("span", { className: "bar", attrs: { "aria-hidden": "true" } });
+      bar.style.setProperty("--score", String(fact.status === "active" ? fact.score / best : 0));
+      const status = fact.status === "superseded"
+        ? `superseded by ${quote(textOf(fact.supersededBy))}`
+        : fact.status;
+      // The read button is named by the fact's id, not its text, so that no button's name
+      // contains a write event's label; the text is its description.
+      const textId = `fact-${fact.id}`;
+      const read = fact.status === "active"
+        ? h("button", {
+          type: "button", className: "quiet small",
+          attrs: { "aria-label": `read fact ${fact.id}`, "aria-describedby": textId },
+          on: { click: () => this.read(fact.id) },
+        }, "read")
+        : null;
+      return h("tr", { className: `status-${fact.status}` },
+        h("th", { scope: "row" }, h("span", { className: "text", id: textId }, fact.text), read),
+        h("td", {}, num(fact.importance, 2)),
+        h("td", {}, num(fact.age, 2)),
+        h("td", {}, num(fact.recency)),
+        h("td", {}, String(fact.reads)),
+        h("td", { className: "score" }, h("span", { className: "value" }, num(fact.score)), bar),
+        h("td", { className: "status" }, status));
+    }));
+    ui.summary.textContent = `${plural(state.activeCount, "active fact")} of at most ${state.capacity}; recency halves every ${plural(state.halfLife, "time unit")}; each read adds ${state.accessBoost} to access.`;
+  }
+}
+
+for (const [name, element] of [["memory-compaction", MemoryCompaction], ["memory-forgetting", MemoryForgetting]]) {
+  if (!customElements.get(name)) customElements.define(name, element);
+}
+
+export { MemoryCompaction, MemoryForgetting, loadCore };
