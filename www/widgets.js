@@ -71,9 +71,10 @@ class MemoryWidget extends HTMLElement {
     this.attachShadow({ mode: "open" });
     this.shadowRoot.append(
       h("link", { rel: "stylesheet", href: STYLESHEET }),
-      (this.body = h("div", { className: "widget", attrs: { part: "widget" } })),
-      (this.errorBox = h("p", { className: "error", hidden: true, attrs: { role: "alert" } })),
-      (this.status = h("p", { className: "status", attrs: { role: "status", "aria-live": "polite" } })),
+      (this.frame = h("div", { className: "widget", attrs: { part: "widget" } },
+        (this.body = h("div", { className: "content" })),
+        (this.errorBox = h("p", { className: "error", hidden: true, attrs: { role: "alert" } })),
+        (this.status = h("p", { className: "live", attrs: { role: "status", "aria-live": "polite" } })))),
     );
   }
 
@@ -229,7 +230,7 @@ class MemoryCompaction extends MemoryWidget {
       ui.crossingNote,
       ui.reason,
     );
-    this.body.className = "widget compaction";
+    this.frame.className = "widget compaction";
     this.body.replaceChildren(
       h("div", { className: "controls" }, addButton, resetButton, doneNote),
       ui.meterBox,
@@ -424,7 +425,7 @@ class MemoryForgetting extends MemoryWidget {
       summary: h("p", { className: "note" }),
     };
     const ui = this.ui;
-    this.body.className = "widget forgetting";
+    this.frame.className = "widget forgetting";
     this.body.replaceChildren(
       h("div", { className: "slider-row" },
         h("label", { htmlFor: "time" }, "time"), slider, ui.output),
@@ -498,8 +499,10 @@ class MemoryForgetting extends MemoryWidget {
       mark.style.setProperty("--at", String(Math.min(read.at, T_MAX) / T_MAX));
       return mark;
     }));
+    const readTimes = Map.groupBy(scheduled, (read) => read.fact);
     ui.readsNote.textContent = scheduled.length
-      ? `Scheduled reads (\u25b2 under the slider): ${scheduled.map((r) => `${quote(textOf(r.fact))} at t = ${r.at}`).join(", ")}.`
+      ? `Scheduled reads (\u25b2 under the slider): ${[...readTimes].map(([fact, reads]) =>
+        `${quote(textOf(fact))} at t = ${reads.map((r) => r.at).join(" and t = ")}`).join("; ")}.`
       : "";
 
     ui.events.replaceChildren(...state.events.map((event) =>

@@ -78,9 +78,11 @@ export async function open(browser, origin, options = {}) {
   return { page, context, problems };
 }
 
-export async function screenshot(page, name) {
+/** Saves a screenshot of a page (full length) or of one element under target/screenshots/. */
+export async function screenshot(pageOrElement, name) {
   await mkdir(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  const full = "goto" in pageOrElement ? { fullPage: true } : {};
+  await pageOrElement.screenshot({ path: join(SCREENSHOTS, `${name}.png`), ...full });
 }
 
 /** Runs axe-core on the page (shadow roots included) and returns its violations. */

@@ -194,6 +194,8 @@ for (const colorScheme of ["light", "dark"]) {
     await page.waitForTimeout(1600); // let the last crossing settle
     assert.deepEqual(await axe(page), []);
     await screenshot(page, `page-${colorScheme}`);
+    await screenshot(page.locator("memory-compaction"), `compaction-${colorScheme}`);
+    await screenshot(page.locator("memory-forgetting"), `forgetting-${colorScheme}`);
     assert.deepEqual(problems, []);
   });
 }
