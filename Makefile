@@ -16,13 +16,15 @@ PKG := www/pkg
 WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/"/, "", $$3); print $$3 }' Cargo.lock)
 CARGO_BIN := $(HOME)/.cargo/bin
 export PATH := $(CARGO_BIN):$(CURDIR)/node_modules/.bin:$(PATH)
+MDBOOK_VERSION := 0.4.52
 PORT ?= 8000
 
-.PHONY: help serve test build tools tools-browser test-native test-wasm test-e2e clean
+.PHONY: help serve test build dist examples tools tools-browser tools-mdbook test-native test-wasm test-e2e clean
 
 help:
 	@echo "make serve   build and serve www/ on http://127.0.0.1:$(PORT)"
 	@echo "make test    native tests, wasm tests in headless Chromium, browser end-to-end tests"
+	@echo "make dist    one-file bundle dist/agent-memory-widgets.js and a page that opens from disk"
 
 ## Installs ----------------------------------------------------------------------------------
 
@@ -45,6 +47,9 @@ tools-browser:
 	  fi; \
 	fi
 
+tools-mdbook:
+	@command -v mdbook >/dev/null || { echo "installing mdbook $(MDBOOK_VERSION) (about 4 minutes)"; cargo install mdbook --version $(MDBOOK_VERSION); }
+
 ## Build --------------------------------------------------------------------------------------
 
 build: tools
@@ -52,13 +57,21 @@ build: tools
 	wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir $(PKG) $(WASM)
 	wasm-opt -Oz $(PKG)/$(CRATE)_bg.wasm -o $(PKG)/$(CRATE)_bg.wasm
 
+dist: build
+	node tools/bundle.mjs
+
+# The docs examples: the mdBook one embeds the one-file bundle.
+examples: dist tools-mdbook
+	cp dist/agent-memory-widgets.js examples/mdbook/src/
+	mdbook build examples/mdbook
+
 serve: build
 	@echo "Serving www/ on http://127.0.0.1:$(PORT)/ (Ctrl-C to stop)"
 	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory www
 
 ## Tests --------------------------------------------------------------------------------------
 
-test: tools tools-browser
+test: tools tools-browser tools-mdbook
 	$(MAKE) --no-print-directory test-native test-wasm test-e2e
 
 test-native:
@@ -67,11 +80,12 @@ test-native:
 	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 
 test-wasm:
+	cargo clippy --target $(WASM_TARGET) --lib --test wasm -- -D warnings
 	WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) --test wasm
 
-test-e2e: build
+test-e2e: dist examples
 	node --test --test-concurrency=1 tests/e2e/
 
 clean:
 	cargo clean
-	rm -rf $(PKG) target/screenshots
+	rm -rf $(PKG) dist target/screenshots examples/mdbook/book examples/mdbook/src/agent-memory-widgets.js

@@ -10,7 +10,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::{Error, SessionOptions, StoreOptions, Time};
+use crate::{Error, ScenarioSpec, SessionOptions, StoreOptions, Time};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
@@ -90,12 +90,7 @@ impl JsSession {
     pub fn with_config(
         #[wasm_bindgen(unchecked_param_type = "SessionConfig")] options: JsValue,
     ) -> Result<JsSession, JsError> {
-        let options: SessionOptions = options_from(&options, &[
-            ("budget", Field::Number),
-            ("hotN", Field::Number),
-            ("script", Field::List),
-        ])?;
-        crate::Session::from_options(options).map(JsSession).map_err(js_error)
+        crate::Session::from_options(session_options(&options)?).map(JsSession).map_err(js_error)
     }
 
     /// Appends the next turn and compacts if it crossed the budget; `null` once the script is done.
@@ -147,13 +142,7 @@ impl JsFactStore {
     pub fn with_config(
         #[wasm_bindgen(unchecked_param_type = "FactStoreConfig")] options: JsValue,
     ) -> Result<JsFactStore, JsError> {
-        let options: StoreOptions = options_from(&options, &[
-            ("halfLife", Field::Number),
-            ("capacity", Field::Number),
-            ("accessBoost", Field::Number),
-            ("scenario", Field::Object),
-        ])?;
-        crate::FactStore::from_options(options).map(JsFactStore).map_err(js_error)
+        crate::FactStore::from_options(store_options(&options)?).map(JsFactStore).map_err(js_error)
     }
 
     /// The slider's time.
@@ -207,55 +196,103 @@ impl Default for JsFactStore {
     }
 }
 
-/// What a top-level option must be, checked here so the message can name the option.
-#[derive(Clone, Copy)]
-enum Field {
-    Number,
-    List,
-    Object,
+/// The session options in `value`, every key and type checked so that a message names the option.
+fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
+    let Some(object) = options_object(value, "withConfig", &["budget", "hotN", "script"])? else {
+        return Ok(SessionOptions::default());
+    };
+    Ok(SessionOptions {
+        budget: number(&object, "budget")?,
+        hot_n: number(&object, "hotN")?,
+        script: list(&object, "script", "script")?,
+    })
 }
 
-/// Reads an options object, checking its keys and the types of its values before serde sees it.
-fn options_from<T: DeserializeOwned + Default>(
-    value: &JsValue,
-    fields: &[(&str, Field)],
-) -> Result<T, JsError> {
+/// The fact store options in `value`, checked like [`session_options`].
+fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
+    let Some(object) =
+        options_object(value, "withConfig", &["halfLife", "capacity", "accessBoost", "scenario"])?
+    else {
+        return Ok(StoreOptions::default());
+    };
+    let scenario = match options_object(&field(&object, "scenario"), "scenario", &["facts", "reads", "events"])? {
+        None => None,
+        Some(spec) => Some(ScenarioSpec {
+            facts: list(&spec, "facts", "facts")?.unwrap_or_default(),
+            reads: list(&spec, "reads", "reads")?.unwrap_or_default(),
+            events: list(&spec, "events", "events")?.unwrap_or_default(),
+        }),
+    };
+    Ok(StoreOptions {
+        half_life: number(&object, "halfLife")?,
+        capacity: number(&object, "capacity")?,
+        access_boost: number(&object, "accessBoost")?,
+        scenario,
+    })
+}
+
+/// `value` as an object with no keys but `known`; `None` when it is absent.
+fn options_object(value: &JsValue, what: &str, known: &[&str]) -> Result<Option<Object>, JsError> {
     if value.is_undefined() || value.is_null() {
-        return Ok(T::default());
+        return Ok(None);
     }
-    let names = fields.iter().map(|(name, _)| *name).collect::<Vec<_>>().join(", ");
+    let names = known.join(", ");
     if !value.is_object() || Array::is_array(value) {
         return Err(JsError::new(&format!(
-            "withConfig takes an options object with any of: {names}; got {}",
+            "{what} takes an object with any of: {names}; got {}",
             type_of(value)
         )));
     }
-    let clean = Object::new();
-    for key in Object::keys(value.unchecked_ref::<Object>()).iter() {
+    let object: Object = value.clone().unchecked_into();
+    for key in Object::keys(&object).iter() {
         let name = key.as_string().unwrap_or_default();
-        let Some(&(_, field)) = fields.iter().find(|(known, _)| *known == name) else {
-            return Err(JsError::new(&format!("unknown option \"{name}\"; use any of: {names}")));
-        };
-        let item = Reflect::get(value, &key).unwrap_or(JsValue::UNDEFINED);
-        if item.is_undefined() || item.is_null() {
-            continue;
+        if !known.contains(&name.as_str()) {
+            return Err(JsError::new(&format!("unknown option \"{name}\" in {what}; use any of: {names}")));
         }
-        let fits = match field {
-            Field::Number => item.as_f64().is_some(),
-            Field::List => Array::is_array(&item),
-            Field::Object => item.is_object() && !Array::is_array(&item),
-        };
-        if !fits {
-            let wanted = match field {
-                Field::Number => "a number",
-                Field::List => "an array",
-                Field::Object => "an object",
-            };
-            return Err(JsError::new(&format!("{name} must be {wanted}, got {}", type_of(&item))));
-        }
-        let _ = Reflect::set(&clean, &key, &item);
     }
-    serde_wasm_bindgen::from_value(clean.into()).map_err(|err| JsError::new(&err.to_string()))
+    Ok(Some(object))
+}
+
+fn field(object: &Object, key: &str) -> JsValue {
+    Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// An optional number; any other type is an error naming the option.
+fn number(object: &Object, key: &str) -> Result<Option<f64>, JsError> {
+    let value = field(object, key);
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    value
+        .as_f64()
+        .map(Some)
+        .ok_or_else(|| JsError::new(&format!("{key} must be a number, got {}", type_of(&value))))
+}
+
+/// An optional array whose items deserialize as `T`; errors give the item's path.
+fn list<T: DeserializeOwned>(object: &Object, key: &str, path: &str) -> Result<Option<Vec<T>>, JsError> {
+    let value = field(object, key);
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    if !Array::is_array(&value) {
+        return Err(JsError::new(&format!("{path} must be an array, got {}", type_of(&value))));
+    }
+    let items: Array = value.unchecked_into();
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            serde_wasm_bindgen::from_value(item).map_err(|err| {
+                let message = Reflect::get(&err.into(), &JsValue::from_str("message"))
+                    .ok()
+                    .and_then(|message| message.as_string())
+                    .unwrap_or_default();
+                JsError::new(&format!("{path}[{i}]: {message}"))
+            })
+        })
+        .collect::<Result<Vec<T>, JsError>>()
+        .map(Some)
 }
 
 /// A JS value's type in words, for error messages.

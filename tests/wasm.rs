@@ -77,12 +77,21 @@ fn bad_configs_throw_errors_and_the_module_keeps_working() {
     assert_eq!(session_error(r#"{"budget": 0}"#), "budget must be a whole number of at least 1, got 0");
     assert_eq!(session_error(r#"{"hotN": 1.5}"#), "hotN must be a whole number of at least 1, got 1.5");
     assert_eq!(session_error(r#"{"budget": "40"}"#), "budget must be a number, got a string");
-    assert_eq!(session_error(r#"{"hotn": 2}"#), "unknown option \"hotn\"; use any of: budget, hotN, script");
+    assert_eq!(session_error(r#"{"hotn": 2}"#), "unknown option \"hotn\" in withConfig; use any of: budget, hotN, script");
     assert_eq!(
         session_error(r#"{"script": [{"speaker": "Dana", "kind": "smalltalk", "text": "hi"}]}"#),
         "script[0].kind (turn 1): unknown kind \"smalltalk\"; use chatter, decision, tool or question"
     );
+    assert_eq!(session_error(r#"{"script": [{"speaker": "Dana", "kind": 5, "text": "hi"}]}"#), "script[0]: invalid type: floating point `5.0`, expected a string");
     let store_error = |json: &str| message(JsFactStore::with_config(options(json)).err().unwrap());
+    assert_eq!(
+        store_error(r#"{"scenario": {"facts": [{"text": "a", "importance": 2}]}}"#),
+        "facts[0].importance must be a number above 0 and at most 1, got 2"
+    );
+    assert_eq!(
+        store_error(r#"{"scenario": {"facts": [{"text": "a", "importance": "high"}]}}"#),
+        "facts[0]: invalid type: string \"high\", expected f64"
+    );
     assert_eq!(store_error(r#"{"halfLife": -1}"#), "halfLife must be a finite number above 0, got -1");
     assert_eq!(store_error(r#"{"capacity": 0}"#), "capacity must be a whole number of at least 1, got 0");
     assert_eq!(store_error(r#"{"accessBoost": 1e9}"#), "accessBoost must be a number from 0 to 1000, got 1000000000");

@@ -8,7 +8,13 @@
 
 import init, { Session, FactStore } from "./pkg/agent_memory_widgets.js";
 
+// bundle:styles-begin (tools/bundle.mjs swaps this for a constructed stylesheet)
 const STYLESHEET = new URL("./style.css", import.meta.url).href;
+/** Styles a shadow root with the widgets' stylesheet. */
+function adoptStyles(root) {
+  root.append(h("link", { rel: "stylesheet", href: STYLESHEET }));
+}
+// bundle:styles-end
 
 /** The wasm module, initialised once per page however many widgets there are. */
 let ready = null;
@@ -45,20 +51,44 @@ const quote = (text) => `\u201c${text}\u201d`;
 /** A number for a table cell: at most `digits` decimals, trailing zeros trimmed. */
 const num = (value, digits = 3) => String(Number(value.toFixed(digits)));
 
-/** Reads a numeric attribute; absent means the core's default. */
-function numberAttr(el, name) {
-  const raw = el.getAttribute(name);
-  if (raw === null || raw.trim() === "") return undefined;
-  return Number(raw);
+/**
+ * Reads numeric attributes into core options: `{ attribute: option }` maps each attribute to the
+ * option it sets. Absent or empty means the core's default. Returns the options and a function
+ * that rewrites a core error about an option into one about the attribute the author wrote.
+ */
+function readAttributes(el, map) {
+  const options = {};
+  const written = {};
+  for (const [attribute, option] of Object.entries(map)) {
+    const raw = el.getAttribute(attribute);
+    if (raw === null || raw.trim() === "") continue;
+    written[option] = [attribute, raw];
+    options[option] = Number(raw);
+    if (Number.isNaN(options[option])) throw new Error(`${attribute}="${raw}": ${attribute} must be a number`);
+  }
+  const explain = (error) => {
+    const message = String(error?.message ?? error);
+    for (const [option, [attribute, raw]] of Object.entries(written)) {
+      if (message.startsWith(`${option} `)) return `${attribute}="${raw}": ${attribute}${message.slice(option.length)}`;
+    }
+    return message;
+  };
+  return { options, explain };
 }
 
-/** Turns a core error about an option into one about the attribute the author wrote. */
-function attributeError(error, names) {
-  let message = String(error?.message ?? error);
-  for (const [option, attribute] of names) {
-    message = message.replace(new RegExp(`^${option}\\b`), `${attribute} (attribute "${attribute}")`);
-  }
-  return message;
+/** Defines a property that mirrors a numeric attribute: a number, or `null` when absent. */
+function mirror(element, property, attribute) {
+  Object.defineProperty(element.prototype, property, {
+    get() {
+      const raw = this.getAttribute(attribute);
+      return raw === null ? null : Number(raw);
+    },
+    set(value) {
+      if (value === null || value === undefined) this.removeAttribute(attribute);
+      else this.setAttribute(attribute, String(value));
+    },
+    configurable: true,
+  });
 }
 
 /** What both widgets share: a shadow root, the stylesheet, a status line, errors, events. */
@@ -69,8 +99,8 @@ class MemoryWidget extends HTMLElement {
   constructor() {
     super();
     this.attachShadow({ mode: "open" });
+    adoptStyles(this.shadowRoot);
     this.shadowRoot.append(
-      h("link", { rel: "stylesheet", href: STYLESHEET }),
       (this.frame = h("div", { className: "widget", attrs: { part: "widget" } },
         (this.body = h("div", { className: "content" })),
         (this.errorBox = h("p", { className: "error", hidden: true, attrs: { role: "alert" } })),
@@ -162,6 +192,15 @@ class MemoryWidget extends HTMLElement {
   get scenario() {
     return this._scenario;
   }
+
+  /** `"light"`, `"dark"` or `null` (follow the reader's preference); styled in CSS. */
+  get theme() {
+    return this.getAttribute("theme");
+  }
+  set theme(value) {
+    if (value === null || value === undefined) this.removeAttribute("theme");
+    else this.setAttribute("theme", value);
+  }
   set scenario(value) {
     this._scenario = value;
     if (this.#connected && this.#model) this.rebuild();
@@ -179,19 +218,16 @@ class MemoryCompaction extends MemoryWidget {
 
   createModel({ fallback = false } = {}) {
     if (fallback) return new Session();
+    const { options, explain } = readAttributes(this, { budget: "budget", hot: "hotN", turn: "turn" });
+    const { turn, ...config } = options;
     const scenario = this.scenarioFromAttribute();
-    const options = {
-      budget: numberAttr(this, "budget"),
-      hotN: numberAttr(this, "hot"),
-      script: Array.isArray(scenario) ? scenario : scenario?.script,
-    };
+    config.script = Array.isArray(scenario) ? scenario : scenario?.script;
     try {
-      const session = Session.withConfig(options);
-      const turn = numberAttr(this, "turn");
+      const session = Session.withConfig(config);
       if (turn !== undefined) session.goTo(turn);
       return session;
     } catch (error) {
-      throw new Error(attributeError(error, [["budget", "budget"], ["hotN", "hot"], ["turn", "turn"]]));
+      throw new Error(explain(error));
     }
   }
 
@@ -392,19 +428,17 @@ class MemoryForgetting extends MemoryWidget {
 
   createModel({ fallback = false } = {}) {
     if (fallback) return new FactStore();
-    const options = {
-      halfLife: numberAttr(this, "half-life"),
-      capacity: numberAttr(this, "capacity"),
-      accessBoost: numberAttr(this, "access-boost"),
-      scenario: this.scenarioFromAttribute(),
-    };
+    const { options, explain } = readAttributes(this, {
+      "half-life": "halfLife", capacity: "capacity", "access-boost": "accessBoost", t: "t",
+    });
+    const { t, ...config } = options;
+    config.scenario = this.scenarioFromAttribute();
     try {
-      const store = FactStore.withConfig(options);
-      const t = numberAttr(this, "t");
+      const store = FactStore.withConfig(config);
       if (t !== undefined) store.setTime(t);
       return store;
     } catch (error) {
-      throw new Error(attributeError(error, [["halfLife", "half-life"], ["capacity", "capacity"], ["accessBoost", "access-boost"], ["t", "t"]]));
+      throw new Error(explain(error));
     }
   }
 
@@ -541,6 +575,15 @@ class MemoryForgetting extends MemoryWidget {
   }
 }
 
+mirror(MemoryCompaction, "budget", "budget");
+mirror(MemoryCompaction, "hot", "hot");
+mirror(MemoryCompaction, "turn", "turn");
+mirror(MemoryForgetting, "halfLife", "half-life");
+mirror(MemoryForgetting, "capacity", "capacity");
+mirror(MemoryForgetting, "accessBoost", "access-boost");
+mirror(MemoryForgetting, "t", "t");
+
+// Defining twice (the module loaded from two URLs, say) is harmless: the first definition wins.
 for (const [name, element] of [["memory-compaction", MemoryCompaction], ["memory-forgetting", MemoryForgetting]]) {
   if (!customElements.get(name)) customElements.define(name, element);
 }

@@ -67,10 +67,15 @@ export async function open(browser, origin, options = {}) {
   const page = await context.newPage();
   const problems = [];
   page.on("console", (message) => {
-    if (message.type() === "error") problems.push(`console: ${message.text()}`);
+    // HTTP errors are reported by URL below; Chromium's console line for them names no URL.
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) problems.push(`console: ${message.text()}`);
   });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   page.on("requestfailed", (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
+  page.on("response", (response) => {
+    // The browser asks for /favicon.ico by itself on pages without an icon; that is not ours.
+    if (response.status() >= 400 && !response.url().endsWith("/favicon.ico")) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
   page.on("request", (request) => {
     const url = request.url();
     if (!url.startsWith(origin) && !url.startsWith("data:") && !url.startsWith("blob:")) problems.push(`foreign request: ${url}`);
