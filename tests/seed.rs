@@ -351,3 +351,36 @@ fn bad_times_ids_and_event_indices_are_errors_not_panics() {
     store.reset();
     assert_eq!(store.events().iter().filter(|e| e.fired_at.is_some()).count(), 0);
 }
+
+#[test]
+fn a_read_at_the_time_an_event_wrote_its_fact_counts() {
+    let mut store = store_at(3.0);
+    let written = store.fire(1).unwrap().fact;
+    store.read(written).unwrap();
+    let state = store.state();
+    assert_eq!(state.facts.iter().find(|f| f.id == written).unwrap().reads, 1);
+    assert_eq!(state.log.last().unwrap().action, agent_memory_widgets::Action::Read);
+}
+
+#[test]
+fn an_event_that_supersedes_a_fact_not_yet_written_still_writes_its_own() {
+    use agent_memory_widgets::{EventSpec, Scenario, ScenarioSpec, SeedFactSpec, StoreConfig};
+    let event = |text: &str, supersedes| EventSpec {
+        label: None,
+        text: Some(text.into()),
+        importance: Some(0.5),
+        supersedes,
+    };
+    let spec = ScenarioSpec {
+        facts: vec![SeedFactSpec { text: Some("a".into()), importance: Some(0.5) }],
+        reads: vec![],
+        events: vec![event("b", Some(3.0)), event("c", None)],
+    };
+    let mut store = FactStore::new(StoreConfig::default(), Scenario::new(spec).unwrap());
+    let change = store.fire(0).unwrap();
+    assert_eq!((change.fact, change.superseded), (2, None));
+    store.set_time(Time::new(1.0).unwrap());
+    // Once event 1 has written fact 3, nothing retroactively supersedes it: event 0 came first.
+    assert_eq!(store.fire(1).unwrap().superseded, None);
+    assert_eq!(store.state().active_count, 3);
+}

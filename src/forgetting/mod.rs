@@ -223,8 +223,9 @@ pub struct FactStoreState {
 /// and the slider's time `t`.
 ///
 /// The state at `t` replays, in time order, every write and read at a time `τ ≤ t`. At equal
-/// times the scenario's facts come first, then reads, then write events by index, so firing
-/// events in either order at the same times gives the same states.
+/// times the scenario's facts come first, then write events by index, then reads, so firing
+/// events in either order at the same times gives the same states. An event that supersedes a
+/// fact not written by its time (another event's, not fired yet) still writes its own fact.
 ///
 /// # Example
 ///
@@ -253,12 +254,14 @@ pub struct FactStore {
     t: Time,
 }
 
-/// The order of operations at equal times.
+/// The order of operations at equal times: the scenario's facts, then write events by index,
+/// then reads. Reads come last so that a read at the current time sees exactly the store the
+/// reader sees, including a fact an event wrote at that same time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Op {
     SeedFact(usize),
-    Read(usize),
     Event(usize),
+    Read(usize),
 }
 
 impl FactStore {
@@ -335,10 +338,12 @@ impl FactStore {
         *slot = Some(self.t);
         let (_, log) = self.replay();
         let event = Some(index as u32);
-        log.into_iter()
-            .rev()
-            .find(|change| change.event == event)
-            .ok_or_else(|| Error::new(format!("write event {index} did not apply")))
+        let change = log.into_iter().rev().find(|change| change.event == event);
+        if change.is_none() {
+            // Not reachable with a validated scenario; undo rather than keep a half-fired event.
+            self.fired[index] = None;
+        }
+        change.ok_or_else(|| Error::new(format!("write event {index} did not apply")))
     }
 
     /// Reads fact `id` at the current time. The fact must be active now.
@@ -440,7 +445,8 @@ impl FactStore {
                 Op::Event(i) => {
                     let event = &self.scenario.events()[i];
                     let id = self.scenario.event_fact(i).unwrap_or_default();
-                    let outcome = store.write(id, &event.text, event.importance, event.supersedes);
+                    let supersedes = event.supersedes.filter(|&old| store.get(old).is_some());
+                    let outcome = store.write(id, &event.text, event.importance, supersedes);
                     outcome.ok().map(|o| (o, Some(i as u32)))
                 }
                 Op::Read(i) => {
