@@ -6,11 +6,12 @@
 //! into a thrown JS `Error` with the core's message. No JS input can reach a panic.
 
 use js_sys::{Array, Object, Reflect};
-use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::{Error, ScenarioSpec, SessionOptions, StoreOptions, Time};
+use crate::{
+    Error, EventSpec, ReadSpec, ScenarioSpec, SeedFactSpec, SessionOptions, StoreOptions, Time, TurnSpec,
+};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
@@ -196,103 +197,152 @@ impl Default for JsFactStore {
     }
 }
 
-/// The session options in `value`, every key and type checked so that a message names the option.
+/// The session options in `value`. Every key and type is checked here, by hand rather than with
+/// serde's `Deserialize`, so that each message gives the path of the bad field and the build
+/// carries no float formatting for serde's error messages.
 fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
-    let Some(object) = options_object(value, "withConfig", &["budget", "hotN", "script"])? else {
+    let Some(options) = Fields::of(value, "withConfig", &["budget", "hotN", "script"])? else {
         return Ok(SessionOptions::default());
     };
     Ok(SessionOptions {
-        budget: number(&object, "budget")?,
-        hot_n: number(&object, "hotN")?,
-        script: list(&object, "script", "script")?,
+        budget: options.number("budget")?,
+        hot_n: options.number("hotN")?,
+        script: options.list("script", |turn| {
+            Ok(TurnSpec {
+                speaker: turn.text("speaker")?,
+                kind: turn.text("kind")?,
+                text: turn.text("text")?,
+                summary: turn.text("summary")?,
+            })
+        }, &["speaker", "kind", "text", "summary"])?,
     })
 }
 
 /// The fact store options in `value`, checked like [`session_options`].
 fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
-    let Some(object) =
-        options_object(value, "withConfig", &["halfLife", "capacity", "accessBoost", "scenario"])?
-    else {
+    let known = ["halfLife", "capacity", "accessBoost", "scenario"];
+    let Some(options) = Fields::of(value, "withConfig", &known)? else {
         return Ok(StoreOptions::default());
     };
-    let scenario = match options_object(&field(&object, "scenario"), "scenario", &["facts", "reads", "events"])? {
+    let scenario = match Fields::of(&options.get("scenario"), "scenario", &["facts", "reads", "events"])? {
         None => None,
-        Some(spec) => Some(ScenarioSpec {
-            facts: list(&spec, "facts", "facts")?.unwrap_or_default(),
-            reads: list(&spec, "reads", "reads")?.unwrap_or_default(),
-            events: list(&spec, "events", "events")?.unwrap_or_default(),
+        Some(scenario) => Some(ScenarioSpec {
+            facts: scenario
+                .list("facts", |fact| {
+                    Ok(SeedFactSpec { text: fact.text("text")?, importance: fact.number("importance")? })
+                }, &["text", "importance"])?
+                .unwrap_or_default(),
+            reads: scenario
+                .list("reads", |read| Ok(ReadSpec { fact: read.number("fact")?, at: read.number("at")? }), &["fact", "at"])?
+                .unwrap_or_default(),
+            events: scenario
+                .list("events", |event| {
+                    Ok(EventSpec {
+                        label: event.text("label")?,
+                        text: event.text("text")?,
+                        importance: event.number("importance")?,
+                        supersedes: event.number("supersedes")?,
+                    })
+                }, &["label", "text", "importance", "supersedes"])?
+                .unwrap_or_default(),
         }),
     };
     Ok(StoreOptions {
-        half_life: number(&object, "halfLife")?,
-        capacity: number(&object, "capacity")?,
-        access_boost: number(&object, "accessBoost")?,
+        half_life: options.number("halfLife")?,
+        capacity: options.number("capacity")?,
+        access_boost: options.number("accessBoost")?,
         scenario,
     })
 }
 
-/// `value` as an object with no keys but `known`; `None` when it is absent.
-fn options_object(value: &JsValue, what: &str, known: &[&str]) -> Result<Option<Object>, JsError> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
+/// A JS object being read, with the path that error messages name (`script[3]`).
+struct Fields {
+    object: Object,
+    path: String,
+}
+
+impl Fields {
+    /// `value` as an object with no keys but `known`; `None` when it is absent.
+    fn of(value: &JsValue, path: &str, known: &[&str]) -> Result<Option<Fields>, JsError> {
+        if value.is_undefined() || value.is_null() {
+            return Ok(None);
+        }
+        let names = known.join(", ");
+        if !value.is_object() || Array::is_array(value) {
+            return Err(JsError::new(&format!(
+                "{path} must be an object with any of: {names}; got {}",
+                type_of(value)
+            )));
+        }
+        let object: Object = value.clone().unchecked_into();
+        for key in Object::keys(&object).iter() {
+            let name = key.as_string().unwrap_or_default();
+            if !known.contains(&name.as_str()) {
+                return Err(JsError::new(&format!("unknown option \"{name}\" in {path}; use any of: {names}")));
+            }
+        }
+        Ok(Some(Fields { object, path: path.to_owned() }))
     }
-    let names = known.join(", ");
-    if !value.is_object() || Array::is_array(value) {
-        return Err(JsError::new(&format!(
-            "{what} takes an object with any of: {names}; got {}",
-            type_of(value)
-        )));
+
+    fn get(&self, key: &str) -> JsValue {
+        Reflect::get(&self.object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
     }
-    let object: Object = value.clone().unchecked_into();
-    for key in Object::keys(&object).iter() {
-        let name = key.as_string().unwrap_or_default();
-        if !known.contains(&name.as_str()) {
-            return Err(JsError::new(&format!("unknown option \"{name}\" in {what}; use any of: {names}")));
+
+    /// The name of `key` in messages, as the core names it: bare for the options and the
+    /// scenario's lists (`budget`, `facts`), with the item's path below them (`script[3].kind`).
+    fn name(&self, key: &str) -> String {
+        match self.path.as_str() {
+            "withConfig" | "scenario" => key.to_owned(),
+            path => format!("{path}.{key}"),
         }
     }
-    Ok(Some(object))
-}
 
-fn field(object: &Object, key: &str) -> JsValue {
-    Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
+    /// An optional number.
+    fn number(&self, key: &str) -> Result<Option<f64>, JsError> {
+        let value = self.get(key);
+        if value.is_undefined() || value.is_null() {
+            return Ok(None);
+        }
+        let name = self.name(key);
+        value.as_f64().map(Some).ok_or_else(|| JsError::new(&format!("{name} must be a number, got {}", type_of(&value))))
+    }
 
-/// An optional number; any other type is an error naming the option.
-fn number(object: &Object, key: &str) -> Result<Option<f64>, JsError> {
-    let value = field(object, key);
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
+    /// An optional string.
+    fn text(&self, key: &str) -> Result<Option<String>, JsError> {
+        let value = self.get(key);
+        if value.is_undefined() || value.is_null() {
+            return Ok(None);
+        }
+        let name = self.name(key);
+        value.as_string().map(Some).ok_or_else(|| JsError::new(&format!("{name} must be a string, got {}", type_of(&value))))
     }
-    value
-        .as_f64()
-        .map(Some)
-        .ok_or_else(|| JsError::new(&format!("{key} must be a number, got {}", type_of(&value))))
-}
 
-/// An optional array whose items deserialize as `T`; errors give the item's path.
-fn list<T: DeserializeOwned>(object: &Object, key: &str, path: &str) -> Result<Option<Vec<T>>, JsError> {
-    let value = field(object, key);
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
+    /// An optional array of objects with keys among `known`, each read by `item`.
+    fn list<T>(
+        &self,
+        key: &str,
+        item: impl Fn(&Fields) -> Result<T, JsError>,
+        known: &[&str],
+    ) -> Result<Option<Vec<T>>, JsError> {
+        let value = self.get(key);
+        if value.is_undefined() || value.is_null() {
+            return Ok(None);
+        }
+        let name = self.name(key);
+        if !Array::is_array(&value) {
+            return Err(JsError::new(&format!("{name} must be an array, got {}", type_of(&value))));
+        }
+        let items: Array = value.unchecked_into();
+        let mut list = Vec::with_capacity(items.length() as usize);
+        for (i, value) in items.iter().enumerate() {
+            let path = format!("{name}[{i}]");
+            match Fields::of(&value, &path, known)? {
+                Some(fields) => list.push(item(&fields)?),
+                None => return Err(JsError::new(&format!("{path} must be an object, got {}", type_of(&value)))),
+            }
+        }
+        Ok(Some(list))
     }
-    if !Array::is_array(&value) {
-        return Err(JsError::new(&format!("{path} must be an array, got {}", type_of(&value))));
-    }
-    let items: Array = value.unchecked_into();
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            serde_wasm_bindgen::from_value(item).map_err(|err| {
-                let message = Reflect::get(&err.into(), &JsValue::from_str("message"))
-                    .ok()
-                    .and_then(|message| message.as_string())
-                    .unwrap_or_default();
-                JsError::new(&format!("{path}[{i}]: {message}"))
-            })
-        })
-        .collect::<Result<Vec<T>, JsError>>()
-        .map(Some)
 }
 
 /// A JS value's type in words, for error messages.

@@ -82,7 +82,7 @@ fn bad_configs_throw_errors_and_the_module_keeps_working() {
         session_error(r#"{"script": [{"speaker": "Dana", "kind": "smalltalk", "text": "hi"}]}"#),
         "script[0].kind (turn 1): unknown kind \"smalltalk\"; use chatter, decision, tool or question"
     );
-    assert_eq!(session_error(r#"{"script": [{"speaker": "Dana", "kind": 5, "text": "hi"}]}"#), "script[0]: invalid type: floating point `5.0`, expected a string");
+    assert_eq!(session_error(r#"{"script": [{"speaker": "Dana", "kind": 5, "text": "hi"}]}"#), "script[0].kind must be a string, got a number");
     let store_error = |json: &str| message(JsFactStore::with_config(options(json)).err().unwrap());
     assert_eq!(
         store_error(r#"{"scenario": {"facts": [{"text": "a", "importance": 2}]}}"#),
@@ -90,7 +90,7 @@ fn bad_configs_throw_errors_and_the_module_keeps_working() {
     );
     assert_eq!(
         store_error(r#"{"scenario": {"facts": [{"text": "a", "importance": "high"}]}}"#),
-        "facts[0]: invalid type: string \"high\", expected f64"
+        "facts[0].importance must be a number, got a string"
     );
     assert_eq!(store_error(r#"{"halfLife": -1}"#), "halfLife must be a finite number above 0, got -1");
     assert_eq!(store_error(r#"{"capacity": 0}"#), "capacity must be a whole number of at least 1, got 0");

@@ -428,7 +428,8 @@ impl FactStore {
             )
             .filter(|(at, _)| *at <= self.t)
             .collect();
-        ops.sort_by(|(a, op_a), (b, op_b)| a.get().total_cmp(&b.get()).then(op_a.cmp(op_b)));
+        // Keys are unique (an op appears once), so an unstable sort is deterministic.
+        ops.sort_unstable_by(|(a, op_a), (b, op_b)| a.get().total_cmp(&b.get()).then(op_a.cmp(op_b)));
 
         let mut store = LiveStore::new(self.config);
         let mut log = Vec::with_capacity(ops.len());

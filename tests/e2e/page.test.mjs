@@ -3,7 +3,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { serve, launch, open, screenshot, axe } from "./harness.mjs";
+import { ROOT, serve, launch, open, screenshot, axe } from "./harness.mjs";
 
 let server, browser;
 before(async () => {
@@ -199,3 +199,49 @@ for (const colorScheme of ["light", "dark"]) {
     assert.deepEqual(problems, []);
   });
 }
+
+test("the release build in the browser reproduces both golden traces bit for bit", async () => {
+  const golden = await serve(ROOT);
+  try {
+    const { page, problems } = await open(browser, golden.url);
+    await page.goto(golden.url + "www/index.html");
+    const mismatches = await page.evaluate(async () => {
+      const { Session, FactStore } = await import("./pkg/agent_memory_widgets.js");
+      const load = async (name) => (await fetch(`../tests/golden/${name}.json`)).json();
+      const out = [];
+      const same = (a, b, path) => {
+        if (typeof b === "number") {
+          if (!Object.is(a, b)) out.push(`${path}: ${a} vs ${b}`);
+        } else if (Array.isArray(b)) {
+          if (!Array.isArray(a) || a.length !== b.length) return out.push(`${path}: length`);
+          b.forEach((item, i) => same(a[i], item, `${path}[${i}]`));
+        } else if (b && typeof b === "object") {
+          const keys = (o) => Object.keys(o ?? {}).sort().join();
+          if (keys(a) !== keys(b)) return out.push(`${path}: keys ${keys(a)} vs ${keys(b)}`);
+          for (const key of Object.keys(b)) same(a[key], b[key], `${path}.${key}`);
+        } else if (a !== b) out.push(`${path}: ${a} vs ${b}`);
+      };
+      const session = new Session();
+      for (const [i, entry] of (await load("session")).entries()) {
+        if (entry.op === "addTurn") same(session.addTurn(), entry.result, `session[${i}].result`);
+        if (entry.op === "reset") session.reset();
+        same(session.state(), entry.state, `session[${i}]`);
+      }
+      const store = new FactStore();
+      for (const [i, entry] of (await load("fact_store")).entries()) {
+        if (entry.op === "setTime") store.setTime(entry.arg);
+        if (entry.op === "fire") same(store.fire(entry.arg), entry.result, `store[${i}].result`);
+        if (entry.op === "read") same(store.read(entry.arg), entry.result, `store[${i}].result`);
+        if (entry.op === "reset") store.reset();
+        same(store.state(), entry.state, `store[${i}]`);
+      }
+      session.free();
+      store.free();
+      return out;
+    });
+    assert.deepEqual(mismatches, []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await golden.close();
+  }
+});
