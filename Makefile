@@ -17,14 +17,17 @@ WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(
 CARGO_BIN := $(HOME)/.cargo/bin
 export PATH := $(CARGO_BIN):$(CURDIR)/node_modules/.bin:$(PATH)
 MDBOOK_VERSION := 0.4.52
+# -O1 gives the smallest gzip here: -Oz is smaller raw but compresses worse (BENCHMARKS.md).
+WASM_OPT := -O1
 PORT ?= 8000
 
-.PHONY: help serve test build dist examples tools tools-browser tools-mdbook test-native test-wasm test-e2e clean
+.PHONY: help serve test bench build dist examples tools tools-browser tools-mdbook test-native test-wasm test-size test-e2e clean
 
 help:
 	@echo "make serve   build and serve www/ on http://127.0.0.1:$(PORT)"
 	@echo "make test    native tests, wasm tests in headless Chromium, browser end-to-end tests"
 	@echo "make dist    one-file bundle dist/agent-memory-widgets.js and a page that opens from disk"
+	@echo "make bench   size, browser latency and memory, native scaling: prints and writes BENCHMARKS.md"
 
 ## Installs ----------------------------------------------------------------------------------
 
@@ -55,7 +58,7 @@ tools-mdbook:
 build: tools
 	cargo build --release --target $(WASM_TARGET)
 	wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir $(PKG) $(WASM)
-	wasm-opt -Oz $(PKG)/$(CRATE)_bg.wasm -o $(PKG)/$(CRATE)_bg.wasm
+	wasm-opt $(WASM_OPT) $(PKG)/$(CRATE)_bg.wasm -o $(PKG)/$(CRATE)_bg.wasm
 
 dist: build
 	node tools/bundle.mjs
@@ -72,7 +75,7 @@ serve: build
 ## Tests --------------------------------------------------------------------------------------
 
 test: tools tools-browser tools-mdbook
-	$(MAKE) --no-print-directory test-native test-wasm test-e2e
+	$(MAKE) --no-print-directory test-native test-wasm test-size test-e2e
 
 test-native:
 	cargo test
@@ -83,8 +86,20 @@ test-wasm:
 	cargo clippy --target $(WASM_TARGET) --lib --test wasm -- -D warnings
 	WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) --test wasm
 
+test-size: build
+	node --test tests/size.test.mjs
+
 test-e2e: dist examples
 	node --test --test-concurrency=1 tests/e2e/
+
+## Benchmarks ---------------------------------------------------------------------------------
+
+bench: tools tools-browser dist
+	mkdir -p target/bench
+	cargo bench --bench scaling -- --noplot
+	cargo bench --bench memory > target/bench/memory.json
+	node benches/browser.mjs > target/bench/browser.json
+	node benches/report.mjs
 
 clean:
 	cargo clean

@@ -221,6 +221,9 @@ class MemoryCompaction extends MemoryWidget {
     const { options, explain } = readAttributes(this, { budget: "budget", hot: "hotN", turn: "turn" });
     const { turn, ...config } = options;
     const scenario = this.scenarioFromAttribute();
+    if (scenario !== undefined && !Array.isArray(scenario) && !Array.isArray(scenario?.script)) {
+      throw new Error('scenario: expected { "script": [turns...] } for <memory-compaction>');
+    }
     config.script = Array.isArray(scenario) ? scenario : scenario?.script;
     try {
       const session = Session.withConfig(config);
