@@ -71,9 +71,11 @@ mod units;
 pub mod wasm;
 
 pub use compaction::{
-    Compaction, CompactionPolicy, DroppedTurn, HotTurn, HotWarmCold, Kind, Line, Script, Session,
-    SessionConfig, SessionOptions, SessionState, Step, Turn, TurnSpec, Window, BUDGET, GIST_TERMS,
-    HOT_N,
+    policy, rewrite, window_text, Compaction, CompactionPolicy, DroppedTurn, HandoffCheckpoint,
+    HotTurn, HotWarmCold, Interval, Kind, Line, Playground, PlaygroundState, PolicyInfo, PolicyRow,
+    Script, Session, SessionConfig, SessionOptions, SessionState, SlidingWindow, Step,
+    SummaryBuffer, Truncate, Turn, TurnSpec, Window, BUDGET, GIST_TERMS, HOT_N, INTERVAL,
+    KEY_FACTS, POLICIES,
 };
 pub use error::Error;
 pub use forgetting::{

@@ -4,12 +4,16 @@
 //! the window then holds more than the budget (a *crossing*), the session's
 //! [`CompactionPolicy`] runs a step. The default policy is [`HotWarmCold`].
 
+mod frameworks;
+mod playground;
 mod policy;
 mod script;
 mod window;
 
 use serde::{Deserialize, Serialize};
 
+pub use frameworks::{rewrite, HandoffCheckpoint, Interval, SlidingWindow, SummaryBuffer, Truncate, INTERVAL};
+pub use playground::{policy, window_text, Playground, PlaygroundState, PolicyInfo, PolicyRow, KEY_FACTS, POLICIES};
 pub use policy::{Compaction, CompactionPolicy, HotWarmCold, GIST_TERMS};
 pub use script::{Kind, Script, Turn, TurnSpec};
 pub use window::{Line, Window};
@@ -342,6 +346,9 @@ impl Session {
         let (tokens, budget) = (self.window.tokens(), self.config.budget);
         if tokens <= budget {
             return None;
+        }
+        if let Some(reason) = self.policy.over_budget_reason(&self.window, &self.config) {
+            return Some(reason);
         }
         let verbatim = self.window.verbatim().len();
         let turns = if verbatim == 1 { "turn".to_owned() } else { format!("{verbatim} turns") };

@@ -53,6 +53,12 @@ pub trait CompactionPolicy {
 
     /// Forgets any memory of its own, for [`Session::reset`](crate::Session::reset).
     fn reset(&mut self) {}
+
+    /// Why the window is over budget, when the policy knows better than the session's general
+    /// sentence (a policy that does not count part of the window, say).
+    fn over_budget_reason(&self, _window: &Window, _config: &SessionConfig) -> Option<String> {
+        None
+    }
 }
 
 /// The policy of the seed design: keep the last `hot_n` turns HOT and verbatim, fold older
@@ -141,7 +147,7 @@ impl HotWarmCold {
 }
 
 /// The key terms of `text`, in order: see [`HotWarmCold`].
-fn key_terms(text: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn key_terms(text: &str) -> impl Iterator<Item = &str> {
     text.split_whitespace()
         .map(|word| word.trim_matches(|c: char| ".,;:!?()\"'".contains(c)))
         .filter(|word| {
