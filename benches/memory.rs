@@ -47,7 +47,11 @@ fn main() {
     while let Some(step) = session.add_turn() {
         window_peak = window_peak.max(session.window().tokens().0);
         if [1_000, 100_000, 1_000_000].contains(&step.turn) {
-            live_at.push(format!("\"{}\": {}", step.turn, LIVE.load(Relaxed) - baseline));
+            live_at.push(format!(
+                "\"{}\": {}",
+                step.turn,
+                LIVE.load(Relaxed) - baseline
+            ));
         }
     }
     let peak = PEAK.load(Relaxed) - baseline;

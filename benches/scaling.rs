@@ -5,7 +5,9 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use agent_memory_widgets::{LiveStore, Script, Session, SessionConfig, StoreConfig, Time, Tokens, TurnSpec};
+use agent_memory_widgets::{
+    LiveStore, Script, Session, SessionConfig, StoreConfig, Time, Tokens, TurnSpec,
+};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
 const HISTORIES: [u32; 3] = [1_000, 100_000, 1_000_000];
@@ -20,7 +22,15 @@ fn script(turns: u32) -> Script {
     let specs = (0..turns)
         .map(|i| {
             let words = 5 + (i * 7919) % 36;
-            let text: Vec<String> = (0..words).map(|w| if w % 9 == 0 { format!("ORD-{}", (i + w) % 977) } else { "word".into() }).collect();
+            let text: Vec<String> = (0..words)
+                .map(|w| {
+                    if w % 9 == 0 {
+                        format!("ORD-{}", (i + w) % 977)
+                    } else {
+                        "word".into()
+                    }
+                })
+                .collect();
             TurnSpec {
                 speaker: Some("Dana".into()),
                 kind: Some(kinds[(i % 5) as usize].into()),
@@ -41,24 +51,30 @@ fn session_at(script: &Script, history: u32) -> Session {
 
 fn add_turn(c: &mut Criterion) {
     let mut group = c.benchmark_group("session_add_turn");
-    group.sample_size(20).measurement_time(Duration::from_secs(3));
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(3));
     for history in HISTORIES {
         let script = script(history + HEADROOM);
         let mut session = session_at(&script, history);
-        group.bench_with_input(BenchmarkId::from_parameter(history), &history, |b, &history| {
-            b.iter_custom(|iters| {
-                let mut elapsed = Duration::ZERO;
-                for _ in 0..iters {
-                    if session.is_done() {
-                        session = session_at(&script, history); // untimed
+        group.bench_with_input(
+            BenchmarkId::from_parameter(history),
+            &history,
+            |b, &history| {
+                b.iter_custom(|iters| {
+                    let mut elapsed = Duration::ZERO;
+                    for _ in 0..iters {
+                        if session.is_done() {
+                            session = session_at(&script, history); // untimed
+                        }
+                        let start = Instant::now();
+                        black_box(session.add_turn());
+                        elapsed += start.elapsed();
                     }
-                    let start = Instant::now();
-                    black_box(session.add_turn());
-                    elapsed += start.elapsed();
-                }
-                elapsed
-            });
-        });
+                    elapsed
+                });
+            },
+        );
     }
     group.finish();
 }
@@ -67,34 +83,48 @@ fn add_turn(c: &mut Criterion) {
 /// texts after every turn instead of kept as running sums.
 fn naive_add_turn(c: &mut Criterion) {
     let mut group = c.benchmark_group("naive_add_turn");
-    group.sample_size(20).measurement_time(Duration::from_secs(3));
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(3));
     for history in HISTORIES {
         let script = script(history + HEADROOM);
         let mut session = session_at(&script, history);
-        group.bench_with_input(BenchmarkId::from_parameter(history), &history, |b, &history| {
-            b.iter_custom(|iters| {
-                let mut elapsed = Duration::ZERO;
-                for _ in 0..iters {
-                    if session.is_done() {
-                        session = session_at(&script, history);
+        group.bench_with_input(
+            BenchmarkId::from_parameter(history),
+            &history,
+            |b, &history| {
+                b.iter_custom(|iters| {
+                    let mut elapsed = Duration::ZERO;
+                    for _ in 0..iters {
+                        if session.is_done() {
+                            session = session_at(&script, history);
+                        }
+                        let start = Instant::now();
+                        black_box(session.add_turn());
+                        black_box(recount(&session));
+                        elapsed += start.elapsed();
                     }
-                    let start = Instant::now();
-                    black_box(session.add_turn());
-                    black_box(recount(&session));
-                    elapsed += start.elapsed();
-                }
-                elapsed
-            });
-        });
+                    elapsed
+                });
+            },
+        );
     }
     group.finish();
 }
 
 fn recount(session: &Session) -> Tokens {
     let window = session.window();
-    let cold = window.cold().map_or(Tokens(0), |line| Tokens::of(&line.text));
-    let warm = window.warm().map(|line| Tokens::of(&line.text)).fold(Tokens(0), |a, b| a + b);
-    let hot = window.verbatim().filter_map(|turn| session.script().turn(turn)).map(|turn| Tokens::of(turn.text()));
+    let cold = window
+        .cold()
+        .map_or(Tokens(0), |line| Tokens::of(&line.text));
+    let warm = window
+        .warm()
+        .map(|line| Tokens::of(&line.text))
+        .fold(Tokens(0), |a, b| a + b);
+    let hot = window
+        .verbatim()
+        .filter_map(|turn| session.script().turn(turn))
+        .map(|turn| Tokens::of(turn.text()));
     cold + warm + hot.fold(Tokens(0), |a, b| a + b)
 }
 
@@ -103,23 +133,31 @@ fn full_store(n: u32) -> LiveStore {
     let mut store = LiveStore::new(StoreConfig::new(4.0, n, 0.5).unwrap());
     for id in 0..n {
         if id % 1000 == 0 {
-            store.advance_to(Time::new(f64::from(id / 1000)).unwrap()).unwrap();
+            store
+                .advance_to(Time::new(f64::from(id / 1000)).unwrap())
+                .unwrap();
         }
         let importance = 0.05 + f64::from((id * 7919) % 1000) / 1053.0;
-        store.write(id, &format!("fact {id}"), importance, None).unwrap();
+        store
+            .write(id, &format!("fact {id}"), importance, None)
+            .unwrap();
     }
     store
 }
 
 fn write_with_eviction(c: &mut Criterion) {
     let mut group = c.benchmark_group("store_write_evict");
-    group.sample_size(20).measurement_time(Duration::from_secs(3));
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(3));
     for n in HISTORIES {
         let mut store = full_store(n);
         let mut next = n;
         group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
             b.iter_custom(|iters| {
-                let texts: Vec<String> = (0..iters).map(|i| format!("fact {}", u64::from(next) + i)).collect();
+                let texts: Vec<String> = (0..iters)
+                    .map(|i| format!("fact {}", u64::from(next) + i))
+                    .collect();
                 let start = Instant::now();
                 for text in &texts {
                     let outcome = store.write(next, text, 0.5, None).unwrap();
@@ -149,17 +187,33 @@ impl NaiveStore {
         let score = |&(_, importance, touch, reads): &(u32, f64, f64, u32)| {
             importance * 0.5f64.powf((self.now - touch) / 4.0) * (1.0 + 0.5 * f64::from(reads))
         };
-        let weakest = (0..self.facts.len()).min_by(|&a, &b| score(&self.facts[a]).total_cmp(&score(&self.facts[b])))?;
+        let weakest = (0..self.facts.len())
+            .min_by(|&a, &b| score(&self.facts[a]).total_cmp(&score(&self.facts[b])))?;
         Some(self.facts.swap_remove(weakest).0)
     }
 }
 
 fn naive_write_with_eviction(c: &mut Criterion) {
     let mut group = c.benchmark_group("naive_write_evict");
-    group.sample_size(10).measurement_time(Duration::from_secs(3));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(3));
     for n in HISTORIES {
-        let facts = (0..n).map(|id| (id, 0.05 + f64::from((id * 7919) % 1000) / 1053.0, f64::from(id / 1000), 0)).collect();
-        let mut store = NaiveStore { facts, capacity: n as usize, now: f64::from(n / 1000) };
+        let facts = (0..n)
+            .map(|id| {
+                (
+                    id,
+                    0.05 + f64::from((id * 7919) % 1000) / 1053.0,
+                    f64::from(id / 1000),
+                    0,
+                )
+            })
+            .collect();
+        let mut store = NaiveStore {
+            facts,
+            capacity: n as usize,
+            now: f64::from(n / 1000),
+        };
         let mut next = n;
         group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
             b.iter(|| {
@@ -173,8 +227,17 @@ fn naive_write_with_eviction(c: &mut Criterion) {
 
 fn top_k(c: &mut Criterion) {
     let store = full_store(1_000_000);
-    c.bench_function("top_k_10/1000000", |b| b.iter(|| black_box(store.top_k(10))));
+    c.bench_function("top_k_10/1000000", |b| {
+        b.iter(|| black_box(store.top_k(10)))
+    });
 }
 
-criterion_group!(benches, add_turn, naive_add_turn, write_with_eviction, naive_write_with_eviction, top_k);
+criterion_group!(
+    benches,
+    add_turn,
+    naive_add_turn,
+    write_with_eviction,
+    naive_write_with_eviction,
+    top_k
+);
 criterion_main!(benches);

@@ -22,7 +22,9 @@ pub struct Error {
 
 impl Error {
     pub(crate) fn new(message: impl Into<String>) -> Error {
-        Error { message: message.into() }
+        Error {
+            message: message.into(),
+        }
     }
 
     /// The sentence that explains what was wrong.
@@ -139,9 +141,21 @@ mod tests {
     fn whole_numbers_are_checked_with_a_message_naming_the_field() {
         assert_eq!(whole_number("budget", 40.0, 1, 100), Ok(40));
         let message = |v| whole_number("budget", v, 1, 100).unwrap_err().to_string();
-        assert_eq!(message(0.0), "budget must be a whole number of at least 1, got 0");
-        assert_eq!(message(2.5), "budget must be a whole number of at least 1, got 2.5");
-        assert_eq!(message(f64::NAN), "budget must be a whole number of at least 1, got NaN");
-        assert_eq!(message(101.0), "budget must be a whole number of at most 100, got 101");
+        assert_eq!(
+            message(0.0),
+            "budget must be a whole number of at least 1, got 0"
+        );
+        assert_eq!(
+            message(2.5),
+            "budget must be a whole number of at least 1, got 2.5"
+        );
+        assert_eq!(
+            message(f64::NAN),
+            "budget must be a whole number of at least 1, got NaN"
+        );
+        assert_eq!(
+            message(101.0),
+            "budget must be a whole number of at most 100, got 101"
+        );
     }
 }

@@ -186,7 +186,12 @@ mod tests {
     fn exp2_matches_the_platform_closely() {
         for i in -4000..4000 {
             let x = f64::from(i) * 0.01731;
-            assert!(close(exp2(x), x.exp2()), "exp2({x}) = {} vs {}", exp2(x), x.exp2());
+            assert!(
+                close(exp2(x), x.exp2()),
+                "exp2({x}) = {} vs {}",
+                exp2(x),
+                x.exp2()
+            );
         }
         assert_eq!(exp2(1024.0), f64::INFINITY);
         assert_eq!(exp2(-2000.0), 0.0);
@@ -198,7 +203,10 @@ mod tests {
         for i in 1..20000 {
             let x = f64::from(i) * 0.000_713;
             let (ours, platform) = (log2(x), x.log2());
-            assert!((ours - platform).abs() <= 4.0 * f64::EPSILON * platform.abs().max(1.0), "log2({x})");
+            assert!(
+                (ours - platform).abs() <= 4.0 * f64::EPSILON * platform.abs().max(1.0),
+                "log2({x})"
+            );
         }
         assert_eq!(log2(1.0), 0.0);
         assert_eq!(log2(8.0), 3.0);

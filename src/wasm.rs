@@ -10,7 +10,8 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::{
-    Error, EventSpec, ReadSpec, ScenarioSpec, SeedFactSpec, SessionOptions, StoreOptions, Time, TurnSpec,
+    Error, EventSpec, ReadSpec, ScenarioSpec, SeedFactSpec, SessionOptions, StoreOptions, Time,
+    TurnSpec,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -91,7 +92,9 @@ impl JsSession {
     pub fn with_config(
         #[wasm_bindgen(unchecked_param_type = "SessionConfig")] options: JsValue,
     ) -> Result<JsSession, JsError> {
-        crate::Session::from_options(session_options(&options)?).map(JsSession).map_err(js_error)
+        crate::Session::from_options(session_options(&options)?)
+            .map(JsSession)
+            .map_err(js_error)
     }
 
     /// Appends the next turn and compacts if it crossed the budget; `null` once the script is done.
@@ -143,7 +146,9 @@ impl JsFactStore {
     pub fn with_config(
         #[wasm_bindgen(unchecked_param_type = "FactStoreConfig")] options: JsValue,
     ) -> Result<JsFactStore, JsError> {
-        crate::FactStore::from_options(store_options(&options)?).map(JsFactStore).map_err(js_error)
+        crate::FactStore::from_options(store_options(&options)?)
+            .map(JsFactStore)
+            .map_err(js_error)
     }
 
     /// The slider's time.
@@ -207,14 +212,18 @@ fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
     Ok(SessionOptions {
         budget: options.number("budget")?,
         hot_n: options.number("hotN")?,
-        script: options.list("script", |turn| {
-            Ok(TurnSpec {
-                speaker: turn.text("speaker")?,
-                kind: turn.text("kind")?,
-                text: turn.text("text")?,
-                summary: turn.text("summary")?,
-            })
-        }, &["speaker", "kind", "text", "summary"])?,
+        script: options.list(
+            "script",
+            |turn| {
+                Ok(TurnSpec {
+                    speaker: turn.text("speaker")?,
+                    kind: turn.text("kind")?,
+                    text: turn.text("text")?,
+                    summary: turn.text("summary")?,
+                })
+            },
+            &["speaker", "kind", "text", "summary"],
+        )?,
     })
 }
 
@@ -224,26 +233,50 @@ fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
     let Some(options) = Fields::of(value, "withConfig", &known)? else {
         return Ok(StoreOptions::default());
     };
-    let scenario = match Fields::of(&options.get("scenario"), "scenario", &["facts", "reads", "events"])? {
+    let scenario = match Fields::of(
+        &options.get("scenario"),
+        "scenario",
+        &["facts", "reads", "events"],
+    )? {
         None => None,
         Some(scenario) => Some(ScenarioSpec {
             facts: scenario
-                .list("facts", |fact| {
-                    Ok(SeedFactSpec { text: fact.text("text")?, importance: fact.number("importance")? })
-                }, &["text", "importance"])?
+                .list(
+                    "facts",
+                    |fact| {
+                        Ok(SeedFactSpec {
+                            text: fact.text("text")?,
+                            importance: fact.number("importance")?,
+                        })
+                    },
+                    &["text", "importance"],
+                )?
                 .unwrap_or_default(),
             reads: scenario
-                .list("reads", |read| Ok(ReadSpec { fact: read.number("fact")?, at: read.number("at")? }), &["fact", "at"])?
+                .list(
+                    "reads",
+                    |read| {
+                        Ok(ReadSpec {
+                            fact: read.number("fact")?,
+                            at: read.number("at")?,
+                        })
+                    },
+                    &["fact", "at"],
+                )?
                 .unwrap_or_default(),
             events: scenario
-                .list("events", |event| {
-                    Ok(EventSpec {
-                        label: event.text("label")?,
-                        text: event.text("text")?,
-                        importance: event.number("importance")?,
-                        supersedes: event.number("supersedes")?,
-                    })
-                }, &["label", "text", "importance", "supersedes"])?
+                .list(
+                    "events",
+                    |event| {
+                        Ok(EventSpec {
+                            label: event.text("label")?,
+                            text: event.text("text")?,
+                            importance: event.number("importance")?,
+                            supersedes: event.number("supersedes")?,
+                        })
+                    },
+                    &["label", "text", "importance", "supersedes"],
+                )?
                 .unwrap_or_default(),
         }),
     };
@@ -278,10 +311,15 @@ impl Fields {
         for key in Object::keys(&object).iter() {
             let name = key.as_string().unwrap_or_default();
             if !known.contains(&name.as_str()) {
-                return Err(JsError::new(&format!("unknown option \"{name}\" in {path}; use any of: {names}")));
+                return Err(JsError::new(&format!(
+                    "unknown option \"{name}\" in {path}; use any of: {names}"
+                )));
             }
         }
-        Ok(Some(Fields { object, path: path.to_owned() }))
+        Ok(Some(Fields {
+            object,
+            path: path.to_owned(),
+        }))
     }
 
     fn get(&self, key: &str) -> JsValue {
@@ -304,7 +342,9 @@ impl Fields {
             return Ok(None);
         }
         let name = self.name(key);
-        value.as_f64().map(Some).ok_or_else(|| JsError::new(&format!("{name} must be a number, got {}", type_of(&value))))
+        value.as_f64().map(Some).ok_or_else(|| {
+            JsError::new(&format!("{name} must be a number, got {}", type_of(&value)))
+        })
     }
 
     /// An optional string.
@@ -314,7 +354,9 @@ impl Fields {
             return Ok(None);
         }
         let name = self.name(key);
-        value.as_string().map(Some).ok_or_else(|| JsError::new(&format!("{name} must be a string, got {}", type_of(&value))))
+        value.as_string().map(Some).ok_or_else(|| {
+            JsError::new(&format!("{name} must be a string, got {}", type_of(&value)))
+        })
     }
 
     /// An optional array of objects with keys among `known`, each read by `item`.
@@ -330,7 +372,10 @@ impl Fields {
         }
         let name = self.name(key);
         if !Array::is_array(&value) {
-            return Err(JsError::new(&format!("{name} must be an array, got {}", type_of(&value))));
+            return Err(JsError::new(&format!(
+                "{name} must be an array, got {}",
+                type_of(&value)
+            )));
         }
         let items: Array = value.unchecked_into();
         let mut list = Vec::with_capacity(items.length() as usize);
@@ -338,7 +383,12 @@ impl Fields {
             let path = format!("{name}[{i}]");
             match Fields::of(&value, &path, known)? {
                 Some(fields) => list.push(item(&fields)?),
-                None => return Err(JsError::new(&format!("{path} must be an object, got {}", type_of(&value)))),
+                None => {
+                    return Err(JsError::new(&format!(
+                        "{path} must be an object, got {}",
+                        type_of(&value)
+                    )))
+                }
             }
         }
         Ok(Some(list))
@@ -358,7 +408,9 @@ fn type_of(value: &JsValue) -> String {
 
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
     let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
-    value.serialize(&serializer).map_err(|err| JsError::new(&err.to_string()))
+    value
+        .serialize(&serializer)
+        .map_err(|err| JsError::new(&err.to_string()))
 }
 
 fn js_error(err: Error) -> JsError {

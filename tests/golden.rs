@@ -64,8 +64,9 @@ fn check(name: &str, actual: Value) {
         std::fs::write(&path, pretty).unwrap();
         return;
     }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("{path} is missing: run UPDATE_GOLDEN=1 cargo test --test golden"));
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!("{path} is missing: run UPDATE_GOLDEN=1 cargo test --test golden")
+    });
     let expected: Value = serde_json::from_str(&expected).unwrap();
     assert!(
         expected == actual,

@@ -26,38 +26,78 @@ const F: bool = false;
 
 #[test]
 fn hot_warm_cold_keeps_every_fact_within_budget() {
-    check("hot-warm-cold", [8, 18, 29, 30, 34, 32, 38, 39, 40, 39], 5, [T, T, T, T, T, T, T]);
+    check(
+        "hot-warm-cold",
+        [8, 18, 29, 30, 34, 32, 38, 39, 40, 39],
+        5,
+        [T, T, T, T, T, T, T],
+    );
 }
 
 #[test]
 fn lettas_sliding_window_stays_small_and_forgets_the_refund() {
-    check("sliding-window", [8, 18, 29, 20, 24, 33, 39, 23, 35, 21], 3, [T, F, F, F, F, F, T]);
+    check(
+        "sliding-window",
+        [8, 18, 29, 20, 24, 33, 39, 23, 35, 21],
+        3,
+        [T, F, F, F, F, F, T],
+    );
 }
 
 #[test]
 fn the_summary_buffer_keeps_everything_by_going_over_budget() {
-    check("summary-buffer", [8, 18, 29, 33, 37, 43, 45, 54, 59, 64], 5, [T, T, T, T, T, T, T]);
+    check(
+        "summary-buffer",
+        [8, 18, 29, 33, 37, 43, 45, 54, 59, 64],
+        5,
+        [T, T, T, T, T, T, T],
+    );
 }
 
 #[test]
 fn the_codex_handoff_keeps_user_questions_and_a_short_summary() {
-    check("handoff", [8, 18, 29, 22, 26, 35, 22, 31, 21, 34], 3, [T, T, T, F, F, F, T]);
+    check(
+        "handoff",
+        [8, 18, 29, 22, 26, 35, 22, 31, 21, 34],
+        3,
+        [T, T, T, F, F, F, T],
+    );
 }
 
 #[test]
 fn adk_interval_compaction_runs_every_three_turns_whatever_the_budget() {
-    check("interval", [8, 18, 18, 30, 34, 28, 34, 43, 51, 64], 3, [T, T, T, T, T, T, T]);
+    check(
+        "interval",
+        [8, 18, 18, 30, 34, 28, 34, 43, 51, 64],
+        3,
+        [T, T, T, T, T, T, T],
+    );
     let mut playground = Playground::default();
     playground.go_to(10);
     let state = playground.state();
-    let row = state.policies.iter().find(|row| row.info.id == "interval").unwrap();
-    let compacted: Vec<u32> = row.window.log.iter().filter(|s| s.compacted).map(|s| s.turn).collect();
+    let row = state
+        .policies
+        .iter()
+        .find(|row| row.info.id == "interval")
+        .unwrap();
+    let compacted: Vec<u32> = row
+        .window
+        .log
+        .iter()
+        .filter(|s| s.compacted)
+        .map(|s| s.turn)
+        .collect();
     assert_eq!(compacted, [3, 6, 9]);
 }
 
 #[test]
 fn truncation_keeps_the_last_turns_and_nothing_else() {
-    check("truncate", [8, 18, 29, 33, 37, 36, 31, 40, 40, 40], 5, [T, F, F, F, F, T, T]);
+    check(
+        "truncate",
+        [8, 18, 29, 33, 37, 36, 31, 40, 40, 40],
+        5,
+        [T, F, F, F, F, T, T],
+    );
 }
 
 #[test]
@@ -69,7 +109,12 @@ fn the_playground_steps_every_policy_together() {
         let state = playground.state();
         assert_eq!(state.turn, turn);
         assert!(state.policies.iter().all(|row| row.window.turn == turn));
-        assert!(state.policies.iter().all(|row| row.tokens.0 == if turn == 0 { 0 } else { row.series[turn as usize - 1].0 }));
+        assert!(state.policies.iter().all(|row| row.tokens.0
+            == if turn == 0 {
+                0
+            } else {
+                row.series[turn as usize - 1].0
+            }));
     }
     assert_eq!(playground.state().facts, KEY_FACTS.map(|(label, _)| label));
 }
@@ -86,7 +131,10 @@ fn frameworks_section() -> String {
     out += "\n|---|---|---|---|";
     out += &"---|".repeat(state.facts.len());
     for row in &state.policies {
-        out += &format!("\n| {} | {} | {} | {} |", row.info.name, row.info.source, row.compactions, row.tokens.0);
+        out += &format!(
+            "\n| {} | {} | {} | {} |",
+            row.info.name, row.info.source, row.compactions, row.tokens.0
+        );
         for kept in &row.kept {
             out += if *kept { " yes |" } else { " no |" };
         }
@@ -99,27 +147,50 @@ fn the_readme_comparison_is_generated_from_the_core() {
     let path = format!("{}/README.md", env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(&path).unwrap();
     let (begin, end) = ("<!-- frameworks:begin -->\n", "<!-- frameworks:end -->");
-    let start = readme.find(begin).expect("README has the frameworks markers") + begin.len();
+    let start = readme
+        .find(begin)
+        .expect("README has the frameworks markers")
+        + begin.len();
     let stop = readme.find(end).expect("README has the frameworks markers");
     let section = frameworks_section();
     if std::env::var_os("UPDATE_README").is_some() {
-        std::fs::write(&path, format!("{}{section}{}", &readme[..start], &readme[stop..])).unwrap();
+        std::fs::write(
+            &path,
+            format!("{}{section}{}", &readme[..start], &readme[stop..]),
+        )
+        .unwrap();
         return;
     }
-    assert_eq!(&readme[start..stop], section, "run UPDATE_README=1 cargo test --test playground");
+    assert_eq!(
+        &readme[start..stop],
+        section,
+        "run UPDATE_README=1 cargo test --test playground"
+    );
 }
 
 fn arb_script() -> impl Strategy<Value = Script> {
-    let kinds = prop_oneof![Just("chatter"), Just("decision"), Just("tool"), Just("question")];
-    let word = prop_oneof![Just("word".to_owned()), (0u32..500).prop_map(|n| format!("ORD-{n}")), Just("Dana".to_owned())];
-    let turn = (kinds, prop::collection::vec(word.clone(), 1..40), prop::collection::vec(word, 1..10)).prop_map(
-        |(kind, text, summary)| TurnSpec {
+    let kinds = prop_oneof![
+        Just("chatter"),
+        Just("decision"),
+        Just("tool"),
+        Just("question")
+    ];
+    let word = prop_oneof![
+        Just("word".to_owned()),
+        (0u32..500).prop_map(|n| format!("ORD-{n}")),
+        Just("Dana".to_owned())
+    ];
+    let turn = (
+        kinds,
+        prop::collection::vec(word.clone(), 1..40),
+        prop::collection::vec(word, 1..10),
+    )
+        .prop_map(|(kind, text, summary)| TurnSpec {
             speaker: Some("Dana".into()),
             kind: Some(kind.into()),
             text: Some(text.join(" ")),
             summary: Some(summary.join(" ")),
-        },
-    );
+        });
     prop::collection::vec(turn, 1..60).prop_map(|specs| Script::new(specs).unwrap())
 }
 

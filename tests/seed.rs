@@ -40,7 +40,15 @@ const DANA: &str = "the user is Dana";
 fn the_seed_constants_are_budget_40_hot_2_half_life_4_capacity_4() {
     assert_eq!((BUDGET.0, HOT_N, HALF_LIFE, CAPACITY), (40, 2, 4.0, 4));
     let state = Session::default().state();
-    assert_eq!((state.budget.0, state.hot_n, state.total_turns, state.tokens.0), (40, 2, 10, 0));
+    assert_eq!(
+        (
+            state.budget.0,
+            state.hot_n,
+            state.total_turns,
+            state.tokens.0
+        ),
+        (40, 2, 10, 0)
+    );
 }
 
 #[test]
@@ -54,13 +62,22 @@ fn crossings_happen_on_turns_4_6_8_9_and_10_and_on_no_other_turn() {
             step.tokens_before.0,
             step.peak_tokens.0,
             step.tokens_after.0,
-            if step.crossed { "  over budget -> COMPACT" } else { "" }
+            if step.crossed {
+                "  over budget -> COMPACT"
+            } else {
+                ""
+            }
         );
     }
     let last = states.last().unwrap();
     println!("crossings: {:?}", last.crossings);
     assert_eq!(last.crossings, [4, 6, 8, 9, 10]);
-    let crossed: Vec<u32> = last.log.iter().filter(|s| s.crossed).map(|s| s.turn).collect();
+    let crossed: Vec<u32> = last
+        .log
+        .iter()
+        .filter(|s| s.crossed)
+        .map(|s| s.turn)
+        .collect();
     assert_eq!(crossed, [4, 6, 8, 9, 10]);
     assert!(last.log.iter().all(|step| step.crossed == step.compacted));
 }
@@ -68,7 +85,12 @@ fn crossings_happen_on_turns_4_6_8_9_and_10_and_on_no_other_turn() {
 #[test]
 fn after_every_step_the_window_is_at_most_budget_tokens() {
     for state in refund_desk_states() {
-        assert!(state.tokens <= BUDGET, "turn {}: {} tokens", state.turn, state.tokens);
+        assert!(
+            state.tokens <= BUDGET,
+            "turn {}: {} tokens",
+            state.turn,
+            state.tokens
+        );
         assert!(!state.over_budget);
         assert_eq!(state.over_budget_reason, None);
     }
@@ -77,7 +99,10 @@ fn after_every_step_the_window_is_at_most_budget_tokens() {
 #[test]
 fn after_every_compaction_hot_holds_exactly_the_last_hot_n_turns_verbatim() {
     let script = Script::refund_desk();
-    for state in refund_desk_states().iter().filter(|s| s.log.last().unwrap().compacted) {
+    for state in refund_desk_states()
+        .iter()
+        .filter(|s| s.log.last().unwrap().compacted)
+    {
         let turns: Vec<u32> = state.hot.iter().map(|hot| hot.turn).collect();
         assert_eq!(turns, [state.turn - 1, state.turn]);
         for hot in &state.hot {
@@ -96,18 +121,32 @@ fn cold_is_at_most_one_line_and_non_empty_after_turn_10() {
         }
     }
     let cold = states.last().unwrap().cold.clone().unwrap();
-    println!("COLD after turn 10: {} (from turns {:?})", cold.text, cold.turns);
-    assert_eq!(cold.text, "$200.00, ORD-3300, 30-day, 10%, $180.00, RF-7781, Dana");
+    println!(
+        "COLD after turn 10: {} (from turns {:?})",
+        cold.text, cold.turns
+    );
+    assert_eq!(
+        cold.text,
+        "$200.00, ORD-3300, 30-day, 10%, $180.00, RF-7781, Dana"
+    );
 }
 
 #[test]
 fn no_chatter_text_is_in_the_window_after_the_compaction_that_folded_it() {
     let script = Script::refund_desk();
-    let chatter: Vec<_> = script.turns().iter().filter(|t| t.kind() == Kind::Chatter).collect();
+    let chatter: Vec<_> = script
+        .turns()
+        .iter()
+        .filter(|t| t.kind() == Kind::Chatter)
+        .collect();
     assert_eq!(chatter.len(), 2);
     for state in refund_desk_states() {
         for dropped in &state.dropped {
-            assert!(!window_text(&state).contains(&dropped.text), "turn {}", state.turn);
+            assert!(
+                !window_text(&state).contains(&dropped.text),
+                "turn {}",
+                state.turn
+            );
         }
     }
     let last = refund_desk_states().pop().unwrap();
@@ -139,10 +178,25 @@ fn a_step_never_loses_the_record_of_what_happened() {
     let last = refund_desk_states().pop().unwrap();
     assert_eq!(last.log.len(), 10);
     let turn4 = &last.log[3];
-    assert_eq!((turn4.tokens_before.0, turn4.peak_tokens.0, turn4.tokens_after.0), (29, 41, 30));
-    assert_eq!((turn4.to_warm.as_slice(), turn4.dropped.as_slice()), (&[2][..], &[1][..]));
+    assert_eq!(
+        (
+            turn4.tokens_before.0,
+            turn4.peak_tokens.0,
+            turn4.tokens_after.0
+        ),
+        (29, 41, 30)
+    );
+    assert_eq!(
+        (turn4.to_warm.as_slice(), turn4.dropped.as_slice()),
+        (&[2][..], &[1][..])
+    );
     // Every turn that left the verbatim tail is accounted for exactly once: WARM or dropped.
-    let mut folded: Vec<u32> = last.log.iter().flat_map(|s| s.to_warm.iter().chain(&s.dropped)).copied().collect();
+    let mut folded: Vec<u32> = last
+        .log
+        .iter()
+        .flat_map(|s| s.to_warm.iter().chain(&s.dropped))
+        .copied()
+        .collect();
     folded.sort_unstable();
     assert_eq!(folded, (1..=8).collect::<Vec<_>>());
     // And every WARM line that went COLD had gone WARM first.
@@ -187,12 +241,39 @@ fn a_huge_turn_is_over_budget_with_a_reason_not_a_panic() {
 #[test]
 fn bad_options_are_errors_that_name_the_field_and_the_rule() {
     let check = |options: SessionOptions, expect: &str| {
-        assert_eq!(Session::from_options(options).unwrap_err().to_string(), expect);
+        assert_eq!(
+            Session::from_options(options).unwrap_err().to_string(),
+            expect
+        );
     };
-    check(SessionOptions { budget: Some(0.0), ..Default::default() }, "budget must be a whole number of at least 1, got 0");
-    check(SessionOptions { budget: Some(2.5), ..Default::default() }, "budget must be a whole number of at least 1, got 2.5");
-    check(SessionOptions { hot_n: Some(-1.0), ..Default::default() }, "hotN must be a whole number of at least 1, got -1");
-    check(SessionOptions { script: Some(vec![]), ..Default::default() }, "script must have at least 1 turn, got 0");
+    check(
+        SessionOptions {
+            budget: Some(0.0),
+            ..Default::default()
+        },
+        "budget must be a whole number of at least 1, got 0",
+    );
+    check(
+        SessionOptions {
+            budget: Some(2.5),
+            ..Default::default()
+        },
+        "budget must be a whole number of at least 1, got 2.5",
+    );
+    check(
+        SessionOptions {
+            hot_n: Some(-1.0),
+            ..Default::default()
+        },
+        "hotN must be a whole number of at least 1, got -1",
+    );
+    check(
+        SessionOptions {
+            script: Some(vec![]),
+            ..Default::default()
+        },
+        "script must have at least 1 turn, got 0",
+    );
     let turn = |kind: &str, summary: Option<&str>| TurnSpec {
         speaker: Some("Dana".into()),
         kind: Some(kind.into()),
@@ -205,7 +286,13 @@ fn bad_options_are_errors_that_name_the_field_and_the_rule() {
     );
     let mut empty = turn("chatter", None);
     empty.text = Some("   ".into());
-    check(SessionOptions { script: Some(vec![empty]), ..Default::default() }, "script[0].text (turn 1): must be a non-empty text");
+    check(
+        SessionOptions {
+            script: Some(vec![empty]),
+            ..Default::default()
+        },
+        "script[0].text (turn 1): must be a non-empty text",
+    );
 }
 
 // --- Forgetting ---
@@ -228,11 +315,17 @@ fn at_t_6_every_score_has_decayed_and_dana_read_twice_ranks_first() {
     let fresh = store_at(0.0).state();
     let state = store_at(6.0).state();
     for f in &state.facts {
-        println!("t = 6: {:<50} importance {:.2} recency {:.4} reads {} score {:.4}", f.text, f.importance, f.recency, f.reads, f.score);
+        println!(
+            "t = 6: {:<50} importance {:.2} recency {:.4} reads {} score {:.4}",
+            f.text, f.importance, f.recency, f.reads, f.score
+        );
         assert!(f.recency < 1.0);
         assert!(f.score < fact(&fresh.facts, &f.text).score || f.reads > 0);
     }
-    assert!(state.facts.iter().all(|f| f.score < f.importance * f.access));
+    assert!(state
+        .facts
+        .iter()
+        .all(|f| f.score < f.importance * f.access));
     assert_eq!(state.facts[0].text, DANA);
     assert_eq!(state.facts[0].reads, 2);
     assert_eq!(state.facts[0].recency, 0.5f64.powf(1.5));
@@ -244,7 +337,10 @@ fn reads_rank_active_facts_by_score_and_raise_the_read_count() {
         let state = store_at(t).state();
         assert_eq!(fact(&state.facts, DANA).reads, reads, "t = {t}");
         let scores: Vec<f64> = state.facts.iter().map(|f| f.score).collect();
-        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "t = {t}: {scores:?}");
+        assert!(
+            scores.windows(2).all(|w| w[0] >= w[1]),
+            "t = {t}: {scores:?}"
+        );
     }
 }
 
@@ -255,7 +351,10 @@ fn a_write_that_names_a_fact_it_supersedes_retires_that_fact() {
     assert_eq!(change.superseded, Some(3));
     let state = store.state();
     let pending = fact(&state.facts, "the refund for ORD-3300 is pending");
-    assert_eq!((pending.status, pending.superseded_by), ("superseded", Some(5)));
+    assert_eq!(
+        (pending.status, pending.superseded_by),
+        ("superseded", Some(5))
+    );
     assert_eq!(state.active_count, 4);
 }
 
@@ -265,7 +364,11 @@ fn which_fact_event_2_evicts_depends_on_when_it_fires() {
         let mut store = store_at(t);
         let change = store.fire(1).unwrap();
         let state = store.state();
-        let evicted = state.facts.iter().find(|f| f.id == change.evicted.unwrap()).unwrap();
+        let evicted = state
+            .facts
+            .iter()
+            .find(|f| f.id == change.evicted.unwrap())
+            .unwrap();
         assert_eq!(evicted.status, "evicted");
         assert_eq!(state.active_count, 4);
         println!("event 2 at t = {t} evicts: {}", evicted.text);
@@ -282,7 +385,11 @@ fn an_event_at_time_tau_is_part_of_the_state_at_t_exactly_when_tau_is_at_most_t(
     let after = store.state();
     for (t, included) in [(5.9, false), (6.0, true), (9.0, true)] {
         store.set_time(Time::new(t).unwrap());
-        let has = store.state().facts.iter().any(|f| f.text.contains("Globex"));
+        let has = store
+            .state()
+            .facts
+            .iter()
+            .any(|f| f.text.contains("Globex"));
         assert_eq!(has, included, "t = {t}");
     }
     store.set_time(Time::new(3.0).unwrap());
@@ -321,35 +428,68 @@ fn firing_events_in_either_order_gives_the_same_states() {
 
 #[test]
 fn a_duplicate_write_refreshes_the_active_fact_instead_of_adding_a_copy() {
-    use agent_memory_widgets::{Scenario, ScenarioSpec, SeedFactSpec, EventSpec, StoreConfig};
+    use agent_memory_widgets::{EventSpec, Scenario, ScenarioSpec, SeedFactSpec, StoreConfig};
     let spec = ScenarioSpec {
-        facts: vec![SeedFactSpec { text: Some("The user is Dana".into()), importance: Some(0.3) }],
+        facts: vec![SeedFactSpec {
+            text: Some("The user is Dana".into()),
+            importance: Some(0.3),
+        }],
         reads: vec![],
-        events: vec![EventSpec { label: None, text: Some("  the user is dana ".into()), importance: Some(0.6), supersedes: None }],
+        events: vec![EventSpec {
+            label: None,
+            text: Some("  the user is dana ".into()),
+            importance: Some(0.6),
+            supersedes: None,
+        }],
     };
     let mut store = FactStore::new(StoreConfig::default(), Scenario::new(spec).unwrap());
     store.set_time(Time::new(4.0).unwrap());
     let change = store.fire(0).unwrap();
-    assert_eq!((change.action, change.fact), (agent_memory_widgets::Action::Refresh, 1));
+    assert_eq!(
+        (change.action, change.fact),
+        (agent_memory_widgets::Action::Refresh, 1)
+    );
     let state = store.state();
     assert_eq!(state.facts.len(), 1);
-    assert_eq!((state.facts[0].importance, state.facts[0].last_touch.get()), (0.6, 4.0));
+    assert_eq!(
+        (state.facts[0].importance, state.facts[0].last_touch.get()),
+        (0.6, 4.0)
+    );
 }
 
 #[test]
 fn bad_times_ids_and_event_indices_are_errors_not_panics() {
-    assert_eq!(Time::new(f64::NAN).unwrap_err().to_string(), "t must be a finite number of at least 0, got NaN");
+    assert_eq!(
+        Time::new(f64::NAN).unwrap_err().to_string(),
+        "t must be a finite number of at least 0, got NaN"
+    );
     let mut store = FactStore::default();
-    assert_eq!(store.fire(2).unwrap_err().to_string(), "there is no write event 2: events are numbered 0 to 1");
+    assert_eq!(
+        store.fire(2).unwrap_err().to_string(),
+        "there is no write event 2: events are numbered 0 to 1"
+    );
     store.fire(0).unwrap();
-    assert_eq!(store.fire(0).unwrap_err().to_string(), "write event 0 was already fired at t = 0; reset to fire it again");
-    assert_eq!(store.read(99).unwrap_err().to_string(), "there is no fact 99");
+    assert_eq!(
+        store.fire(0).unwrap_err().to_string(),
+        "write event 0 was already fired at t = 0; reset to fire it again"
+    );
+    assert_eq!(
+        store.read(99).unwrap_err().to_string(),
+        "there is no fact 99"
+    );
     assert_eq!(
         store.read(3).unwrap_err().to_string(),
         "fact 3 is no longer active at t = 0; only active facts can be read"
     );
     store.reset();
-    assert_eq!(store.events().iter().filter(|e| e.fired_at.is_some()).count(), 0);
+    assert_eq!(
+        store
+            .events()
+            .iter()
+            .filter(|e| e.fired_at.is_some())
+            .count(),
+        0
+    );
 }
 
 #[test]
@@ -358,8 +498,14 @@ fn a_read_at_the_time_an_event_wrote_its_fact_counts() {
     let written = store.fire(1).unwrap().fact;
     store.read(written).unwrap();
     let state = store.state();
-    assert_eq!(state.facts.iter().find(|f| f.id == written).unwrap().reads, 1);
-    assert_eq!(state.log.last().unwrap().action, agent_memory_widgets::Action::Read);
+    assert_eq!(
+        state.facts.iter().find(|f| f.id == written).unwrap().reads,
+        1
+    );
+    assert_eq!(
+        state.log.last().unwrap().action,
+        agent_memory_widgets::Action::Read
+    );
 }
 
 #[test]
@@ -372,7 +518,10 @@ fn an_event_that_supersedes_a_fact_not_yet_written_still_writes_its_own() {
         supersedes,
     };
     let spec = ScenarioSpec {
-        facts: vec![SeedFactSpec { text: Some("a".into()), importance: Some(0.5) }],
+        facts: vec![SeedFactSpec {
+            text: Some("a".into()),
+            importance: Some(0.5),
+        }],
         reads: vec![],
         events: vec![event("b", Some(3.0)), event("c", None)],
     };

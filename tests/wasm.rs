@@ -20,7 +20,10 @@ fn options(json: &str) -> JsValue {
 /// The message of the `Error` JS would catch.
 fn message(error: JsError) -> String {
     let value: JsValue = error.into();
-    assert!(value.is_instance_of::<js_sys::Error>(), "not an Error: {value:?}");
+    assert!(
+        value.is_instance_of::<js_sys::Error>(),
+        "not an Error: {value:?}"
+    );
     get(&value, "message").as_string().unwrap()
 }
 
@@ -29,24 +32,40 @@ fn assert_same(actual: &JsValue, expected: &JsValue, path: &str) {
     if let (Some(a), Some(b)) = (actual.as_f64(), expected.as_f64()) {
         assert_eq!(a.to_bits(), b.to_bits(), "{path}: {a} vs {b}");
     } else if Array::is_array(expected) {
-        let (a, b): (Array, Array) = (actual.clone().dyn_into().unwrap(), expected.clone().unchecked_into());
+        let (a, b): (Array, Array) = (
+            actual.clone().dyn_into().unwrap(),
+            expected.clone().unchecked_into(),
+        );
         assert_eq!(a.length(), b.length(), "{path}: length");
         for i in 0..b.length() {
             assert_same(&a.get(i), &b.get(i), &format!("{path}[{i}]"));
         }
     } else if expected.is_object() {
-        assert!(actual.is_object(), "{path}: expected an object, got {actual:?}");
+        assert!(
+            actual.is_object(),
+            "{path}: expected an object, got {actual:?}"
+        );
         let keys = |v: &JsValue| {
-            let mut keys: Vec<String> = Object::keys(v.unchecked_ref::<Object>()).iter().map(|k| k.as_string().unwrap()).collect();
+            let mut keys: Vec<String> = Object::keys(v.unchecked_ref::<Object>())
+                .iter()
+                .map(|k| k.as_string().unwrap())
+                .collect();
             keys.sort();
             keys
         };
         assert_eq!(keys(actual), keys(expected), "{path}: keys");
         for key in keys(expected) {
-            assert_same(&get(actual, &key), &get(expected, &key), &format!("{path}.{key}"));
+            assert_same(
+                &get(actual, &key),
+                &get(expected, &key),
+                &format!("{path}.{key}"),
+            );
         }
     } else {
-        assert!(actual.is_null() == expected.is_null() && !actual.is_undefined(), "{path}: {actual:?} vs {expected:?}");
+        assert!(
+            actual.is_null() == expected.is_null() && !actual.is_undefined(),
+            "{path}: {actual:?} vs {expected:?}"
+        );
         assert_eq!(actual.as_string(), expected.as_string(), "{path}");
         assert_eq!(actual.as_bool(), expected.as_bool(), "{path}");
     }
@@ -74,15 +93,30 @@ fn crossings_fall_on_turns_4_6_8_9_and_10() {
 #[wasm_bindgen_test]
 fn bad_configs_throw_errors_and_the_module_keeps_working() {
     let session_error = |json: &str| message(JsSession::with_config(options(json)).err().unwrap());
-    assert_eq!(session_error(r#"{"budget": 0}"#), "budget must be a whole number of at least 1, got 0");
-    assert_eq!(session_error(r#"{"hotN": 1.5}"#), "hotN must be a whole number of at least 1, got 1.5");
-    assert_eq!(session_error(r#"{"budget": "40"}"#), "budget must be a number, got a string");
-    assert_eq!(session_error(r#"{"hotn": 2}"#), "unknown option \"hotn\" in withConfig; use any of: budget, hotN, script");
+    assert_eq!(
+        session_error(r#"{"budget": 0}"#),
+        "budget must be a whole number of at least 1, got 0"
+    );
+    assert_eq!(
+        session_error(r#"{"hotN": 1.5}"#),
+        "hotN must be a whole number of at least 1, got 1.5"
+    );
+    assert_eq!(
+        session_error(r#"{"budget": "40"}"#),
+        "budget must be a number, got a string"
+    );
+    assert_eq!(
+        session_error(r#"{"hotn": 2}"#),
+        "unknown option \"hotn\" in withConfig; use any of: budget, hotN, script"
+    );
     assert_eq!(
         session_error(r#"{"script": [{"speaker": "Dana", "kind": "smalltalk", "text": "hi"}]}"#),
         "script[0].kind (turn 1): unknown kind \"smalltalk\"; use chatter, decision, tool or question"
     );
-    assert_eq!(session_error(r#"{"script": [{"speaker": "Dana", "kind": 5, "text": "hi"}]}"#), "script[0].kind must be a string, got a number");
+    assert_eq!(
+        session_error(r#"{"script": [{"speaker": "Dana", "kind": 5, "text": "hi"}]}"#),
+        "script[0].kind must be a string, got a number"
+    );
     let store_error = |json: &str| message(JsFactStore::with_config(options(json)).err().unwrap());
     assert_eq!(
         store_error(r#"{"scenario": {"facts": [{"text": "a", "importance": 2}]}}"#),
@@ -92,13 +126,31 @@ fn bad_configs_throw_errors_and_the_module_keeps_working() {
         store_error(r#"{"scenario": {"facts": [{"text": "a", "importance": "high"}]}}"#),
         "facts[0].importance must be a number, got a string"
     );
-    assert_eq!(store_error(r#"{"halfLife": -1}"#), "halfLife must be a finite number above 0, got -1");
-    assert_eq!(store_error(r#"{"capacity": 0}"#), "capacity must be a whole number of at least 1, got 0");
-    assert_eq!(store_error(r#"{"accessBoost": 1e9}"#), "accessBoost must be a number from 0 to 1000, got 1000000000");
+    assert_eq!(
+        store_error(r#"{"halfLife": -1}"#),
+        "halfLife must be a finite number above 0, got -1"
+    );
+    assert_eq!(
+        store_error(r#"{"capacity": 0}"#),
+        "capacity must be a whole number of at least 1, got 0"
+    );
+    assert_eq!(
+        store_error(r#"{"accessBoost": 1e9}"#),
+        "accessBoost must be a number from 0 to 1000, got 1000000000"
+    );
     let mut store = JsFactStore::new();
-    assert_eq!(message(store.set_time(f64::NAN).err().unwrap()), "t must be a finite number of at least 0, got NaN");
-    assert_eq!(message(store.fire(7.0).err().unwrap()), "there is no write event 7: events are numbered 0 to 1");
-    assert_eq!(message(store.read(-1.0).err().unwrap()), "id must be a whole number of at least 0, got -1");
+    assert_eq!(
+        message(store.set_time(f64::NAN).err().unwrap()),
+        "t must be a finite number of at least 0, got NaN"
+    );
+    assert_eq!(
+        message(store.fire(7.0).err().unwrap()),
+        "there is no write event 7: events are numbered 0 to 1"
+    );
+    assert_eq!(
+        message(store.read(-1.0).err().unwrap()),
+        "id must be a whole number of at least 0, got -1"
+    );
 
     // After every error, new objects and the old ones still work.
     let mut session = JsSession::new();
@@ -106,71 +158,161 @@ fn bad_configs_throw_errors_and_the_module_keeps_working() {
     store.set_time(6.0).unwrap();
     assert_eq!(store.time(), 6.0);
     let configured = JsSession::with_config(options(r#"{"budget": 60, "hotN": 3}"#)).unwrap();
-    assert_eq!(get(&configured.state().unwrap(), "budget").as_f64(), Some(60.0));
+    assert_eq!(
+        get(&configured.state().unwrap(), "budget").as_f64(),
+        Some(60.0)
+    );
 }
 
 #[wasm_bindgen_test]
 fn state_shapes_are_plain_objects_with_null_for_absent_values() {
     let keys = |value: &JsValue| {
-        Object::keys(value.unchecked_ref::<Object>()).iter().map(|k| k.as_string().unwrap()).collect::<Vec<_>>()
+        Object::keys(value.unchecked_ref::<Object>())
+            .iter()
+            .map(|k| k.as_string().unwrap())
+            .collect::<Vec<_>>()
     };
     let session = JsSession::new().state().unwrap();
     assert_eq!(
         keys(&session),
-        ["turn", "totalTurns", "budget", "hotN", "tokens", "overBudget", "overBudgetReason", "done", "crossings", "hot", "warm", "cold", "dropped", "log"]
+        [
+            "turn",
+            "totalTurns",
+            "budget",
+            "hotN",
+            "tokens",
+            "overBudget",
+            "overBudgetReason",
+            "done",
+            "crossings",
+            "hot",
+            "warm",
+            "cold",
+            "dropped",
+            "log"
+        ]
     );
     assert!(get(&session, "cold").is_null());
     assert!(get(&session, "overBudgetReason").is_null());
 
     let mut session = JsSession::new();
     let step = session.add_turn().unwrap();
-    assert_eq!(keys(&step), ["turn", "tokensBefore", "peakTokens", "tokensAfter", "crossed", "compacted", "toWarm", "toCold", "dropped"]);
-    let hot = get(&session.state().unwrap(), "hot").unchecked_into::<Array>().get(0);
+    assert_eq!(
+        keys(&step),
+        [
+            "turn",
+            "tokensBefore",
+            "peakTokens",
+            "tokensAfter",
+            "crossed",
+            "compacted",
+            "toWarm",
+            "toCold",
+            "dropped"
+        ]
+    );
+    let hot = get(&session.state().unwrap(), "hot")
+        .unchecked_into::<Array>()
+        .get(0);
     assert_eq!(keys(&hot), ["turn", "speaker", "kind", "text", "tokens"]);
 
     let store = JsFactStore::new().state().unwrap();
-    assert_eq!(keys(&store), ["t", "halfLife", "capacity", "accessBoost", "activeCount", "facts", "events", "reads", "log"]);
+    assert_eq!(
+        keys(&store),
+        [
+            "t",
+            "halfLife",
+            "capacity",
+            "accessBoost",
+            "activeCount",
+            "facts",
+            "events",
+            "reads",
+            "log"
+        ]
+    );
     let fact = get(&store, "facts").unchecked_into::<Array>().get(0);
     assert_eq!(
         keys(&fact),
-        ["id", "text", "kind", "importance", "lastTouch", "age", "reads", "recency", "access", "score", "status", "supersededBy"]
+        [
+            "id",
+            "text",
+            "kind",
+            "importance",
+            "lastTouch",
+            "age",
+            "reads",
+            "recency",
+            "access",
+            "score",
+            "status",
+            "supersededBy"
+        ]
     );
     assert!(get(&fact, "supersededBy").is_null());
-    let event = JsFactStore::new().events().unwrap().unchecked_into::<Array>().get(0);
+    let event = JsFactStore::new()
+        .events()
+        .unwrap()
+        .unchecked_into::<Array>()
+        .get(0);
     assert_eq!(keys(&event), ["index", "label", "fact", "firedAt"]);
     assert!(get(&event, "firedAt").is_null());
 }
 
 #[wasm_bindgen_test]
 fn the_session_golden_trace_is_reproduced_bit_for_bit() {
-    let trace: Array = JSON::parse(include_str!("golden/session.json")).unwrap().unchecked_into();
+    let trace: Array = JSON::parse(include_str!("golden/session.json"))
+        .unwrap()
+        .unchecked_into();
     let mut session = JsSession::new();
     for (i, entry) in trace.iter().enumerate() {
         let op = get(&entry, "op").as_string().unwrap();
         match op.as_str() {
-            "addTurn" => assert_same(&session.add_turn().unwrap(), &get(&entry, "result"), &format!("[{i}].result")),
+            "addTurn" => assert_same(
+                &session.add_turn().unwrap(),
+                &get(&entry, "result"),
+                &format!("[{i}].result"),
+            ),
             "reset" => session.reset(),
             "state" => {}
             other => panic!("unknown op {other}"),
         }
-        assert_same(&session.state().unwrap(), &get(&entry, "state"), &format!("[{i}] {op}"));
+        assert_same(
+            &session.state().unwrap(),
+            &get(&entry, "state"),
+            &format!("[{i}] {op}"),
+        );
     }
 }
 
 #[wasm_bindgen_test]
 fn the_fact_store_golden_trace_is_reproduced_bit_for_bit() {
-    let trace: Array = JSON::parse(include_str!("golden/fact_store.json")).unwrap().unchecked_into();
+    let trace: Array = JSON::parse(include_str!("golden/fact_store.json"))
+        .unwrap()
+        .unchecked_into();
     let mut store = JsFactStore::new();
     for (i, entry) in trace.iter().enumerate() {
         let op = get(&entry, "op").as_string().unwrap();
         let arg = get(&entry, "arg").as_f64().unwrap_or(0.0);
         match op.as_str() {
             "setTime" => store.set_time(arg).unwrap(),
-            "fire" => assert_same(&store.fire(arg).unwrap(), &get(&entry, "result"), &format!("[{i}].result")),
-            "read" => assert_same(&store.read(arg).unwrap(), &get(&entry, "result"), &format!("[{i}].result")),
+            "fire" => assert_same(
+                &store.fire(arg).unwrap(),
+                &get(&entry, "result"),
+                &format!("[{i}].result"),
+            ),
+            "read" => assert_same(
+                &store.read(arg).unwrap(),
+                &get(&entry, "result"),
+                &format!("[{i}].result"),
+            ),
             "reset" => store.reset(),
             other => panic!("unknown op {other}"),
         }
-        assert_same(&store.state().unwrap(), &get(&entry, "state"), &format!("[{i}] {op}"));
+        assert_same(
+            &store.state().unwrap(),
+            &get(&entry, "state"),
+            &format!("[{i}] {op}"),
+        );
     }
 }

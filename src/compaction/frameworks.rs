@@ -22,7 +22,12 @@ use crate::units::Tokens;
 pub struct SlidingWindow;
 
 impl CompactionPolicy for SlidingWindow {
-    fn compact(&mut self, window: &mut Window, script: &Script, config: &SessionConfig) -> Option<Compaction> {
+    fn compact(
+        &mut self,
+        window: &mut Window,
+        script: &Script,
+        config: &SessionConfig,
+    ) -> Option<Compaction> {
         let budget = config.budget().0;
         if window.tokens().0 <= budget {
             return None;
@@ -41,7 +46,10 @@ impl CompactionPolicy for SlidingWindow {
         for tenths in 3..=10 {
             let evict = (turns.len() * tenths).div_ceil(10).clamp(1, turns.len());
             let summary = rewrite(old.as_ref(), script, &turns[..evict], cap);
-            let evicted = turns[..evict].iter().map(tokens_of).fold(Tokens(0), |a, b| a + b);
+            let evicted = turns[..evict]
+                .iter()
+                .map(tokens_of)
+                .fold(Tokens(0), |a, b| a + b);
             let summary_tokens = summary.as_ref().map_or(Tokens(0), |line| line.tokens);
             let fits = ((verbatim - evicted) + summary_tokens).0 <= target;
             chosen = (evict, summary);
@@ -76,15 +84,26 @@ impl CompactionPolicy for SlidingWindow {
 pub struct SummaryBuffer;
 
 impl CompactionPolicy for SummaryBuffer {
-    fn compact(&mut self, window: &mut Window, script: &Script, config: &SessionConfig) -> Option<Compaction> {
+    fn compact(
+        &mut self,
+        window: &mut Window,
+        script: &Script,
+        config: &SessionConfig,
+    ) -> Option<Compaction> {
         if window.verbatim_tokens() <= config.budget() {
             return None;
         }
         let mut step = Compaction::default();
-        let (mut turns, mut text) =
-            window.warm().last().map_or((Vec::new(), String::new()), |line| (line.turns.clone(), line.text.clone()));
+        let (mut turns, mut text) = window
+            .warm()
+            .last()
+            .map_or((Vec::new(), String::new()), |line| {
+                (line.turns.clone(), line.text.clone())
+            });
         while window.verbatim_tokens() > config.budget() {
-            let Some(number) = window.pop_verbatim() else { break };
+            let Some(number) = window.pop_verbatim() else {
+                break;
+            };
             match script.turn(number).and_then(|t| t.summary()) {
                 Some(summary) => {
                     if !text.is_empty() {
@@ -123,7 +142,12 @@ impl CompactionPolicy for SummaryBuffer {
 pub struct HandoffCheckpoint;
 
 impl CompactionPolicy for HandoffCheckpoint {
-    fn compact(&mut self, window: &mut Window, script: &Script, config: &SessionConfig) -> Option<Compaction> {
+    fn compact(
+        &mut self,
+        window: &mut Window,
+        script: &Script,
+        config: &SessionConfig,
+    ) -> Option<Compaction> {
         let budget = u64::from(config.budget().0);
         if u64::from(window.tokens().0) * 10 < budget * 9 {
             return None;
@@ -134,7 +158,9 @@ impl CompactionPolicy for HandoffCheckpoint {
         let mut kept = Vec::new();
         let mut used = 0u64;
         for &number in turns.iter().rev() {
-            let Some(turn) = script.turn(number) else { continue };
+            let Some(turn) = script.turn(number) else {
+                continue;
+            };
             if turn.kind() != Kind::Question {
                 continue;
             }
@@ -146,8 +172,17 @@ impl CompactionPolicy for HandoffCheckpoint {
         }
         kept.reverse();
         let old = window.warm().last().cloned();
-        let handed_off: Vec<u32> = turns.iter().copied().filter(|n| !kept.contains(n)).collect();
-        let summary = rewrite(old.as_ref(), script, &handed_off, (budget * 3 / 10).max(1) as usize);
+        let handed_off: Vec<u32> = turns
+            .iter()
+            .copied()
+            .filter(|n| !kept.contains(n))
+            .collect();
+        let summary = rewrite(
+            old.as_ref(),
+            script,
+            &handed_off,
+            (budget * 3 / 10).max(1) as usize,
+        );
         let mut step = Compaction::default();
         while window.pop_verbatim().is_some() {}
         while window.pop_warm().is_some() {}
@@ -161,7 +196,10 @@ impl CompactionPolicy for HandoffCheckpoint {
             }
         }
         for &number in &kept {
-            window.push_verbatim(number, script.turn(number).map_or(Tokens(0), |t| t.tokens()));
+            window.push_verbatim(
+                number,
+                script.turn(number).map_or(Tokens(0), |t| t.tokens()),
+            );
         }
         Some(step)
     }
@@ -180,7 +218,12 @@ pub struct Interval;
 pub const INTERVAL: u32 = 3;
 
 impl CompactionPolicy for Interval {
-    fn compact(&mut self, window: &mut Window, script: &Script, _config: &SessionConfig) -> Option<Compaction> {
+    fn compact(
+        &mut self,
+        window: &mut Window,
+        script: &Script,
+        _config: &SessionConfig,
+    ) -> Option<Compaction> {
         let newest = window.verbatim().last()?;
         if newest % INTERVAL != 0 {
             return None;
@@ -188,7 +231,9 @@ impl CompactionPolicy for Interval {
         let mut step = Compaction::default();
         let mut texts = Vec::new();
         while window.verbatim().len() > 1 {
-            let Some(number) = window.pop_verbatim() else { break };
+            let Some(number) = window.pop_verbatim() else {
+                break;
+            };
             match script.turn(number).and_then(|t| t.summary()) {
                 Some(text) => {
                     texts.push(text);
@@ -210,7 +255,12 @@ impl CompactionPolicy for Interval {
 pub struct Truncate;
 
 impl CompactionPolicy for Truncate {
-    fn compact(&mut self, window: &mut Window, _script: &Script, config: &SessionConfig) -> Option<Compaction> {
+    fn compact(
+        &mut self,
+        window: &mut Window,
+        _script: &Script,
+        config: &SessionConfig,
+    ) -> Option<Compaction> {
         if window.tokens() <= config.budget() {
             return None;
         }

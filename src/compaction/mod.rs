@@ -12,8 +12,12 @@ mod window;
 
 use serde::{Deserialize, Serialize};
 
-pub use frameworks::{rewrite, HandoffCheckpoint, Interval, SlidingWindow, SummaryBuffer, Truncate, INTERVAL};
-pub use playground::{policy, window_text, Playground, PlaygroundState, PolicyInfo, PolicyRow, KEY_FACTS, POLICIES};
+pub use frameworks::{
+    rewrite, HandoffCheckpoint, Interval, SlidingWindow, SummaryBuffer, Truncate, INTERVAL,
+};
+pub use playground::{
+    policy, window_text, Playground, PlaygroundState, PolicyInfo, PolicyRow, KEY_FACTS, POLICIES,
+};
 pub use policy::{Compaction, CompactionPolicy, HotWarmCold, GIST_TERMS};
 pub use script::{Kind, Script, Turn, TurnSpec};
 pub use window::{Line, Window};
@@ -52,7 +56,10 @@ impl SessionConfig {
     pub fn new(budget: u32, hot_n: u32) -> Result<SessionConfig, Error> {
         let budget = whole_number("budget", f64::from(budget), 1, u32::MAX)?;
         let hot_n = whole_number("hotN", f64::from(hot_n), 1, u32::MAX)?;
-        Ok(SessionConfig { budget: Tokens(budget), hot_n })
+        Ok(SessionConfig {
+            budget: Tokens(budget),
+            hot_n,
+        })
     }
 
     /// The most tokens the window may hold.
@@ -68,7 +75,10 @@ impl SessionConfig {
 
 impl Default for SessionConfig {
     fn default() -> SessionConfig {
-        SessionConfig { budget: BUDGET, hot_n: HOT_N }
+        SessionConfig {
+            budget: BUDGET,
+            hot_n: HOT_N,
+        }
     }
 }
 
@@ -215,7 +225,13 @@ impl Session {
         script: Script,
         policy: Box<dyn CompactionPolicy>,
     ) -> Session {
-        Session { config, script, policy, window: Window::default(), log: Vec::new() }
+        Session {
+            config,
+            script,
+            policy,
+            window: Window::default(),
+            log: Vec::new(),
+        }
     }
 
     /// A session from options as JS or JSON gives them, every value checked.
@@ -236,9 +252,15 @@ impl Session {
         let tokens_before = self.window.tokens();
         self.window.push_verbatim(number, turn.tokens());
         let peak_tokens = self.window.tokens();
-        let compaction = self.policy.compact(&mut self.window, &self.script, &self.config);
+        let compaction = self
+            .policy
+            .compact(&mut self.window, &self.script, &self.config);
         let compacted = compaction.is_some();
-        let Compaction { to_warm, to_cold, dropped } = compaction.unwrap_or_default();
+        let Compaction {
+            to_warm,
+            to_cold,
+            dropped,
+        } = compaction.unwrap_or_default();
         let step = Step {
             turn: number,
             tokens_before,
@@ -321,7 +343,10 @@ impl Session {
             .iter()
             .flat_map(|step| &step.dropped)
             .filter_map(|&number| {
-                Some(DroppedTurn { turn: number, text: turn_of(number)?.text().to_owned() })
+                Some(DroppedTurn {
+                    turn: number,
+                    text: turn_of(number)?.text().to_owned(),
+                })
             })
             .collect();
         SessionState {
@@ -333,7 +358,12 @@ impl Session {
             over_budget: self.window.tokens() > self.config.budget,
             over_budget_reason: self.over_budget_reason(),
             done: self.is_done(),
-            crossings: self.log.iter().filter(|s| s.crossed).map(|s| s.turn).collect(),
+            crossings: self
+                .log
+                .iter()
+                .filter(|s| s.crossed)
+                .map(|s| s.turn)
+                .collect(),
             hot,
             warm: self.window.warm().cloned().collect(),
             cold: self.window.cold().cloned(),
@@ -351,7 +381,11 @@ impl Session {
             return Some(reason);
         }
         let verbatim = self.window.verbatim().len();
-        let turns = if verbatim == 1 { "turn".to_owned() } else { format!("{verbatim} turns") };
+        let turns = if verbatim == 1 {
+            "turn".to_owned()
+        } else {
+            format!("{verbatim} turns")
+        };
         let verbatim_tokens = self.window.verbatim_tokens();
         Some(if verbatim_tokens > budget {
             format!(

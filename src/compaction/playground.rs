@@ -2,8 +2,12 @@
 
 use serde::Serialize;
 
-use crate::compaction::frameworks::{HandoffCheckpoint, Interval, SlidingWindow, SummaryBuffer, Truncate};
-use crate::compaction::{CompactionPolicy, HotWarmCold, Script, Session, SessionConfig, SessionOptions, SessionState};
+use crate::compaction::frameworks::{
+    HandoffCheckpoint, Interval, SlidingWindow, SummaryBuffer, Truncate,
+};
+use crate::compaction::{
+    CompactionPolicy, HotWarmCold, Script, Session, SessionConfig, SessionOptions, SessionState,
+};
 use crate::error::Error;
 use crate::units::Tokens;
 
@@ -20,12 +24,36 @@ pub struct PolicyInfo {
 
 /// The six policies, ours first.
 pub const POLICIES: [PolicyInfo; 6] = [
-    PolicyInfo { id: "hot-warm-cold", name: "HOT / WARM / COLD", source: "this project: the seed design" },
-    PolicyInfo { id: "sliding-window", name: "Sliding window + recursive summary", source: "Letta: evict to 70% of the window when it passes 100%" },
-    PolicyInfo { id: "summary-buffer", name: "Summary buffer", source: "LangChain ConversationSummaryBufferMemory, max_token_limit" },
-    PolicyInfo { id: "handoff", name: "Handoff checkpoint", source: "OpenAI Codex auto-compaction at 90%" },
-    PolicyInfo { id: "interval", name: "Interval compaction", source: "Google ADK compaction_interval 3, overlap_size 1" },
-    PolicyInfo { id: "truncate", name: "Truncate", source: "LangChain trim_messages, keeping the last turns" },
+    PolicyInfo {
+        id: "hot-warm-cold",
+        name: "HOT / WARM / COLD",
+        source: "this project: the seed design",
+    },
+    PolicyInfo {
+        id: "sliding-window",
+        name: "Sliding window + recursive summary",
+        source: "Letta: evict to 70% of the window when it passes 100%",
+    },
+    PolicyInfo {
+        id: "summary-buffer",
+        name: "Summary buffer",
+        source: "LangChain ConversationSummaryBufferMemory, max_token_limit",
+    },
+    PolicyInfo {
+        id: "handoff",
+        name: "Handoff checkpoint",
+        source: "OpenAI Codex auto-compaction at 90%",
+    },
+    PolicyInfo {
+        id: "interval",
+        name: "Interval compaction",
+        source: "Google ADK compaction_interval 3, overlap_size 1",
+    },
+    PolicyInfo {
+        id: "truncate",
+        name: "Truncate",
+        source: "LangChain trim_messages, keeping the last turns",
+    },
 ];
 
 /// A fresh policy by its id in [`POLICIES`].
@@ -116,15 +144,28 @@ pub struct Playground {
 impl Playground {
     /// Replays `script` under every policy once (for the sparklines), then stands at turn 0.
     pub fn new(config: SessionConfig, script: Script) -> Playground {
-        let mut playground = Playground { sessions: Vec::new(), series: Vec::new(), peaks: Vec::new(), compacted: Vec::new() };
+        let mut playground = Playground {
+            sessions: Vec::new(),
+            series: Vec::new(),
+            peaks: Vec::new(),
+            compacted: Vec::new(),
+        };
         for info in POLICIES {
-            let Some(policy) = policy(info.id) else { continue };
+            let Some(policy) = policy(info.id) else {
+                continue;
+            };
             let mut session = Session::with_policy(config, script.clone(), policy);
             while session.add_turn().is_some() {}
             let log = session.log();
-            playground.series.push(log.iter().map(|step| step.tokens_after).collect());
-            playground.peaks.push(log.iter().map(|step| step.peak_tokens).collect());
-            playground.compacted.push(log.iter().filter(|s| s.compacted).map(|s| s.turn).collect());
+            playground
+                .series
+                .push(log.iter().map(|step| step.tokens_after).collect());
+            playground
+                .peaks
+                .push(log.iter().map(|step| step.peak_tokens).collect());
+            playground
+                .compacted
+                .push(log.iter().filter(|s| s.compacted).map(|s| s.turn).collect());
             session.reset();
             playground.sessions.push(session);
         }
@@ -166,7 +207,10 @@ impl Playground {
                     peaks: self.peaks[i].clone(),
                     compactions: self.compacted[i].iter().filter(|&&t| t <= turn).count() as u32,
                     tokens: window.tokens,
-                    kept: KEY_FACTS.iter().map(|(_, needle)| text.contains(needle)).collect(),
+                    kept: KEY_FACTS
+                        .iter()
+                        .map(|(_, needle)| text.contains(needle))
+                        .collect(),
                     window,
                 }
             })

@@ -2,8 +2,8 @@
 
 use std::collections::VecDeque;
 
-use crate::compaction::{Line, Script, SessionConfig, Window};
 use crate::compaction::script::Kind;
+use crate::compaction::{Line, Script, SessionConfig, Window};
 
 /// What one compaction step moved. Every list holds turn numbers, ascending.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -99,7 +99,9 @@ impl CompactionPolicy for HotWarmCold {
         let mut step = Compaction::default();
         let hot_n = usize::try_from(config.hot_n()).unwrap_or(usize::MAX);
         while window.verbatim().len() > hot_n {
-            let Some(number) = window.pop_verbatim() else { break };
+            let Some(number) = window.pop_verbatim() else {
+                break;
+            };
             match script.turn(number) {
                 Some(turn) if turn.kind() != Kind::Chatter => {
                     window.push_warm(Line::new(vec![number], turn.summary().unwrap_or_default()));
@@ -162,7 +164,9 @@ mod tests {
 
     #[test]
     fn key_terms_are_names_ids_and_amounts() {
-        let terms: Vec<_> = key_terms("Dana wants a refund for ORD-3300 ($200.00), after the 30-day window.").collect();
+        let terms: Vec<_> =
+            key_terms("Dana wants a refund for ORD-3300 ($200.00), after the 30-day window.")
+                .collect();
         assert_eq!(terms, ["Dana", "ORD-3300", "$200.00", "30-day"]);
         assert_eq!(key_terms("refund approved, thanks").count(), 0);
     }
@@ -175,7 +179,10 @@ mod tests {
         policy.absorb(&Line::new(vec![2], "T10 again"));
         let gist = policy.gist_line().unwrap();
         assert_eq!(gist.tokens.0 as usize, GIST_TERMS);
-        assert_eq!(gist.text, "T9, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T10");
+        assert_eq!(
+            gist.text,
+            "T9, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T10"
+        );
         assert_eq!(gist.turns, [1, 2]);
     }
 }

@@ -29,12 +29,18 @@ impl Kind {
 
     /// The kind named `name`, as written in a script.
     pub fn from_name(name: &str) -> Option<Kind> {
-        Kind::NAMES.iter().find(|(n, _)| *n == name).map(|&(_, kind)| kind)
+        Kind::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, kind)| kind)
     }
 
     /// The name a script uses for this kind.
     pub fn name(self) -> &'static str {
-        Kind::NAMES.iter().find(|(_, k)| *k == self).map_or("", |&(n, _)| n)
+        Kind::NAMES
+            .iter()
+            .find(|(_, k)| *k == self)
+            .map_or("", |&(n, _)| n)
     }
 }
 
@@ -191,7 +197,10 @@ fn validate(index: usize, spec: TurnSpec) -> Result<Turn, Error> {
     let at = |field: &str| format!("script[{index}].{field} (turn {})", index + 1);
     let required = |field: &str, value: Option<String>| match value {
         Some(value) if !value.trim().is_empty() => Ok(value),
-        _ => Err(Error::new(format!("{}: must be a non-empty text", at(field)))),
+        _ => Err(Error::new(format!(
+            "{}: must be a non-empty text",
+            at(field)
+        ))),
     };
     let speaker = required("speaker", spec.speaker)?;
     let kind_name = required("kind", spec.kind)?;
@@ -213,13 +222,24 @@ fn validate(index: usize, spec: TurnSpec) -> Result<Turn, Error> {
         })?),
     };
     let tokens = Tokens::of(&text);
-    Ok(Turn { speaker, kind, text, summary, tokens })
+    Ok(Turn {
+        speaker,
+        kind,
+        text,
+        summary,
+        tokens,
+    })
 }
 
 /// Speaker, kind, verbatim text and summary of each refund-desk turn. The word counts are chosen
 /// so that the seed's crossings fall on turns 4, 6, 8, 9 and 10; the tests pin them.
 const REFUND_DESK: [(&str, Kind, &str, Option<&str>); 10] = [
-    ("Dana", Kind::Chatter, "Hi there, hope you're having a good day!", None),
+    (
+        "Dana",
+        Kind::Chatter,
+        "Hi there, hope you're having a good day!",
+        None,
+    ),
     (
         "Dana",
         Kind::Question,

@@ -22,7 +22,11 @@ impl Line {
     pub fn new(turns: Vec<u32>, text: impl Into<String>) -> Line {
         let text = text.into();
         let tokens = Tokens::of(&text);
-        Line { turns, text, tokens }
+        Line {
+            turns,
+            text,
+            tokens,
+        }
     }
 }
 

@@ -10,7 +10,9 @@ mod store;
 
 use serde::{Deserialize, Serialize};
 
-pub use scenario::{EventSpec, ReadSpec, ScheduledRead, Scenario, ScenarioSpec, SeedFact, SeedFactSpec, WriteEvent};
+pub use scenario::{
+    EventSpec, ReadSpec, Scenario, ScenarioSpec, ScheduledRead, SeedFact, SeedFactSpec, WriteEvent,
+};
 pub use store::{Fact, FactId, FactKind, LiveStore, Status, WriteOutcome};
 
 use crate::error::{fmt_number, whole_number, Error};
@@ -64,7 +66,11 @@ impl StoreConfig {
                 fmt_number(access_boost)
             )));
         }
-        Ok(StoreConfig { half_life, capacity, access_boost })
+        Ok(StoreConfig {
+            half_life,
+            capacity,
+            access_boost,
+        })
     }
 
     /// Time units for recency to halve.
@@ -85,7 +91,11 @@ impl StoreConfig {
 
 impl Default for StoreConfig {
     fn default() -> StoreConfig {
-        StoreConfig { half_life: HALF_LIFE, capacity: CAPACITY, access_boost: ACCESS_BOOST }
+        StoreConfig {
+            half_life: HALF_LIFE,
+            capacity: CAPACITY,
+            access_boost: ACCESS_BOOST,
+        }
     }
 }
 
@@ -268,7 +278,13 @@ impl FactStore {
     /// A timeline of `scenario` at t = 0 with nothing fired.
     pub fn new(config: StoreConfig, scenario: Scenario) -> FactStore {
         let fired = vec![None; scenario.events().len()];
-        FactStore { config, scenario, fired, reader_reads: Vec::new(), t: Time::ZERO }
+        FactStore {
+            config,
+            scenario,
+            fired,
+            reader_reads: Vec::new(),
+            t: Time::ZERO,
+        }
     }
 
     /// A timeline from options as JS or JSON gives them, every value checked.
@@ -327,7 +343,10 @@ impl FactStore {
         let Some(slot) = self.fired.get_mut(index) else {
             return Err(Error::new(match count {
                 0 => format!("there is no write event {index}: this scenario has none"),
-                _ => format!("there is no write event {index}: events are numbered 0 to {}", count - 1),
+                _ => format!(
+                    "there is no write event {index}: events are numbered 0 to {}",
+                    count - 1
+                ),
             }));
         };
         if let Some(at) = *slot {
@@ -350,9 +369,19 @@ impl FactStore {
     pub fn read(&mut self, id: FactId) -> Result<Change, Error> {
         let (mut store, _) = self.replay();
         store.read(id)?;
-        self.reader_reads.push(ScheduledRead { fact: id, at: self.t });
+        self.reader_reads.push(ScheduledRead {
+            fact: id,
+            at: self.t,
+        });
         let (at, fact) = (self.t, id);
-        Ok(Change { at, action: Action::Read, fact, event: None, superseded: None, evicted: None })
+        Ok(Change {
+            at,
+            action: Action::Read,
+            fact,
+            event: None,
+            superseded: None,
+            evicted: None,
+        })
     }
 
     /// Forgets every fired event and read, and moves the slider back to 0.
@@ -388,9 +417,8 @@ impl FactStore {
             }
         };
         let active = store.ranked().filter_map(|id| store.get(id));
-        let retired = |wanted: fn(Status) -> bool| {
-            store.facts().filter(move |fact| wanted(fact.status))
-        };
+        let retired =
+            |wanted: fn(Status) -> bool| store.facts().filter(move |fact| wanted(fact.status));
         let facts = active
             .chain(retired(|s| matches!(s, Status::Superseded { .. })))
             .chain(retired(|s| s == Status::Evicted))
@@ -408,7 +436,11 @@ impl FactStore {
             events: self.events(),
             reads: scheduled
                 .chain(reader)
-                .map(|(read, scheduled)| ReadInfo { fact: read.fact, at: read.at, scheduled })
+                .map(|(read, scheduled)| ReadInfo {
+                    fact: read.fact,
+                    at: read.at,
+                    scheduled,
+                })
                 .collect(),
             log,
         }
@@ -429,7 +461,9 @@ impl FactStore {
             .filter(|(at, _)| *at <= self.t)
             .collect();
         // Keys are unique (an op appears once), so an unstable sort is deterministic.
-        ops.sort_unstable_by(|(a, op_a), (b, op_b)| a.get().total_cmp(&b.get()).then(op_a.cmp(op_b)));
+        ops.sort_unstable_by(|(a, op_a), (b, op_b)| {
+            a.get().total_cmp(&b.get()).then(op_a.cmp(op_b))
+        });
 
         let mut store = LiveStore::new(self.config);
         let mut log = Vec::with_capacity(ops.len());
@@ -441,7 +475,10 @@ impl FactStore {
                 Op::SeedFact(i) => {
                     let fact = &self.scenario.facts()[i];
                     let id = i as FactId + 1;
-                    store.write(id, &fact.text, fact.importance, None).ok().map(|o| (o, None))
+                    store
+                        .write(id, &fact.text, fact.importance, None)
+                        .ok()
+                        .map(|o| (o, None))
                 }
                 Op::Event(i) => {
                     let event = &self.scenario.events()[i];
@@ -461,14 +498,25 @@ impl FactStore {
                         Err(_) => Action::MissedRead,
                     };
                     let (superseded, evicted, event) = (None, None, None);
-                    log.push(Change { at, action, fact: read.fact, event, superseded, evicted });
+                    log.push(Change {
+                        at,
+                        action,
+                        fact: read.fact,
+                        event,
+                        superseded,
+                        evicted,
+                    });
                     None
                 }
             };
             if let Some((outcome, event)) = change {
                 log.push(Change {
                     at,
-                    action: if outcome.refreshed { Action::Refresh } else { Action::Write },
+                    action: if outcome.refreshed {
+                        Action::Refresh
+                    } else {
+                        Action::Write
+                    },
                     fact: outcome.fact,
                     event,
                     superseded: outcome.superseded,

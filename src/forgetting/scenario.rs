@@ -122,7 +122,9 @@ impl Scenario {
     /// Validates `spec`. Errors give the path of the bad field: `events[1].importance must be …`.
     pub fn new(spec: ScenarioSpec) -> Result<Scenario, Error> {
         if spec.facts.is_empty() && spec.events.is_empty() {
-            return Err(Error::new("scenario must have at least 1 fact or write event"));
+            return Err(Error::new(
+                "scenario must have at least 1 fact or write event",
+            ));
         }
         let total = spec.facts.len() + spec.events.len();
         let max_id = u32::try_from(total)
@@ -130,7 +132,10 @@ impl Scenario {
         let fact_id = |path: String, value: Option<f64>| {
             let value = value.ok_or_else(|| Error::new(format!("{path}: required")))?;
             whole_number(&path, value, 1, max_id).map_err(|err| {
-                Error::new(format!("{}; facts and events number 1 to {max_id}", err.message()))
+                Error::new(format!(
+                    "{}; facts and events number 1 to {max_id}",
+                    err.message()
+                ))
             })
         };
         let facts = spec
@@ -149,7 +154,9 @@ impl Scenario {
             .into_iter()
             .enumerate()
             .map(|(i, read)| {
-                let at = read.at.ok_or_else(|| Error::new(format!("reads[{i}].at: required")))?;
+                let at = read
+                    .at
+                    .ok_or_else(|| Error::new(format!("reads[{i}].at: required")))?;
                 Ok(ScheduledRead {
                     fact: fact_id(format!("reads[{i}].fact"), read.fact)?,
                     at: Time::named(&format!("reads[{i}].at"), at)?,
@@ -168,7 +175,9 @@ impl Scenario {
                     Some(value) => Some(fact_id(format!("events[{i}].supersedes"), Some(value))?),
                 };
                 if supersedes == Some(first_event_id + i as u32) {
-                    return Err(Error::new(format!("events[{i}].supersedes: an event cannot supersede its own fact")));
+                    return Err(Error::new(format!(
+                        "events[{i}].supersedes: an event cannot supersede its own fact"
+                    )));
                 }
                 Ok(WriteEvent {
                     label: match event.label {
@@ -181,14 +190,24 @@ impl Scenario {
                 })
             })
             .collect::<Result<_, Error>>()?;
-        Ok(Scenario { facts, reads, events })
+        Ok(Scenario {
+            facts,
+            reads,
+            events,
+        })
     }
 
     /// The seed's refund desk: four facts at t = 0, `the user is Dana` (the least important)
     /// read at t = 2 and t = 5, and two write events.
     pub fn refund_desk() -> Scenario {
-        let fact = |text: &str, importance| SeedFact { text: text.into(), importance };
-        let read = |at| ScheduledRead { fact: 1, at: Time(at) };
+        let fact = |text: &str, importance| SeedFact {
+            text: text.into(),
+            importance,
+        };
+        let read = |at| ScheduledRead {
+            fact: 1,
+            at: Time(at),
+        };
         let event = |text: &str, importance, supersedes| WriteEvent {
             label: text.into(),
             text: text.into(),

@@ -192,7 +192,9 @@ impl LiveStore {
         }
         if let Some(old) = supersedes {
             if !self.facts.contains_key(&old) {
-                return Err(Error::new(format!("supersedes names fact {old}, which does not exist")));
+                return Err(Error::new(format!(
+                    "supersedes names fact {old}, which does not exist"
+                )));
             }
         }
         let normalised = normalise(text);
@@ -206,7 +208,9 @@ impl LiveStore {
             outcome.refreshed = true;
         } else {
             if self.facts.contains_key(&id) {
-                return Err(Error::new(format!("fact {id} already exists; ids must be unique")));
+                return Err(Error::new(format!(
+                    "fact {id} already exists; ids must be unique"
+                )));
             }
             let fact = Fact {
                 id,
@@ -229,7 +233,9 @@ impl LiveStore {
         }
         let capacity = usize::try_from(self.config.capacity()).unwrap_or(usize::MAX);
         while self.ranked.len() > capacity {
-            let Some(weakest) = self.ranked.first().map(|rank| rank.id) else { break };
+            let Some(weakest) = self.ranked.first().map(|rank| rank.id) else {
+                break;
+            };
             self.retire(weakest, Status::Evicted);
             outcome.evicted = Some(weakest);
         }
@@ -268,7 +274,12 @@ impl LiveStore {
 
     /// The ids of the `k` highest-scoring active facts, best first. O(k + log n).
     pub fn top_k(&self, k: usize) -> Vec<FactId> {
-        self.ranked.iter().rev().take(k).map(|rank| rank.id).collect()
+        self.ranked
+            .iter()
+            .rev()
+            .take(k)
+            .map(|rank| rank.id)
+            .collect()
     }
 
     /// Every active fact's id, best first.
@@ -278,17 +289,25 @@ impl LiveStore {
 
     /// Fact `id`'s score at the current time, whatever its status.
     pub fn score(&self, id: FactId) -> Option<f64> {
-        self.facts.get(&id).map(|fact| self.config.score(fact, self.now))
+        self.facts
+            .get(&id)
+            .map(|fact| self.config.score(fact, self.now))
     }
 
     fn rank(&self, fact: &Fact) -> Rank {
-        Rank { key: self.config.key(fact), last_touch: fact.last_touch.get(), id: fact.id }
+        Rank {
+            key: self.config.key(fact),
+            last_touch: fact.last_touch.get(),
+            id: fact.id,
+        }
     }
 
     /// Changes an active fact and moves it to its new place in the ranking.
     fn rekey(&mut self, id: FactId, change: impl FnOnce(&mut Fact, Time)) {
         let now = self.now;
-        let Some(fact) = self.facts.get(&id) else { return };
+        let Some(fact) = self.facts.get(&id) else {
+            return;
+        };
         let old = self.rank(fact);
         self.ranked.remove(&old);
         if let Some(fact) = self.facts.get_mut(&id) {
@@ -301,7 +320,9 @@ impl LiveStore {
 
     /// Takes an active fact out of the ranking; `false` if it was not active.
     fn retire(&mut self, id: FactId, status: Status) -> bool {
-        let Some(fact) = self.facts.get(&id) else { return false };
+        let Some(fact) = self.facts.get(&id) else {
+            return false;
+        };
         if fact.status != Status::Active {
             return false;
         }
