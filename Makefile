@@ -78,6 +78,7 @@ test: tools tools-browser tools-mdbook
 	$(MAKE) --no-print-directory test-native test-wasm test-size test-e2e
 
 test-native:
+	cargo fmt --check
 	cargo test
 	cargo clippy --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet

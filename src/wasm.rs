@@ -68,6 +68,14 @@ export interface Change {
   at: number; action: "write" | "refresh" | "read" | "missedRead"; fact: number;
   event: number | null; superseded: number | null; evicted: number | null;
 }
+export interface PolicyRow {
+  info: { id: string; name: string; source: string };
+  series: number[]; peaks: number[]; compactions: number; tokens: number; kept: boolean[];
+  window: SessionState;
+}
+export interface PlaygroundState {
+  turn: number; totalTurns: number; budget: number; facts: string[]; policies: PolicyRow[];
+}
 export interface FactStoreState {
   t: number; halfLife: number; capacity: number; accessBoost: number; activeCount: number;
   facts: FactView[]; events: EventInfo[]; reads: { fact: number; at: number; scheduled: boolean }[];
@@ -126,6 +134,55 @@ impl JsSession {
 impl Default for JsSession {
     fn default() -> JsSession {
         JsSession::new()
+    }
+}
+
+/// The policy playground's model: one script replayed under six compaction policies.
+#[wasm_bindgen(js_name = Playground)]
+pub struct JsPlayground(crate::Playground);
+
+#[wasm_bindgen(js_class = Playground)]
+impl JsPlayground {
+    /// The refund-desk script under every policy, budget 40, 2 HOT turns.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> JsPlayground {
+        JsPlayground(crate::Playground::default())
+    }
+
+    /// A playground with custom options (the same as `Session.withConfig`).
+    #[wasm_bindgen(js_name = withConfig)]
+    pub fn with_config(
+        #[wasm_bindgen(unchecked_param_type = "SessionConfig")] options: JsValue,
+    ) -> Result<JsPlayground, JsError> {
+        crate::Playground::from_options(session_options(&options)?)
+            .map(JsPlayground)
+            .map_err(js_error)
+    }
+
+    /// Moves every policy to `turn`.
+    #[wasm_bindgen(js_name = goTo)]
+    pub fn go_to(&mut self, turn: f64) -> Result<(), JsError> {
+        let turn = crate::error::whole_number("turn", turn, 0, u32::MAX).map_err(js_error)?;
+        self.0.go_to(turn);
+        Ok(())
+    }
+
+    /// The turn every policy stands at.
+    #[wasm_bindgen(getter)]
+    pub fn turn(&self) -> u32 {
+        self.0.turn()
+    }
+
+    /// Every policy's row at the current turn.
+    #[wasm_bindgen(unchecked_return_type = "PlaygroundState")]
+    pub fn state(&self) -> Result<JsValue, JsError> {
+        to_js(&self.0.state())
+    }
+}
+
+impl Default for JsPlayground {
+    fn default() -> JsPlayground {
+        JsPlayground::new()
     }
 }
 

@@ -27,9 +27,11 @@ let glue = read("www/pkg/agent_memory_widgets.js");
 glue = replaceOnce(glue, "export { initSync, __wbg_init as default };", "export { initSync };", "glue export line");
 
 let widgets = read("www/widgets.js");
+// The glue above defines the classes the import names; only `init` needs a definition.
+const pkgImport = /^import init, \{[^}]*\} from "\.\/pkg\/agent_memory_widgets\.js";$/m.exec(widgets)?.[0] ?? "(missing)";
 widgets = replaceOnce(
   widgets,
-  'import init, { Session, FactStore } from "./pkg/agent_memory_widgets.js";',
+  pkgImport,
   "const init = () => __wbg_init({ module_or_path: Uint8Array.from(atob(WASM_BASE64), (c) => c.charCodeAt(0)) });",
   "pkg import",
 );

@@ -1,4 +1,4 @@
-// <memory-compaction> and <memory-forgetting>: two custom elements that render the state the
+// <memory-compaction>, <memory-forgetting> and <memory-playground>: custom elements that render the state the
 // Rust core (compiled to WebAssembly) hands them. They hold no policy logic: every number on
 // screen comes from `state()`. Text is always set as text, never parsed as HTML.
 //
@@ -6,7 +6,7 @@
 //   <memory-compaction budget="40" hot="2"></memory-compaction>
 //   <memory-forgetting half-life="4" capacity="4"></memory-forgetting>
 
-import init, { Session, FactStore } from "./pkg/agent_memory_widgets.js";
+import init, { Session, FactStore, Playground } from "./pkg/agent_memory_widgets.js";
 
 // bundle:styles-begin (tools/bundle.mjs swaps this for a constructed stylesheet)
 const STYLESHEET = new URL("./style.css", import.meta.url).href;
@@ -578,6 +578,164 @@ class MemoryForgetting extends MemoryWidget {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Playground: the same session under six frameworks' compaction policies
+
+const SVG = "http://www.w3.org/2000/svg";
+/** Creates an SVG element with attributes (presentation attributes, never `style`). */
+function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, String(value));
+  el.append(...children);
+  return el;
+}
+
+/** A sparkline of the window's tokens after each turn, with the budget as a dashed line. */
+function sparkline(row, budget, turn) {
+  const [w, hgt, pad] = [160, 40, 3];
+  const n = row.series.length;
+  const top = Math.max(budget, ...row.peaks) * 1.1;
+  const x = (i) => pad + (n <= 1 ? 0 : (i / (n - 1)) * (w - 2 * pad));
+  const y = (tokens) => hgt - pad - (tokens / top) * (hgt - 2 * pad);
+  const points = row.series.map((tokens, i) => `${x(i).toFixed(1)},${y(tokens).toFixed(1)}`).join(" ");
+  const over = row.series.filter((tokens) => tokens > budget).length;
+  const label = `${row.info.name}: window tokens after turns 1 to ${n}: ${row.series.join(", ")}; budget ${budget}` +
+    (over ? `; over budget after ${plural(over, "turn")}` : "; never over budget");
+  return svg("svg", { viewBox: `0 0 ${w} ${hgt}`, width: w, height: hgt, role: "img", "aria-label": label, class: "spark" },
+    svg("line", { x1: pad, x2: w - pad, y1: y(budget), y2: y(budget), class: "budget-line" }),
+    svg("polyline", { points, class: "series" }),
+    turn > 0 ? svg("circle", { cx: x(turn - 1), cy: y(row.series[turn - 1]), r: 3.2, class: row.series[turn - 1] > budget ? "now over" : "now" }) : "");
+}
+
+class MemoryPlayground extends MemoryWidget {
+  static observedAttributes = ["budget", "hot", "turn", "scenario"];
+
+  #open = null;
+
+  createModel({ fallback = false } = {}) {
+    if (fallback) return new Playground();
+    const { options, explain } = readAttributes(this, { budget: "budget", hot: "hotN", turn: "turn" });
+    const { turn, ...config } = options;
+    const scenario = this.scenarioFromAttribute();
+    config.script = Array.isArray(scenario) ? scenario : scenario?.script;
+    try {
+      const playground = Playground.withConfig(config);
+      if (turn !== undefined) playground.goTo(turn);
+      return playground;
+    } catch (error) {
+      throw new Error(explain(error));
+    }
+  }
+
+  mount() {
+    const state = this.model.state();
+    const slider = h("input", {
+      type: "range", id: "turn", min: 0, max: state.totalTurns, step: 1, value: state.turn,
+      on: { input: (event) => this.goTo(Number(event.target.value)) },
+    });
+    this.ui = {
+      slider,
+      back: h("button", { type: "button", on: { click: () => this.goTo(this.model.turn - 1) } }, "Previous turn"),
+      next: h("button", { type: "button", className: "primary", on: { click: () => this.goTo(this.model.turn + 1) } }, "Next turn"),
+      turnValue: h("span", { className: "t-value", attrs: { "aria-hidden": "true" } }),
+      rows: h("tbody"),
+      factHead: h("tr"),
+      factRows: h("tbody"),
+      dataHead: h("tr"),
+      dataRows: h("tbody"),
+      detail: h("section", { className: "policy-window", attrs: { "aria-label": "the window under the chosen policy" } }),
+    };
+    const ui = this.ui;
+    this.frame.className = "widget playground";
+    this.body.replaceChildren(
+      h("div", { className: "slider-row" }, h("label", { htmlFor: "turn" }, "turn"), slider, ui.turnValue),
+      h("div", { className: "controls" }, ui.back, ui.next),
+      h("table", { className: "policies" },
+        h("caption", {}, "Six compaction policies, one session"),
+        h("thead", {}, h("tr", {}, ...["policy", "window tokens per turn", "compactions so far", "tokens now"]
+          .map((name) => h("th", { scope: "col" }, name)))),
+        ui.rows),
+      h("table", { className: "facts" },
+        h("caption", {}, "Facts the window still names"),
+        h("thead", {}, ui.factHead),
+        ui.factRows),
+      h("details", {},
+        h("summary", {}, "The sparklines as numbers"),
+        h("table", { className: "data" }, h("caption", {}, "Window tokens after each turn"), h("thead", {}, ui.dataHead), ui.dataRows)),
+      ui.detail,
+    );
+    this.render(state);
+    this.announce(`Ready: ${plural(state.policies.length, "policy", "policies")} at turn ${state.turn} of ${state.totalTurns}.`);
+  }
+
+  goTo(turn) {
+    if (!this.model) return;
+    const state0 = this.model.state();
+    const clamped = Math.max(0, Math.min(state0.totalTurns, turn));
+    if (!this.attempt(() => this.model.goTo(clamped)).ok) return;
+    const state = this.model.state();
+    this.render(state);
+    const over = state.policies.filter((row) => row.tokens > state.budget).map((row) => row.info.name);
+    this.announce(`Turn ${state.turn}: ${over.length ? `over budget: ${over.join(", ")}` : "every policy within budget"}.`);
+    this.emit("memory-step", { state });
+  }
+
+  toggle(id) {
+    this.#open = this.#open === id ? null : id;
+    this.render(this.model.state());
+  }
+
+  render(state) {
+    const ui = this.ui;
+    ui.slider.value = state.turn;
+    ui.slider.setAttribute("aria-valuetext", `turn ${state.turn} of ${state.totalTurns}`);
+    ui.turnValue.textContent = `turn ${state.turn} of ${state.totalTurns}`;
+    ui.back.disabled = state.turn === 0;
+    ui.next.disabled = state.turn >= state.totalTurns;
+
+    ui.rows.replaceChildren(...state.policies.map((row) =>
+      h("tr", { className: row.tokens > state.budget ? "over" : "" },
+        h("th", { scope: "row" },
+          h("button", {
+            type: "button", className: "quiet policy-name",
+            attrs: { "aria-expanded": String(this.#open === row.info.id), "aria-controls": "policy-window" },
+            on: { click: () => this.toggle(row.info.id) },
+          }, row.info.name),
+          h("span", { className: "note source" }, row.info.source)),
+        h("td", {}, sparkline(row, state.budget, state.turn)),
+        h("td", {}, String(row.compactions)),
+        h("td", { className: "tokens-now" }, `${row.tokens} / ${state.budget}`,
+          row.tokens > state.budget ? h("span", { className: "verdict-over" }, " over budget") : ""))));
+
+    ui.factHead.replaceChildren(h("th", { scope: "col" }, "policy"), ...state.facts.map((fact) => h("th", { scope: "col" }, fact)));
+    ui.factRows.replaceChildren(...state.policies.map((row) =>
+      h("tr", {}, h("th", { scope: "row" }, row.info.name),
+        ...row.kept.map((kept) => h("td", { className: kept ? "kept" : "lost" }, kept ? "\u2713 yes" : "\u2717 no")))));
+
+    const turns = state.policies[0]?.series.map((_, i) => i + 1) ?? [];
+    ui.dataHead.replaceChildren(h("th", { scope: "col" }, "policy"), ...turns.map((t) => h("th", { scope: "col" }, `turn ${t}`)));
+    ui.dataRows.replaceChildren(...state.policies.map((row) =>
+      h("tr", {}, h("th", { scope: "row" }, row.info.name), ...row.series.map((tokens) => h("td", {}, String(tokens))))));
+
+    const open = state.policies.find((row) => row.info.id === this.#open);
+    ui.detail.id = "policy-window";
+    ui.detail.hidden = !open;
+    if (open) {
+      const w = open.window;
+      const line = (tier, text, note) => h("li", { className: `tier-line ${tier}` }, h("strong", {}, `${tier}: `), text, h("span", { className: "tokens" }, ` ${note}`));
+      ui.detail.replaceChildren(...[
+        h("h3", {}, `${open.info.name} at turn ${w.turn}: ${w.tokens} of ${w.budget} tokens`),
+        h("ul", { className: "lines" },
+          w.cold ? line("cold", w.cold.text, `from turns ${w.cold.turns.join(", ")}`) : null,
+          ...w.warm.map((l) => line("warm", l.text, `from turns ${l.turns.join(", ")}`)),
+          ...w.hot.map((t) => line("verbatim", t.text, `turn ${t.turn}`)),
+          w.turn === 0 ? h("li", { className: "empty" }, "nothing yet") : null),
+        w.overBudgetReason ? h("p", { className: "reason" }, w.overBudgetReason) : null,
+      ].filter(Boolean));
+    }
+  }
+}
+
 mirror(MemoryCompaction, "budget", "budget");
 mirror(MemoryCompaction, "hot", "hot");
 mirror(MemoryCompaction, "turn", "turn");
@@ -585,10 +743,15 @@ mirror(MemoryForgetting, "halfLife", "half-life");
 mirror(MemoryForgetting, "capacity", "capacity");
 mirror(MemoryForgetting, "accessBoost", "access-boost");
 mirror(MemoryForgetting, "t", "t");
+mirror(MemoryPlayground, "budget", "budget");
+mirror(MemoryPlayground, "hot", "hot");
+mirror(MemoryPlayground, "turn", "turn");
 
 // Defining twice (the module loaded from two URLs, say) is harmless: the first definition wins.
-for (const [name, element] of [["memory-compaction", MemoryCompaction], ["memory-forgetting", MemoryForgetting]]) {
+for (const [name, element] of [
+  ["memory-compaction", MemoryCompaction], ["memory-forgetting", MemoryForgetting], ["memory-playground", MemoryPlayground],
+]) {
   if (!customElements.get(name)) customElements.define(name, element);
 }
 
-export { MemoryCompaction, MemoryForgetting, loadCore };
+export { MemoryCompaction, MemoryForgetting, MemoryPlayground, loadCore };

@@ -86,7 +86,6 @@ pub const KEY_FACTS: [(&str, &str); 7] = [
 #[serde(rename_all = "camelCase")]
 pub struct PolicyRow {
     /// Which policy.
-    #[serde(flatten)]
     pub info: PolicyInfo,
     /// The window's tokens after each turn of the whole script (for the sparkline).
     pub series: Vec<Tokens>,
