@@ -49,8 +49,9 @@ fn session_at(script: &Script, history: u32) -> Session {
     session
 }
 
-fn add_turn(c: &mut Criterion) {
-    let mut group = c.benchmark_group("session_add_turn");
+/// Times `turn` (one `add_turn`, and whatever else the variant does) at each history length.
+fn bench_turns(c: &mut Criterion, group: &str, turn: fn(&mut Session)) {
+    let mut group = c.benchmark_group(group);
     group
         .sample_size(20)
         .measurement_time(Duration::from_secs(3));
@@ -68,7 +69,7 @@ fn add_turn(c: &mut Criterion) {
                             session = session_at(&script, history); // untimed
                         }
                         let start = Instant::now();
-                        black_box(session.add_turn());
+                        turn(&mut session);
                         elapsed += start.elapsed();
                     }
                     elapsed
@@ -79,37 +80,19 @@ fn add_turn(c: &mut Criterion) {
     group.finish();
 }
 
+fn add_turn(c: &mut Criterion) {
+    bench_turns(c, "session_add_turn", |session| {
+        black_box(session.add_turn());
+    });
+}
+
 /// The obvious compaction: the same policy, but the window's tokens are recounted from its
 /// texts after every turn instead of kept as running sums.
 fn naive_add_turn(c: &mut Criterion) {
-    let mut group = c.benchmark_group("naive_add_turn");
-    group
-        .sample_size(20)
-        .measurement_time(Duration::from_secs(3));
-    for history in HISTORIES {
-        let script = script(history + HEADROOM);
-        let mut session = session_at(&script, history);
-        group.bench_with_input(
-            BenchmarkId::from_parameter(history),
-            &history,
-            |b, &history| {
-                b.iter_custom(|iters| {
-                    let mut elapsed = Duration::ZERO;
-                    for _ in 0..iters {
-                        if session.is_done() {
-                            session = session_at(&script, history);
-                        }
-                        let start = Instant::now();
-                        black_box(session.add_turn());
-                        black_box(recount(&session));
-                        elapsed += start.elapsed();
-                    }
-                    elapsed
-                });
-            },
-        );
-    }
-    group.finish();
+    bench_turns(c, "naive_add_turn", |session| {
+        black_box(session.add_turn());
+        black_box(recount(session));
+    });
 }
 
 fn recount(session: &Session) -> Tokens {

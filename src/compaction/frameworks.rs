@@ -61,10 +61,7 @@ impl CompactionPolicy for SlidingWindow {
         let mut step = Compaction::default();
         for &number in &turns[..evict] {
             window.pop_verbatim();
-            match script.turn(number).map(|t| t.kind()) {
-                Some(Kind::Chatter) | None => step.dropped.push(number),
-                Some(_) => step.to_warm.push(number),
-            }
+            step.record(script, number);
         }
         while window.pop_warm().is_some() {}
         if let Some(line) = summary {
@@ -190,10 +187,7 @@ impl CompactionPolicy for HandoffCheckpoint {
             window.push_warm(line);
         }
         for &number in &handed_off {
-            match script.turn(number).map(|t| t.kind()) {
-                Some(Kind::Chatter) | None => step.dropped.push(number),
-                Some(_) => step.to_warm.push(number),
-            }
+            step.record(script, number);
         }
         for &number in &kept {
             window.push_verbatim(

@@ -16,6 +16,17 @@ pub struct Compaction {
     pub dropped: Vec<u32>,
 }
 
+impl Compaction {
+    /// Records that turn `number` left the verbatim window: summarised into WARM, or dropped if
+    /// it is chatter.
+    pub fn record(&mut self, script: &Script, number: u32) {
+        match script.turn(number).map(|turn| turn.kind()) {
+            Some(Kind::Chatter) | None => self.dropped.push(number),
+            Some(_) => self.to_warm.push(number),
+        }
+    }
+}
+
 /// A compaction policy: after each appended turn it may rearrange the window.
 ///
 /// The [`Session`](crate::Session) owns the turns, the token counts and the record of every
