@@ -79,9 +79,10 @@ pub use compaction::{
 };
 pub use error::Error;
 pub use forgetting::{
-    Action, Change, EventInfo, EventSpec, Fact, FactId, FactKind, FactStore, FactStoreState,
-    FactView, LiveStore, ReadInfo, ReadSpec, Scenario, ScenarioSpec, ScheduledRead, SeedFact,
-    SeedFactSpec, Status, StoreConfig, StoreOptions, WriteEvent, WriteOutcome, ACCESS_BOOST,
-    CAPACITY, HALF_LIFE, MAX_ACCESS_BOOST,
+    Action, Change, ConsolidationRule, Distilled, Distiller, EventInfo, EventSpec, Fact, FactId,
+    FactKind, FactStore, FactStoreState, FactView, LiveStore, ReadInfo, ReadSpec, RuleSpec,
+    Scenario, ScenarioSpec, ScheduledRead, SeedFact, SeedFactSpec, Status, StoreConfig,
+    StoreOptions, WriteEvent, WriteOutcome, ACCESS_BOOST, CAPACITY, HALF_LIFE,
+    LASTING_HALF_LIFE_FACTORS, MAX_ACCESS_BOOST,
 };
 pub use units::{Time, Tokens};

@@ -10,8 +10,8 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::{
-    Error, EventSpec, ReadSpec, ScenarioSpec, SeedFactSpec, SessionOptions, StoreOptions, Time,
-    TurnSpec,
+    Error, EventSpec, ReadSpec, RuleSpec, ScenarioSpec, SeedFactSpec, SessionOptions, StoreOptions,
+    Time, TurnSpec,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -49,6 +49,9 @@ export interface FactStoreConfig {
   capacity?: number;
   /** What each read adds to the access factor, 0 to 1000 (default 0.5). */
   accessBoost?: number;
+  /** Half-lives of distilled facts (default 4 and 8 times halfLife). */
+  semanticHalfLife?: number;
+  proceduralHalfLife?: number;
   /** A custom scenario (default: the refund desk). */
   scenario?: ScenarioSpec;
 }
@@ -56,16 +59,17 @@ export interface ScenarioSpec {
   facts?: { text: string; importance: number }[];
   reads?: { fact: number; at: number }[];
   events?: { label?: string; text: string; importance: number; supersedes?: number | null }[];
+  consolidation?: { kind: "semantic" | "procedural"; text: string; importance: number; sources: number[] }[];
 }
 export interface EventInfo { index: number; label: string; fact: number; firedAt: number | null; }
 export type FactStatus = "active" | "superseded" | "evicted";
 export interface FactView {
-  id: number; text: string; kind: "episodic"; importance: number; lastTouch: number; age: number;
-  reads: number; recency: number; access: number; score: number; status: FactStatus;
-  supersededBy: number | null;
+  id: number; text: string; kind: "episodic" | "semantic" | "procedural"; importance: number;
+  lastTouch: number; age: number; reads: number; recency: number; access: number; score: number;
+  status: FactStatus; supersededBy: number | null; halfLife: number; sources: number[];
 }
 export interface Change {
-  at: number; action: "write" | "refresh" | "read" | "missedRead"; fact: number;
+  at: number; action: "write" | "refresh" | "read" | "missedRead" | "distill"; fact: number;
   event: number | null; superseded: number | null; evicted: number | null;
 }
 export interface PolicyRow {
@@ -77,7 +81,8 @@ export interface PlaygroundState {
   turn: number; totalTurns: number; budget: number; facts: string[]; policies: PolicyRow[];
 }
 export interface FactStoreState {
-  t: number; halfLife: number; capacity: number; accessBoost: number; activeCount: number;
+  t: number; halfLife: number; capacity: number; accessBoost: number; semanticHalfLife: number;
+  proceduralHalfLife: number; consolidatedAt: number | null; canConsolidate: boolean; activeCount: number;
   facts: FactView[]; events: EventInfo[]; reads: { fact: number; at: number; scheduled: boolean }[];
   log: Change[];
 }
@@ -241,7 +246,13 @@ impl JsFactStore {
         to_js(&self.0.read(id).map_err(js_error)?)
     }
 
-    /// Forgets every fired event and read, and moves the slider back to 0.
+    /// Runs the consolidation pass at the current time, once; returns what it distilled.
+    #[wasm_bindgen(unchecked_return_type = "Change[]")]
+    pub fn consolidate(&mut self) -> Result<JsValue, JsError> {
+        to_js(&self.0.consolidate().map_err(js_error)?)
+    }
+
+    /// Forgets every fired event, the consolidation pass and every read; back to t = 0.
     pub fn reset(&mut self) {
         self.0.reset();
     }
@@ -286,14 +297,21 @@ fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
 
 /// The fact store options in `value`, checked like [`session_options`].
 fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
-    let known = ["halfLife", "capacity", "accessBoost", "scenario"];
+    let known = [
+        "halfLife",
+        "capacity",
+        "accessBoost",
+        "semanticHalfLife",
+        "proceduralHalfLife",
+        "scenario",
+    ];
     let Some(options) = Fields::of(value, "withConfig", &known)? else {
         return Ok(StoreOptions::default());
     };
     let scenario = match Fields::of(
         &options.get("scenario"),
         "scenario",
-        &["facts", "reads", "events"],
+        &["facts", "reads", "events", "consolidation"],
     )? {
         None => None,
         Some(scenario) => Some(ScenarioSpec {
@@ -335,12 +353,28 @@ fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
                     &["label", "text", "importance", "supersedes"],
                 )?
                 .unwrap_or_default(),
+            consolidation: scenario
+                .list(
+                    "consolidation",
+                    |rule| {
+                        Ok(RuleSpec {
+                            kind: rule.text("kind")?,
+                            text: rule.text("text")?,
+                            importance: rule.number("importance")?,
+                            sources: rule.numbers("sources")?,
+                        })
+                    },
+                    &["kind", "text", "importance", "sources"],
+                )?
+                .unwrap_or_default(),
         }),
     };
     Ok(StoreOptions {
         half_life: options.number("halfLife")?,
         capacity: options.number("capacity")?,
         access_boost: options.number("accessBoost")?,
+        semantic_half_life: options.number("semanticHalfLife")?,
+        procedural_half_life: options.number("proceduralHalfLife")?,
         scenario,
     })
 }
@@ -414,6 +448,34 @@ impl Fields {
         value.as_string().map(Some).ok_or_else(|| {
             JsError::new(&format!("{name} must be a string, got {}", type_of(&value)))
         })
+    }
+
+    /// An optional array of numbers; absent is empty.
+    fn numbers(&self, key: &str) -> Result<Vec<f64>, JsError> {
+        let value = self.get(key);
+        if value.is_undefined() || value.is_null() {
+            return Ok(Vec::new());
+        }
+        let name = self.name(key);
+        if !Array::is_array(&value) {
+            return Err(JsError::new(&format!(
+                "{name} must be an array of ids, got {}",
+                type_of(&value)
+            )));
+        }
+        let items: Array = value.unchecked_into();
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                item.as_f64().ok_or_else(|| {
+                    JsError::new(&format!(
+                        "{name}[{i}] must be a number, got {}",
+                        type_of(&item)
+                    ))
+                })
+            })
+            .collect()
     }
 
     /// An optional array of objects with keys among `known`, each read by `item`.

@@ -23,8 +23,8 @@ fn session_trace() -> Value {
     Value::Array(trace)
 }
 
-/// The store walk: the slider end to end, a reader's read, both events at different times, and
-/// the slider dragged back across them.
+/// The store walk: the slider end to end, a reader's read, both events at different times, a
+/// consolidation pass, and the slider dragged back across them.
 fn fact_store_trace() -> Value {
     let mut store = FactStore::default();
     let mut trace = Vec::new();
@@ -44,6 +44,9 @@ fn fact_store_trace() -> Value {
     set_time(&mut store, &mut trace, 9.25);
     let fired = store.fire(0).unwrap();
     trace.push(json!({ "op": "fire", "arg": 0, "result": fired, "state": store.state() }));
+    set_time(&mut store, &mut trace, 10.0);
+    let distilled = store.consolidate().unwrap();
+    trace.push(json!({ "op": "consolidate", "result": distilled, "state": store.state() }));
     for t in (0..=12).rev() {
         set_time(&mut store, &mut trace, f64::from(t));
     }

@@ -933,6 +933,7 @@ fn arb_scenario(events: std::ops::RangeInclusive<usize>) -> impl Strategy<Value 
                         facts: facts_spec,
                         reads,
                         events,
+                        consolidation: Vec::new(),
                     }
                 })
         })

@@ -441,6 +441,7 @@ fn a_duplicate_write_refreshes_the_active_fact_instead_of_adding_a_copy() {
             importance: Some(0.6),
             supersedes: None,
         }],
+        consolidation: vec![],
     };
     let mut store = FactStore::new(StoreConfig::default(), Scenario::new(spec).unwrap());
     store.set_time(Time::new(4.0).unwrap());
@@ -524,6 +525,7 @@ fn an_event_that_supersedes_a_fact_not_yet_written_still_writes_its_own() {
         }],
         reads: vec![],
         events: vec![event("b", Some(3.0)), event("c", None)],
+        consolidation: vec![],
     };
     let mut store = FactStore::new(StoreConfig::default(), Scenario::new(spec).unwrap());
     let change = store.fire(0).unwrap();

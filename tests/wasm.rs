@@ -224,6 +224,10 @@ fn state_shapes_are_plain_objects_with_null_for_absent_values() {
             "halfLife",
             "capacity",
             "accessBoost",
+            "semanticHalfLife",
+            "proceduralHalfLife",
+            "consolidatedAt",
+            "canConsolidate",
             "activeCount",
             "facts",
             "events",
@@ -246,7 +250,9 @@ fn state_shapes_are_plain_objects_with_null_for_absent_values() {
             "access",
             "score",
             "status",
-            "supersededBy"
+            "supersededBy",
+            "halfLife",
+            "sources",
         ]
     );
     assert!(get(&fact, "supersededBy").is_null());
@@ -303,6 +309,11 @@ fn the_fact_store_golden_trace_is_reproduced_bit_for_bit() {
             ),
             "read" => assert_same(
                 &store.read(arg).unwrap(),
+                &get(&entry, "result"),
+                &format!("[{i}].result"),
+            ),
+            "consolidate" => assert_same(
+                &store.consolidate().unwrap(),
                 &get(&entry, "result"),
                 &format!("[{i}].result"),
             ),

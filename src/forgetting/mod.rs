@@ -11,9 +11,10 @@ mod store;
 use serde::{Deserialize, Serialize};
 
 pub use scenario::{
-    EventSpec, ReadSpec, Scenario, ScenarioSpec, ScheduledRead, SeedFact, SeedFactSpec, WriteEvent,
+    ConsolidationRule, EventSpec, ReadSpec, RuleSpec, Scenario, ScenarioSpec, ScheduledRead,
+    SeedFact, SeedFactSpec, WriteEvent,
 };
-pub use store::{Fact, FactId, FactKind, LiveStore, Status, WriteOutcome};
+pub use store::{Distilled, Distiller, Fact, FactId, FactKind, LiveStore, Status, WriteOutcome};
 
 use crate::error::{fmt_number, whole_number, Error};
 use crate::units::Time;
@@ -46,7 +47,14 @@ pub struct StoreConfig {
     half_life: f64,
     capacity: u32,
     access_boost: f64,
+    // The half-lives of semantic and procedural facts, in that order.
+    lasting_half_lives: [f64; 2],
 }
+
+/// How much more slowly distilled knowledge fades than episodes, by default: semantic facts
+/// have 4 times the episodic half-life, procedural rules 8 times. A refund's amount stays true
+/// long after the chat about it is stale; a policy rule longer still.
+pub const LASTING_HALF_LIFE_FACTORS: [f64; 2] = [4.0, 8.0];
 
 impl StoreConfig {
     /// Checks each value: `half_life` finite and above 0, `capacity` at least 1,
@@ -66,11 +74,46 @@ impl StoreConfig {
                 fmt_number(access_boost)
             )));
         }
+        let lasting_half_lives = LASTING_HALF_LIFE_FACTORS.map(|factor| factor * half_life);
         Ok(StoreConfig {
             half_life,
             capacity,
             access_boost,
+            lasting_half_lives,
         })
+    }
+
+    /// The same settings with the half-lives of semantic and procedural facts set, each finite
+    /// and above 0 (by default 4 and 8 times the episodic half-life).
+    pub fn with_lasting_half_lives(
+        self,
+        semantic: f64,
+        procedural: f64,
+    ) -> Result<StoreConfig, Error> {
+        for (name, value) in [
+            ("semanticHalfLife", semantic),
+            ("proceduralHalfLife", procedural),
+        ] {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(Error::new(format!(
+                    "{name} must be a finite number above 0, got {}",
+                    fmt_number(value)
+                )));
+            }
+        }
+        Ok(StoreConfig {
+            lasting_half_lives: [semantic, procedural],
+            ..self
+        })
+    }
+
+    /// The half-life of facts of `kind`.
+    pub fn half_life_of(&self, kind: FactKind) -> f64 {
+        match kind {
+            FactKind::Episodic => self.half_life,
+            FactKind::Semantic => self.lasting_half_lives[0],
+            FactKind::Procedural => self.lasting_half_lives[1],
+        }
     }
 
     /// Time units for recency to halve.
@@ -95,6 +138,7 @@ impl Default for StoreConfig {
             half_life: HALF_LIFE,
             capacity: CAPACITY,
             access_boost: ACCESS_BOOST,
+            lasting_half_lives: LASTING_HALF_LIFE_FACTORS.map(|factor| factor * HALF_LIFE),
         }
     }
 }
@@ -112,6 +156,12 @@ pub struct StoreOptions {
     /// From 0 to 1000 (default 0.5).
     #[serde(default)]
     pub access_boost: Option<f64>,
+    /// The half-life of semantic facts (default 4 times `halfLife`).
+    #[serde(default)]
+    pub semantic_half_life: Option<f64>,
+    /// The half-life of procedural facts (default 8 times `halfLife`).
+    #[serde(default)]
+    pub procedural_half_life: Option<f64>,
     /// A custom scenario (default: the refund desk).
     #[serde(default)]
     pub scenario: Option<ScenarioSpec>,
@@ -155,6 +205,8 @@ pub enum Action {
     Read,
     /// A read came when its fact was no longer active, and changed nothing.
     MissedRead,
+    /// Consolidation wrote a distilled fact, superseding the episodes it cites.
+    Distill,
 }
 
 /// One entry of the timeline's log.
@@ -203,6 +255,10 @@ pub struct FactView {
     pub status: &'static str,
     /// The fact that superseded it.
     pub superseded_by: Option<FactId>,
+    /// The half-life of the fact's kind.
+    pub half_life: f64,
+    /// For a distilled fact, the episodes it came from.
+    pub sources: Vec<FactId>,
 }
 
 /// A snapshot of the store at time `t`.
@@ -217,6 +273,14 @@ pub struct FactStoreState {
     pub capacity: u32,
     /// How much each read adds to access.
     pub access_boost: f64,
+    /// The half-life of semantic facts.
+    pub semantic_half_life: f64,
+    /// The half-life of procedural facts.
+    pub procedural_half_life: f64,
+    /// When the reader ran the consolidation pass, if they did.
+    pub consolidated_at: Option<Time>,
+    /// Whether the scenario has anything to consolidate.
+    pub can_consolidate: bool,
     /// Facts active at `t`.
     pub active_count: u32,
     /// Active facts by score descending, then superseded, then evicted (each by id).
@@ -260,18 +324,54 @@ pub struct FactStore {
     scenario: Scenario,
     // Invariant: one entry per scenario event.
     fired: Vec<Option<Time>>,
+    consolidated_at: Option<Time>,
     reader_reads: Vec<ScheduledRead>,
     t: Time,
 }
 
 /// The order of operations at equal times: the scenario's facts, then write events by index,
-/// then reads. Reads come last so that a read at the current time sees exactly the store the
-/// reader sees, including a fact an event wrote at that same time.
+/// then the consolidation pass, then reads. Reads come last so that a read at the current time
+/// sees exactly the store the reader sees, including a fact written at that same time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Op {
     SeedFact(usize),
     Event(usize),
+    Consolidate,
     Read(usize),
+}
+
+/// The scenario's consolidation rules as a [`Distiller`]: a rule applies once every episode it
+/// cites has been written and at least one of them is still active.
+struct ScenarioDistiller<'a>(&'a Scenario);
+
+impl Distiller for ScenarioDistiller<'_> {
+    fn distill(&self, store: &LiveStore) -> Vec<Distilled> {
+        let scenario = self.0;
+        scenario
+            .consolidation()
+            .iter()
+            .enumerate()
+            .filter_map(|(j, rule)| {
+                let id = scenario.rule_fact(j)?;
+                let written = rule
+                    .sources
+                    .iter()
+                    .all(|&source| store.get(source).is_some());
+                let live = rule.sources.iter().any(|&source| {
+                    store
+                        .get(source)
+                        .is_some_and(|fact| fact.status == Status::Active)
+                });
+                (written && live && store.get(id).is_none()).then(|| Distilled {
+                    id,
+                    kind: rule.kind,
+                    text: rule.text.clone(),
+                    importance: rule.importance,
+                    sources: rule.sources.clone(),
+                })
+            })
+            .collect()
+    }
 }
 
 impl FactStore {
@@ -282,6 +382,7 @@ impl FactStore {
             config,
             scenario,
             fired,
+            consolidated_at: None,
             reader_reads: Vec::new(),
             t: Time::ZERO,
         }
@@ -290,11 +391,20 @@ impl FactStore {
     /// A timeline from options as JS or JSON gives them, every value checked.
     pub fn from_options(options: StoreOptions) -> Result<FactStore, Error> {
         let capacity = whole_number("capacity", options.capacity.unwrap_or(4.0), 1, u32::MAX)?;
-        let config = StoreConfig::new(
+        let mut config = StoreConfig::new(
             options.half_life.unwrap_or(HALF_LIFE),
             capacity,
             options.access_boost.unwrap_or(ACCESS_BOOST),
         )?;
+        if options.semantic_half_life.is_some() || options.procedural_half_life.is_some() {
+            let semantic = options
+                .semantic_half_life
+                .unwrap_or_else(|| config.half_life_of(FactKind::Semantic));
+            let procedural = options
+                .procedural_half_life
+                .unwrap_or_else(|| config.half_life_of(FactKind::Procedural));
+            config = config.with_lasting_half_lives(semantic, procedural)?;
+        }
         let scenario = match options.scenario {
             Some(spec) => Scenario::new(spec)?,
             None => Scenario::refund_desk(),
@@ -384,9 +494,31 @@ impl FactStore {
         })
     }
 
-    /// Forgets every fired event and read, and moves the slider back to 0.
+    /// Runs the consolidation pass at the current time, once, and returns what it wrote. Like a
+    /// write event it is part of the timeline: moving the slider back before it undoes it.
+    pub fn consolidate(&mut self) -> Result<Vec<Change>, Error> {
+        if self.scenario.consolidation().is_empty() {
+            return Err(Error::new("this scenario has no consolidation rules"));
+        }
+        if let Some(at) = self.consolidated_at {
+            return Err(Error::new(format!(
+                "consolidation already ran at t = {at}; reset to run it again"
+            )));
+        }
+        self.consolidated_at = Some(self.t);
+        let (_, log) = self.replay();
+        let at = self.t;
+        Ok(log
+            .into_iter()
+            .filter(|change| change.action == Action::Distill && change.at == at)
+            .collect())
+    }
+
+    /// Forgets every fired event, the consolidation pass and every read, and moves the slider
+    /// back to 0.
     pub fn reset(&mut self) {
         self.fired.iter_mut().for_each(|fired| *fired = None);
+        self.consolidated_at = None;
         self.reader_reads.clear();
         self.t = Time::ZERO;
     }
@@ -414,6 +546,8 @@ impl FactStore {
                 score: self.config.score(fact, t),
                 status,
                 superseded_by,
+                half_life: self.config.half_life_of(fact.kind),
+                sources: fact.sources.clone(),
             }
         };
         let active = store.ranked().filter_map(|id| store.get(id));
@@ -431,6 +565,10 @@ impl FactStore {
             half_life: self.config.half_life(),
             capacity: self.config.capacity(),
             access_boost: self.config.access_boost(),
+            semantic_half_life: self.config.half_life_of(FactKind::Semantic),
+            procedural_half_life: self.config.half_life_of(FactKind::Procedural),
+            consolidated_at: self.consolidated_at,
+            can_consolidate: !self.scenario.consolidation().is_empty(),
             active_count: store.active_count() as u32,
             facts,
             events: self.events(),
@@ -458,6 +596,7 @@ impl FactStore {
                     .enumerate()
                     .filter_map(|(i, fired)| fired.map(|at| (at, Op::Event(i)))),
             )
+            .chain(self.consolidated_at.map(|at| (at, Op::Consolidate)))
             .filter(|(at, _)| *at <= self.t)
             .collect();
         // Keys are unique (an op appears once), so an unstable sort is deterministic.
@@ -486,6 +625,20 @@ impl FactStore {
                     let supersedes = event.supersedes.filter(|&old| store.get(old).is_some());
                     let outcome = store.write(id, &event.text, event.importance, supersedes);
                     outcome.ok().map(|o| (o, Some(i as u32)))
+                }
+                Op::Consolidate => {
+                    let distiller = ScenarioDistiller(&self.scenario);
+                    for outcome in store.consolidate(&distiller).unwrap_or_default() {
+                        log.push(Change {
+                            at,
+                            action: Action::Distill,
+                            fact: outcome.fact,
+                            event: None,
+                            superseded: None,
+                            evicted: outcome.evicted,
+                        });
+                    }
+                    None
                 }
                 Op::Read(i) => {
                     let read = if i < scheduled {

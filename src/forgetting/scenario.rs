@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{whole_number, Error};
-use crate::forgetting::store::{check_importance, FactId};
+use crate::forgetting::store::{check_importance, FactId, FactKind};
 use crate::units::Time;
 
 /// A fact the store holds at t = 0.
@@ -37,10 +37,24 @@ pub struct WriteEvent {
     pub supersedes: Option<FactId>,
 }
 
+/// What a consolidation pass distills from a group of episodes.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ConsolidationRule {
+    /// `Semantic` or `Procedural`.
+    pub kind: FactKind,
+    /// What the distilled fact says.
+    pub text: String,
+    /// Its importance, in (0, 1].
+    pub importance: f64,
+    /// The episodes it distills: it applies once they have all been written and one is active.
+    pub sources: Vec<FactId>,
+}
+
 /// A validated forgetting scenario.
 ///
-/// Facts are numbered from 1 in order, and write event `i` (counting from 0) writes fact
-/// `facts.len() + 1 + i`, so a fact has the same id whenever its event fires.
+/// Facts are numbered from 1 in order, write event `i` (counting from 0) writes fact
+/// `facts.len() + 1 + i`, so a fact has the same id whenever its event fires, and consolidation
+/// rule `j` writes fact `facts.len() + events.len() + 1 + j`.
 ///
 /// # Example
 ///
@@ -56,6 +70,7 @@ pub struct Scenario {
     facts: Vec<SeedFact>,
     reads: Vec<ScheduledRead>,
     events: Vec<WriteEvent>,
+    consolidation: Vec<ConsolidationRule>,
 }
 
 /// A scenario as JSON or JS writes it, before validation.
@@ -80,6 +95,29 @@ pub struct ScenarioSpec {
     /// Write events, fired by the reader.
     #[serde(default)]
     pub events: Vec<EventSpec>,
+    /// What a consolidation pass distills.
+    #[serde(default)]
+    pub consolidation: Vec<RuleSpec>,
+}
+
+/// A consolidation rule of a [`ScenarioSpec`].
+///
+/// ```json
+/// { "kind": "procedural", "text": "returns past 30 days carry a 10% fee", "importance": 0.8,
+///   "sources": [4] }
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleSpec {
+    /// `semantic` or `procedural`; required.
+    pub kind: Option<String>,
+    /// What the distilled fact says; required.
+    pub text: Option<String>,
+    /// In (0, 1]; required.
+    pub importance: Option<f64>,
+    /// The ids of the episodes it distills; at least one.
+    #[serde(default)]
+    pub sources: Vec<f64>,
 }
 
 /// A fact of a [`ScenarioSpec`].
@@ -126,7 +164,7 @@ impl Scenario {
                 "scenario must have at least 1 fact or write event",
             ));
         }
-        let total = spec.facts.len() + spec.events.len();
+        let total = spec.facts.len() + spec.events.len() + spec.consolidation.len();
         let max_id = u32::try_from(total)
             .map_err(|_| Error::new("scenario must have at most 4294967295 facts and events"))?;
         let fact_id = |path: String, value: Option<f64>| {
@@ -163,7 +201,7 @@ impl Scenario {
                 })
             })
             .collect::<Result<_, Error>>()?;
-        let first_event_id = max_id - spec.events.len() as u32 + 1;
+        let first_event_id = max_id - (spec.events.len() + spec.consolidation.len()) as u32 + 1;
         let events = spec
             .events
             .into_iter()
@@ -190,15 +228,53 @@ impl Scenario {
                 })
             })
             .collect::<Result<_, Error>>()?;
+        let consolidation = spec
+            .consolidation
+            .into_iter()
+            .enumerate()
+            .map(|(j, rule)| {
+                let path = format!("consolidation[{j}]");
+                let kind = match rule.kind.as_deref() {
+                    Some("semantic") => FactKind::Semantic,
+                    Some("procedural") => FactKind::Procedural,
+                    other => {
+                        return Err(Error::new(format!(
+                            "{path}.kind: must be \"semantic\" or \"procedural\", got {}",
+                            other.map_or("nothing".to_owned(), |k| format!("\"{k}\""))
+                        )))
+                    }
+                };
+                if rule.sources.is_empty() {
+                    return Err(Error::new(format!(
+                        "{path}.sources: name at least one episode"
+                    )));
+                }
+                let sources = rule
+                    .sources
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &id)| fact_id(format!("{path}.sources[{i}]"), Some(id)))
+                    .collect::<Result<_, Error>>()?;
+                Ok(ConsolidationRule {
+                    kind,
+                    text: text(format!("{path}.text"), rule.text)?,
+                    importance: importance(format!("{path}.importance"), rule.importance)?,
+                    sources,
+                })
+            })
+            .collect::<Result<_, Error>>()?;
         Ok(Scenario {
             facts,
             reads,
             events,
+            consolidation,
         })
     }
 
     /// The seed's refund desk: four facts at t = 0, `the user is Dana` (the least important)
-    /// read at t = 2 and t = 5, and two write events.
+    /// read at t = 2 and t = 5, two write events, and three consolidation rules: what the refund
+    /// came to and the open warranty question (semantic), and the restocking-fee rule
+    /// (procedural).
     pub fn refund_desk() -> Scenario {
         let fact = |text: &str, importance| SeedFact {
             text: text.into(),
@@ -207,6 +283,12 @@ impl Scenario {
         let read = |at| ScheduledRead {
             fact: 1,
             at: Time(at),
+        };
+        let rule = |kind, text: &str, importance, sources: &[FactId]| ConsolidationRule {
+            kind,
+            text: text.into(),
+            importance,
+            sources: sources.to_vec(),
         };
         let event = |text: &str, importance, supersedes| WriteEvent {
             label: text.into(),
@@ -225,6 +307,26 @@ impl Scenario {
             events: vec![
                 event("refund approved: $180.00", 0.9, Some(3)),
                 event("Dana asks about the Globex earbuds warranty", 0.7, None),
+            ],
+            consolidation: vec![
+                rule(
+                    FactKind::Semantic,
+                    "Dana's order ORD-3300 was refunded $180.00",
+                    0.9,
+                    &[1, 2, 5],
+                ),
+                rule(
+                    FactKind::Semantic,
+                    "Dana has an open question on the Globex earbuds warranty",
+                    0.7,
+                    &[6],
+                ),
+                rule(
+                    FactKind::Procedural,
+                    "for a return past 30 days, refund the price minus a 10% restocking fee",
+                    0.8,
+                    &[4],
+                ),
             ],
         }
     }
@@ -249,9 +351,21 @@ impl Scenario {
         (index < self.events.len()).then(|| (self.facts.len() + 1 + index) as FactId)
     }
 
-    /// Whether `id` names a fact of this scenario (written at t = 0 or by an event).
+    /// The consolidation rules.
+    pub fn consolidation(&self) -> &[ConsolidationRule] {
+        &self.consolidation
+    }
+
+    /// The id of the fact that consolidation rule `index` writes.
+    pub fn rule_fact(&self, index: usize) -> Option<FactId> {
+        (index < self.consolidation.len())
+            .then(|| (self.facts.len() + self.events.len() + 1 + index) as FactId)
+    }
+
+    /// Whether `id` names a fact of this scenario (written at t = 0, by an event or by
+    /// consolidation).
     pub fn has_fact(&self, id: FactId) -> bool {
-        id >= 1 && (id as usize) <= self.facts.len() + self.events.len()
+        id >= 1 && (id as usize) <= self.facts.len() + self.events.len() + self.consolidation.len()
     }
 }
 

@@ -13,13 +13,32 @@ use crate::units::Time;
 /// A fact's id, unique within a store.
 pub type FactId = u32;
 
-/// What kind of memory a fact is. Everything the forgetting widget writes today is episodic: a
-/// thing that happened in one session.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+/// What kind of memory a fact is. Each kind fades with its own half-life
+/// ([`StoreConfig::half_life_of`]): lasting knowledge more slowly than raw episodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FactKind {
     /// Something that happened, remembered as it was said.
     Episodic,
+    /// A durable fact distilled from episodes, such as what a refund came to.
+    Semantic,
+    /// A rule of how to act, distilled from episodes.
+    Procedural,
+}
+
+impl FactKind {
+    /// Every kind, in the order of [`FactKind::index`].
+    pub const ALL: [FactKind; 3] = [FactKind::Episodic, FactKind::Semantic, FactKind::Procedural];
+
+    /// The kind's position in [`FactKind::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The name a scenario uses for the kind.
+    pub fn name(self) -> &'static str {
+        ["episodic", "semantic", "procedural"][self.index()]
+    }
 }
 
 /// Where a fact stands.
@@ -53,6 +72,33 @@ pub struct Fact {
     pub reads: u32,
     /// Where it stands.
     pub status: Status,
+    /// For a distilled fact, the episodes it came from; empty otherwise.
+    pub sources: Vec<FactId>,
+}
+
+/// A fact a [`Distiller`] draws from the store's episodes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Distilled {
+    /// The id to write it under.
+    pub id: FactId,
+    /// `Semantic` or `Procedural`, usually.
+    pub kind: FactKind,
+    /// What it says.
+    pub text: String,
+    /// Its importance, in (0, 1].
+    pub importance: f64,
+    /// The episodes it came from; those still active are superseded by it.
+    pub sources: Vec<FactId>,
+}
+
+/// A consolidation pass's source of knowledge: given the store, what to distill from it.
+///
+/// The widget's distiller reads the scenario's rules ([`Scenario`](crate::Scenario)); a library
+/// user can plug in their own, an LLM call included, as long as it is deterministic if they want
+/// the timeline to be.
+pub trait Distiller {
+    /// The facts to distill from `store` now.
+    fn distill(&self, store: &LiveStore) -> Vec<Distilled>;
 }
 
 /// What a [`LiveStore::write`] did.
@@ -72,10 +118,11 @@ pub struct WriteOutcome {
 ///
 /// The score `importance * 0.5^((t - lastTouch) / halfLife) * access` changes with `t`, but
 /// its logarithm is `log2(importance) + lastTouch / halfLife + log2(access) - t / halfLife`: a
-/// time-independent key minus the same amount for every fact. So the order of the scores at any
-/// `t` is the order of the keys. The active facts live in a `BTreeSet` ordered by key; a read or
-/// refresh re-keys one fact, eviction takes the first, and `top_k` walks from the last, without
-/// ever rescoring the store.
+/// time-independent key minus the same amount for every fact of the same half-life. So within a
+/// kind the order of the scores at any `t` is the order of the keys. The active facts of each kind
+/// ([`FactKind`], each with its own half-life) live in a `BTreeSet` ordered by key; a read or
+/// refresh re-keys one fact, eviction compares the first of each set at the current time, and
+/// `top_k` merges the sets from their last, without ever rescoring the store.
 ///
 /// Time only moves forward here; [`FactStore`](crate::FactStore) replays a timeline into a fresh
 /// `LiveStore` to move back.
@@ -101,8 +148,9 @@ pub struct LiveStore {
     config: StoreConfig,
     now: Time,
     facts: BTreeMap<FactId, Fact>,
-    // Invariant: one entry per active fact, with the fact's current key.
-    ranked: BTreeSet<Rank>,
+    // Invariant: ranked[k] has one entry per active fact of kind k, with its current key. Keys are
+    // comparable only within a kind, since each kind has its own half-life.
+    ranked: [BTreeSet<Rank>; 3],
     // Invariant: one entry per active fact, keyed by its normalised text.
     by_text: BTreeMap<String, FactId>,
 }
@@ -146,7 +194,7 @@ impl LiveStore {
             config,
             now: Time::ZERO,
             facts: BTreeMap::new(),
-            ranked: BTreeSet::new(),
+            ranked: Default::default(),
             by_text: BTreeMap::new(),
         }
     }
@@ -186,6 +234,54 @@ impl LiveStore {
         importance: f64,
         supersedes: Option<FactId>,
     ) -> Result<WriteOutcome, Error> {
+        self.write_fact(
+            id,
+            FactKind::Episodic,
+            text,
+            importance,
+            supersedes,
+            Vec::new(),
+        )
+    }
+
+    /// Runs a consolidation pass: each fact the distiller draws is written (as of now), and the
+    /// active episodes it cites are superseded by it, kept for the record rather than deleted.
+    pub fn consolidate(&mut self, distiller: &dyn Distiller) -> Result<Vec<WriteOutcome>, Error> {
+        let distilled = distiller.distill(self);
+        let mut outcomes = Vec::with_capacity(distilled.len());
+        for fact in distilled {
+            check_importance("importance", fact.importance)?;
+            for &source in &fact.sources {
+                let episodic = self
+                    .facts
+                    .get(&source)
+                    .is_some_and(|f| f.kind == FactKind::Episodic);
+                if episodic {
+                    self.retire(source, Status::Superseded { by: fact.id });
+                }
+            }
+            let outcome = self.write_fact(
+                fact.id,
+                fact.kind,
+                &fact.text,
+                fact.importance,
+                None,
+                fact.sources,
+            )?;
+            outcomes.push(outcome);
+        }
+        Ok(outcomes)
+    }
+
+    fn write_fact(
+        &mut self,
+        id: FactId,
+        kind: FactKind,
+        text: &str,
+        importance: f64,
+        supersedes: Option<FactId>,
+        sources: Vec<FactId>,
+    ) -> Result<WriteOutcome, Error> {
         check_importance("importance", importance)?;
         if text.trim().is_empty() {
             return Err(Error::new("text must be a non-empty text"));
@@ -215,13 +311,14 @@ impl LiveStore {
             let fact = Fact {
                 id,
                 text: text.to_owned(),
-                kind: FactKind::Episodic,
+                kind,
                 importance,
                 last_touch: self.now,
                 reads: 0,
                 status: Status::Active,
+                sources,
             };
-            self.ranked.insert(self.rank(&fact));
+            self.ranked[kind.index()].insert(self.rank(&fact));
             self.by_text.insert(normalised, id);
             self.facts.insert(id, fact);
             outcome.fact = id;
@@ -232,14 +329,31 @@ impl LiveStore {
             }
         }
         let capacity = usize::try_from(self.config.capacity()).unwrap_or(usize::MAX);
-        while self.ranked.len() > capacity {
-            let Some(weakest) = self.ranked.first().map(|rank| rank.id) else {
-                break;
-            };
+        while self.active_count() > capacity {
+            let Some(weakest) = self.weakest() else { break };
             self.retire(weakest, Status::Evicted);
             outcome.evicted = Some(weakest);
         }
         Ok(outcome)
+    }
+
+    /// The active fact to evict now: the weakest of each kind's set, compared by score at the
+    /// current time (ties: the oldest last touch, then the lowest id). O(log n).
+    fn weakest(&self) -> Option<FactId> {
+        self.ranked
+            .iter()
+            .filter_map(|set| set.first())
+            .min_by(|a, b| {
+                self.score_now(a.id)
+                    .total_cmp(&self.score_now(b.id))
+                    .then(a.last_touch.total_cmp(&b.last_touch))
+                    .then(a.id.cmp(&b.id))
+            })
+            .map(|rank| rank.id)
+    }
+
+    fn score_now(&self, id: FactId) -> f64 {
+        self.score(id).unwrap_or(f64::INFINITY)
     }
 
     /// Reads active fact `id` at the current time: its read count goes up by one.
@@ -269,22 +383,35 @@ impl LiveStore {
 
     /// How many facts are active.
     pub fn active_count(&self) -> usize {
-        self.ranked.len()
+        self.ranked.iter().map(BTreeSet::len).sum()
     }
 
-    /// The ids of the `k` highest-scoring active facts, best first. O(k + log n).
+    /// The ids of the `k` highest-scoring active facts, best first. O(k log n).
     pub fn top_k(&self, k: usize) -> Vec<FactId> {
-        self.ranked
-            .iter()
-            .rev()
-            .take(k)
-            .map(|rank| rank.id)
-            .collect()
+        self.ranked().take(k).collect()
     }
 
-    /// Every active fact's id, best first.
+    /// Every active fact's id, best first: the kinds' rankings merged by score now.
     pub fn ranked(&self) -> impl Iterator<Item = FactId> + '_ {
-        self.ranked.iter().rev().map(|rank| rank.id)
+        let mut heads = self
+            .ranked
+            .each_ref()
+            .map(|set| set.iter().rev().peekable());
+        std::iter::from_fn(move || {
+            // The strongest of the kinds' next facts: highest score, then newest, then highest id.
+            let best = heads
+                .iter_mut()
+                .enumerate()
+                .filter_map(|(kind, head)| head.peek().map(|rank| (kind, **rank)))
+                .max_by(|(_, a), (_, b)| {
+                    self.score_now(a.id)
+                        .total_cmp(&self.score_now(b.id))
+                        .then(a.last_touch.total_cmp(&b.last_touch))
+                        .then(a.id.cmp(&b.id))
+                })?;
+            heads[best.0].next();
+            Some(best.1.id)
+        })
     }
 
     /// Fact `id`'s score at the current time, whatever its status.
@@ -308,13 +435,13 @@ impl LiveStore {
         let Some(fact) = self.facts.get(&id) else {
             return;
         };
-        let old = self.rank(fact);
-        self.ranked.remove(&old);
+        let (old, kind) = (self.rank(fact), fact.kind.index());
+        self.ranked[kind].remove(&old);
         if let Some(fact) = self.facts.get_mut(&id) {
             change(fact, now);
         }
         if let Some(fact) = self.facts.get(&id) {
-            self.ranked.insert(self.rank(fact));
+            self.ranked[kind].insert(self.rank(fact));
         }
     }
 
@@ -326,9 +453,9 @@ impl LiveStore {
         if fact.status != Status::Active {
             return false;
         }
-        let rank = self.rank(fact);
+        let (rank, kind) = (self.rank(fact), fact.kind.index());
         let normalised = normalise(&fact.text);
-        self.ranked.remove(&rank);
+        self.ranked[kind].remove(&rank);
         self.by_text.remove(&normalised);
         if let Some(fact) = self.facts.get_mut(&id) {
             fact.status = status;
@@ -338,9 +465,9 @@ impl LiveStore {
 }
 
 impl StoreConfig {
-    /// `0.5 ^ ((t - lastTouch) / halfLife)`.
+    /// `0.5 ^ ((t - lastTouch) / halfLife)`, with the half-life of the fact's kind.
     pub fn recency(&self, fact: &Fact, t: Time) -> f64 {
-        exp2(-(t.get() - fact.last_touch.get()) / self.half_life())
+        exp2(-(t.get() - fact.last_touch.get()) / self.half_life_of(fact.kind))
     }
 
     /// `1 + accessBoost * reads`.
@@ -353,9 +480,12 @@ impl StoreConfig {
         fact.importance * self.recency(fact, t) * self.access(fact)
     }
 
-    /// The time-independent ranking key: `log2(score(t)) + t / halfLife` for every `t`.
+    /// The time-independent ranking key within a kind: `log2(score(t)) + t / halfLife` for
+    /// every `t`, with the kind's half-life.
     fn key(&self, fact: &Fact) -> f64 {
-        log2(fact.importance) + fact.last_touch.get() / self.half_life() + log2(self.access(fact))
+        log2(fact.importance)
+            + fact.last_touch.get() / self.half_life_of(fact.kind)
+            + log2(self.access(fact))
     }
 }
 

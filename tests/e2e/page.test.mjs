@@ -232,6 +232,7 @@ test("the release build in the browser reproduces both golden traces bit for bit
         if (entry.op === "setTime") store.setTime(entry.arg);
         if (entry.op === "fire") same(store.fire(entry.arg), entry.result, `store[${i}].result`);
         if (entry.op === "read") same(store.read(entry.arg), entry.result, `store[${i}].result`);
+        if (entry.op === "consolidate") same(store.consolidate(), entry.result, `store[${i}].result`);
         if (entry.op === "reset") store.reset();
         same(store.state(), entry.state, `store[${i}]`);
       }

@@ -1,0 +1,176 @@
+//! Sleep-time consolidation: distilled semantic facts and procedural rules, with their sources,
+//! slower half-lives, and a place on the timeline like any write.
+
+use agent_memory_widgets::{
+    Action, Distilled, Distiller, FactKind, FactStore, FactView, LiveStore, StoreConfig, Time,
+};
+use proptest::prelude::*;
+
+fn at(store: &mut FactStore, t: f64) {
+    store.set_time(Time::new(t).unwrap());
+}
+
+fn fact(facts: &[FactView], id: u32) -> &FactView {
+    facts.iter().find(|f| f.id == id).unwrap()
+}
+
+#[test]
+fn the_refund_desk_consolidates_into_two_facts_and_a_rule_that_cite_their_episodes() {
+    let mut store = FactStore::default();
+    at(&mut store, 6.0);
+    store.fire(0).unwrap();
+    store.fire(1).unwrap(); // evicts fact 2, the order, as the weakest
+    at(&mut store, 8.0);
+    let distilled = store.consolidate().unwrap();
+    let ids: Vec<u32> = distilled.iter().map(|c| c.fact).collect();
+    assert_eq!(ids, [7, 8, 9]);
+    assert!(distilled
+        .iter()
+        .all(|c| c.action == Action::Distill && c.evicted.is_none()));
+
+    let state = store.state();
+    let active: Vec<(u32, FactKind, &str, &[u32])> = state
+        .facts
+        .iter()
+        .filter(|f| f.status == "active")
+        .map(|f| (f.id, f.kind, f.text.as_str(), f.sources.as_slice()))
+        .collect();
+    assert_eq!(
+        active,
+        [
+            (
+                7,
+                FactKind::Semantic,
+                "Dana's order ORD-3300 was refunded $180.00",
+                &[1, 2, 5][..]
+            ),
+            (
+                9,
+                FactKind::Procedural,
+                "for a return past 30 days, refund the price minus a 10% restocking fee",
+                &[4][..]
+            ),
+            (
+                8,
+                FactKind::Semantic,
+                "Dana has an open question on the Globex earbuds warranty",
+                &[6][..]
+            ),
+        ]
+    );
+    // The episodes they cover are superseded, not deleted; the evicted order stays evicted.
+    for (episode, by) in [(1, 7), (5, 7), (6, 8), (4, 9), (3, 5)] {
+        let f = fact(&state.facts, episode);
+        assert_eq!(
+            (f.status, f.superseded_by),
+            ("superseded", Some(by)),
+            "fact {episode}"
+        );
+    }
+    assert_eq!(fact(&state.facts, 2).status, "evicted");
+    assert_eq!(
+        (state.semantic_half_life, state.procedural_half_life),
+        (16.0, 32.0)
+    );
+    assert_eq!(
+        (
+            fact(&state.facts, 7).half_life,
+            fact(&state.facts, 9).half_life
+        ),
+        (16.0, 32.0)
+    );
+    assert_eq!(state.consolidated_at.map(Time::get), Some(8.0));
+
+    // Dragging time back before the pass undoes it; forward again redoes it.
+    at(&mut store, 7.0);
+    let before = store.state();
+    assert!(before.facts.iter().all(|f| f.kind == FactKind::Episodic));
+    assert_eq!(before.active_count, 4);
+    at(&mut store, 8.0);
+    assert_eq!(store.state(), state);
+}
+
+#[test]
+fn distilled_knowledge_fades_more_slowly_than_episodes() {
+    let mut store = FactStore::default();
+    store.consolidate().unwrap(); // at t = 0 only the fee rule applies: its episode is written
+    at(&mut store, 8.0);
+    let state = store.state();
+    let rule = fact(&state.facts, 9);
+    assert_eq!(
+        (rule.kind, rule.recency),
+        (FactKind::Procedural, 0.5f64.powf(8.0 / 32.0))
+    );
+    let episode = fact(&state.facts, 1);
+    assert_eq!(episode.recency, 0.25);
+    assert_eq!(
+        store.consolidate().unwrap_err().to_string(),
+        "consolidation already ran at t = 0; reset to run it again"
+    );
+}
+
+/// Evicts across kinds by score now: the semantic fact outlives a fresher-looking episode.
+#[test]
+fn eviction_compares_the_weakest_of_each_kind_at_the_current_time() {
+    struct One;
+    impl Distiller for One {
+        fn distill(&self, _: &LiveStore) -> Vec<Distilled> {
+            vec![Distilled {
+                id: 10,
+                kind: FactKind::Semantic,
+                text: "lasting".into(),
+                importance: 0.5,
+                sources: vec![1],
+            }]
+        }
+    }
+    let mut store = LiveStore::new(StoreConfig::new(1.0, 2, 0.0).unwrap());
+    store.write(1, "episode a", 0.9, None).unwrap();
+    store.consolidate(&One).unwrap(); // semantic, half-life 4
+    store.write(2, "episode b", 0.9, None).unwrap();
+    store.advance_to(Time::new(4.0).unwrap()).unwrap();
+    // Now: lasting 0.5 * 0.5 = 0.25, episode b 0.9 / 16 = 0.056; a new write evicts episode b.
+    let outcome = store.write(3, "episode c", 0.1, None).unwrap();
+    assert_eq!(outcome.evicted, Some(2));
+    assert_eq!(store.top_k(2), [10, 3]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn consolidation_never_loses_a_record_and_is_deterministic(
+        fire0 in proptest::option::of(0u8..=12),
+        fire1 in proptest::option::of(0u8..=12),
+        pass in 0u8..=12,
+        capacity in 1u32..6,
+    ) {
+        let run = || {
+            let config = StoreConfig::new(4.0, capacity, 0.5).unwrap();
+            let mut store = FactStore::new(config, agent_memory_widgets::Scenario::refund_desk());
+            let mut plan: Vec<(u8, u8)> = [(fire0, 0), (fire1, 1)].into_iter().filter_map(|(t, i)| t.map(|t| (t, i))).collect();
+            plan.push((pass, 2));
+            plan.sort();
+            for (t, what) in plan {
+                at(&mut store, f64::from(t));
+                if what == 2 { store.consolidate().unwrap(); } else { store.fire(usize::from(what)).unwrap(); }
+            }
+            at(&mut store, 12.0);
+            store.state()
+        };
+        let state = run();
+        // Every fact written stays in the record, and every distilled fact's sources are there,
+        // retired rather than missing.
+        for distilled in state.facts.iter().filter(|f| f.kind != FactKind::Episodic) {
+            for source in &distilled.sources {
+                let episode = state.facts.iter().find(|f| f.id == *source);
+                prop_assert!(episode.is_some(), "source {} of {} is missing", source, distilled.id);
+                prop_assert!(episode.unwrap().status != "active", "source {} is still active", source);
+            }
+        }
+        let written = state.log.iter().filter(|c| matches!(c.action, Action::Write | Action::Distill)).count();
+        prop_assert_eq!(written, state.facts.len());
+        prop_assert!(state.active_count <= capacity);
+        prop_assert_eq!(serde_json::to_string(&state).unwrap(), serde_json::to_string(&run()).unwrap());
+    }
+}
