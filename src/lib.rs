@@ -74,14 +74,14 @@ pub use compaction::{
     policy, rewrite, window_text, Compaction, CompactionPolicy, DroppedTurn, HandoffCheckpoint,
     HotTurn, HotWarmCold, Interval, Kind, Line, Playground, PlaygroundState, PolicyInfo, PolicyRow,
     Script, Session, SessionConfig, SessionOptions, SessionState, SlidingWindow, Step,
-    SummaryBuffer, Truncate, Turn, TurnSpec, Window, BUDGET, GIST_TERMS, HOT_N, INTERVAL,
-    KEY_FACTS, POLICIES,
+    SummaryBuffer, TranscriptTurn, Truncate, Turn, TurnSpec, Window, BUDGET, GIST_TERMS, HOT_N,
+    INTERVAL, KEY_FACTS, POLICIES,
 };
 pub use error::Error;
 pub use forgetting::{
-    Action, Change, ConsolidationRule, Distilled, Distiller, EventInfo, EventSpec, Fact, FactId,
-    FactKind, FactStore, FactStoreState, FactView, LiveStore, ReadInfo, ReadSpec, RuleSpec,
-    Scenario, ScenarioSpec, ScheduledRead, SeedFact, SeedFactSpec, Status, StoreConfig,
+    Action, Change, ChartLine, ConsolidationRule, Distilled, Distiller, EventInfo, EventSpec, Fact,
+    FactId, FactKind, FactStore, FactStoreState, FactView, Forecast, LiveStore, ReadInfo, ReadSpec,
+    RuleSpec, Scenario, ScenarioSpec, ScheduledRead, SeedFact, SeedFactSpec, Status, StoreConfig,
     StoreOptions, WriteEvent, WriteOutcome, ACCESS_BOOST, CAPACITY, HALF_LIFE,
     LASTING_HALF_LIFE_FACTORS, MAX_ACCESS_BOOST,
 };

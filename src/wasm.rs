@@ -39,7 +39,7 @@ export interface SessionState {
   turn: number; totalTurns: number; budget: number; hotN: number; tokens: number;
   overBudget: boolean; overBudgetReason: string | null; done: boolean; crossings: number[];
   hot: HotTurn[]; warm: Line[]; cold: Line | null; dropped: { turn: number; text: string }[];
-  log: Step[];
+  log: Step[]; transcript: TranscriptTurn[];
 }
 /** Options for `FactStore.withConfig`; every field is optional. */
 export interface FactStoreConfig {
@@ -67,6 +67,7 @@ export interface FactView {
   id: number; text: string; kind: "episodic" | "semantic" | "procedural"; importance: number;
   lastTouch: number; age: number; reads: number; recency: number; access: number; score: number;
   status: FactStatus; supersededBy: number | null; halfLife: number; sources: number[];
+  forecast: { halfAt: number; weakestAt: number | null } | null;
 }
 export interface Change {
   at: number; action: "write" | "refresh" | "read" | "missedRead" | "distill"; fact: number;
@@ -80,6 +81,8 @@ export interface PolicyRow {
 export interface PlaygroundState {
   turn: number; totalTurns: number; budget: number; facts: string[]; policies: PolicyRow[];
 }
+export interface ChartLine { id: number; text: string; kind: string; points: [number, number][]; }
+export interface TranscriptTurn { turn: number; speaker: string; kind: TurnKind; text: string; place: "hot" | "warm" | "cold" | "dropped" | "faded"; }
 export interface FactStoreState {
   t: number; halfLife: number; capacity: number; accessBoost: number; semanticHalfLife: number;
   proceduralHalfLife: number; consolidatedAt: number | null; canConsolidate: boolean; activeCount: number;
@@ -244,6 +247,13 @@ impl JsFactStore {
     pub fn read(&mut self, id: f64) -> Result<JsValue, JsError> {
         let id = crate::error::whole_number("id", id, 0, u32::MAX).map_err(js_error)?;
         to_js(&self.0.read(id).map_err(js_error)?)
+    }
+
+    /// Every fact's score at `0, step, 2·step, … ≤ until`, for the decay chart.
+    #[wasm_bindgen(unchecked_return_type = "ChartLine[]")]
+    pub fn chart(&self, until: f64, step: f64) -> Result<JsValue, JsError> {
+        let until = Time::named("until", until).map_err(js_error)?;
+        to_js(&self.0.chart(until, step).map_err(js_error)?)
     }
 
     /// Runs the consolidation pass at the current time, once; returns what it distilled.

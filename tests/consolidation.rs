@@ -174,3 +174,79 @@ proptest! {
         prop_assert_eq!(serde_json::to_string(&state).unwrap(), serde_json::to_string(&run()).unwrap());
     }
 }
+
+#[test]
+fn the_forecast_says_when_a_fact_becomes_the_weakest() {
+    use agent_memory_widgets::{RuleSpec, Scenario, ScenarioSpec, SeedFactSpec};
+    // At t = 0 the refund desk's facts share one half-life: only Dana is (and stays) weakest.
+    let mut store = FactStore::default();
+    store.consolidate().unwrap(); // the fee rule, procedural, replaces fact 4
+    let state = store.state();
+    let forecast = |id| fact(&state.facts, id).forecast.unwrap();
+    assert_eq!(forecast(1).weakest_at, Some(0.0));
+    assert_eq!(forecast(2).weakest_at, None);
+    assert_eq!(forecast(9).weakest_at, None);
+    assert_eq!((forecast(1).half_at, forecast(9).half_at), (4.0, 32.0));
+    assert_eq!(fact(&state.facts, 4).forecast, None);
+
+    // A strong episode fades past a weak but lasting semantic fact: 0.9 · 2^(−Δ/4) = 0.3 · 2^(−Δ/16)
+    // at Δ = 16 · log2(3) / 3.
+    let seed = |text: &str, importance| SeedFactSpec {
+        text: Some(text.into()),
+        importance: Some(importance),
+    };
+    let spec = ScenarioSpec {
+        facts: vec![seed("a strong episode", 0.9), seed("a weak episode", 0.2)],
+        consolidation: vec![RuleSpec {
+            kind: Some("semantic".into()),
+            text: Some("what the weak episode meant".into()),
+            importance: Some(0.3),
+            sources: vec![2.0],
+        }],
+        ..ScenarioSpec::default()
+    };
+    let mut store = FactStore::new(StoreConfig::default(), Scenario::new(spec).unwrap());
+    store.consolidate().unwrap();
+    let state = store.state();
+    let when = fact(&state.facts, 1).forecast.unwrap().weakest_at.unwrap();
+    assert!((when - 16.0 * 3f64.log2() / 3.0).abs() < 1e-12, "{when}");
+    assert_eq!(
+        fact(&state.facts, 3).forecast.unwrap().weakest_at,
+        Some(0.0)
+    );
+}
+
+#[test]
+fn the_chart_falls_jumps_at_reads_and_ends_at_an_eviction() {
+    let mut store = FactStore::default();
+    at(&mut store, 6.0);
+    store.fire(1).unwrap(); // evicts the order (fact 2) at t = 6
+    let lines = store.chart(Time::new(12.0).unwrap(), 1.0).unwrap();
+    let line = |id| lines.iter().find(|l| l.id == id).unwrap();
+    let times = |id| line(id).points.iter().map(|p| p[0]).collect::<Vec<_>>();
+    assert_eq!(times(2), [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+    assert_eq!(times(6), [6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0]);
+    let dana = &line(1).points;
+    assert!(
+        dana[1][1] < dana[0][1] && dana[2][1] > dana[1][1],
+        "falls, then jumps at the read at t = 2"
+    );
+    assert_eq!(
+        store
+            .chart(Time::new(12.0).unwrap(), 0.0)
+            .unwrap_err()
+            .to_string(),
+        "step must be above 0 and give at most 10000 samples up to 12, got 0"
+    );
+}
+
+#[test]
+fn the_transcript_says_where_each_turn_lives_now() {
+    let mut session = agent_memory_widgets::Session::default();
+    session.go_to(10);
+    let places: Vec<&str> = session.state().transcript.iter().map(|t| t.place).collect();
+    assert_eq!(
+        places,
+        ["dropped", "cold", "cold", "cold", "dropped", "cold", "cold", "warm", "hot", "hot"]
+    );
+}

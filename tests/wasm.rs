@@ -189,7 +189,8 @@ fn state_shapes_are_plain_objects_with_null_for_absent_values() {
             "warm",
             "cold",
             "dropped",
-            "log"
+            "log",
+            "transcript"
         ]
     );
     assert!(get(&session, "cold").is_null());
@@ -253,6 +254,7 @@ fn state_shapes_are_plain_objects_with_null_for_absent_values() {
             "supersededBy",
             "halfLife",
             "sources",
+            "forecast",
         ]
     );
     assert!(get(&fact, "supersededBy").is_null());

@@ -149,6 +149,22 @@ pub struct DroppedTurn {
     pub text: String,
 }
 
+/// A turn of the transcript, with where its content lives now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TranscriptTurn {
+    /// The turn's number.
+    pub turn: u32,
+    /// Who spoke.
+    pub speaker: String,
+    /// The turn's kind.
+    pub kind: Kind,
+    /// What was said.
+    pub text: String,
+    /// `hot` (verbatim in the window), `warm` (its summary is a WARM line), `cold` (its key terms
+    /// are in the gist), `dropped` (chatter), or `faded` (compacted away entirely).
+    pub place: &'static str,
+}
+
 /// A snapshot of a session: everything the widget shows, as plain data.
 ///
 /// Serialised with camelCase names; `cold` and `overBudgetReason` are `null` when absent.
@@ -183,6 +199,8 @@ pub struct SessionState {
     pub dropped: Vec<DroppedTurn>,
     /// One step per added turn.
     pub log: Vec<Step>,
+    /// Every turn added so far, oldest first, with where it lives now.
+    pub transcript: Vec<TranscriptTurn>,
 }
 
 /// A support session played turn by turn under a compaction policy.
@@ -369,7 +387,52 @@ impl Session {
             cold: self.window.cold().cloned(),
             dropped,
             log: self.log.clone(),
+            transcript: self.transcript(),
         }
+    }
+
+    /// Every turn added so far, with where its content lives now.
+    fn transcript(&self) -> Vec<TranscriptTurn> {
+        use std::collections::BTreeSet;
+        let hot: BTreeSet<u32> = self.window.verbatim().collect();
+        let warm: BTreeSet<u32> = self
+            .window
+            .warm()
+            .flat_map(|line| line.turns.iter().copied())
+            .collect();
+        let cold: BTreeSet<u32> = self
+            .window
+            .cold()
+            .map(|line| line.turns.iter().copied().collect())
+            .unwrap_or_default();
+        let dropped: BTreeSet<u32> = self
+            .log
+            .iter()
+            .flat_map(|step| step.dropped.iter().copied())
+            .collect();
+        (1..=self.turn())
+            .filter_map(|number| {
+                let turn = self.script.turn(number)?;
+                let place = if hot.contains(&number) {
+                    "hot"
+                } else if warm.contains(&number) {
+                    "warm"
+                } else if cold.contains(&number) {
+                    "cold"
+                } else if dropped.contains(&number) {
+                    "dropped"
+                } else {
+                    "faded"
+                };
+                Some(TranscriptTurn {
+                    turn: number,
+                    speaker: turn.speaker().to_owned(),
+                    kind: turn.kind(),
+                    text: turn.text().to_owned(),
+                    place,
+                })
+            })
+            .collect()
     }
 
     fn over_budget_reason(&self) -> Option<String> {

@@ -17,6 +17,7 @@ pub use scenario::{
 pub use store::{Distilled, Distiller, Fact, FactId, FactKind, LiveStore, Status, WriteOutcome};
 
 use crate::error::{fmt_number, whole_number, Error};
+use crate::math::log2;
 use crate::units::Time;
 
 /// The seed's half-life: recency halves every 4 time units.
@@ -259,6 +260,33 @@ pub struct FactView {
     pub half_life: f64,
     /// For a distilled fact, the episodes it came from.
     pub sources: Vec<FactId>,
+    /// For an active fact, what happens to it with no further reads or writes.
+    pub forecast: Option<Forecast>,
+}
+
+/// A forget forecast: where an active fact is heading if nothing else happens.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Forecast {
+    /// When its score falls to half of what it is now: one half-life of its kind from now.
+    pub half_at: f64,
+    /// When it becomes the weakest active fact, the next to go at a write over capacity: now if
+    /// it already is, `None` if it never will (facts of one kind fade at the same rate, so their
+    /// order only changes between kinds).
+    pub weakest_at: Option<f64>,
+}
+
+/// One fact's score over time, for the decay chart.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChartLine {
+    /// The fact.
+    pub id: FactId,
+    /// What it says.
+    pub text: String,
+    /// Its kind.
+    pub kind: FactKind,
+    /// `[t, score]` at each sampled time while the fact is active; a gap means it was not.
+    pub points: Vec<[f64; 2]>,
 }
 
 /// A snapshot of the store at time `t`.
@@ -548,6 +576,7 @@ impl FactStore {
                 superseded_by,
                 half_life: self.config.half_life_of(fact.kind),
                 sources: fact.sources.clone(),
+                forecast: (fact.status == Status::Active).then(|| self.forecast(&store, fact)),
             }
         };
         let active = store.ranked().filter_map(|id| store.get(id));
@@ -581,6 +610,75 @@ impl FactStore {
                 })
                 .collect(),
             log,
+        }
+    }
+
+    /// The score of every fact at each of `0, step, 2·step, … ≤ until`, replaying the timeline at
+    /// each: lines fall, jump at reads, and stop at a supersession or an eviction. At most 10,000
+    /// samples.
+    pub fn chart(&self, until: Time, step: f64) -> Result<Vec<ChartLine>, Error> {
+        if !(step.is_finite() && step > 0.0 && until.get() / step <= 10_000.0) {
+            return Err(Error::new(format!(
+                "step must be above 0 and give at most 10000 samples up to {until}, got {}",
+                fmt_number(step)
+            )));
+        }
+        let mut lines: Vec<ChartLine> = Vec::new();
+        let mut at = self.clone();
+        let samples = (until.get() / step).floor() as u32;
+        for i in 0..=samples {
+            at.t = Time(f64::from(i) * step);
+            let (store, _) = at.replay();
+            for id in store.ranked() {
+                let Some(fact) = store.get(id) else { continue };
+                let point = [at.t.get(), self.config.score(fact, at.t)];
+                match lines.iter_mut().find(|line| line.id == id) {
+                    Some(line) => line.points.push(point),
+                    None => lines.push(ChartLine {
+                        id,
+                        text: fact.text.clone(),
+                        kind: fact.kind,
+                        points: vec![point],
+                    }),
+                }
+            }
+        }
+        lines.sort_by_key(|line| line.id);
+        Ok(lines)
+    }
+
+    /// Where active `fact` is heading with no further reads or writes. Scores compare through
+    /// their logarithms, `log2(importance) + log2(access) − age / halfLife`, so that a long-faded
+    /// score never underflows to 0.
+    fn forecast(&self, store: &LiveStore, fact: &Fact) -> Forecast {
+        let t = self.t.get();
+        let log_score = |f: &Fact| {
+            log2(f.importance) + log2(self.config.access(f))
+                - (t - f.last_touch.get()) / self.config.half_life_of(f.kind)
+        };
+        let rate = |f: &Fact| 1.0 / self.config.half_life_of(f.kind);
+        // Fact i is weakest after Δ ≥ 0 when, for every other active j,
+        // Δ · (rate_i − rate_j) ≥ log_i − log_j.
+        let (mut from, mut until) = (0.0f64, f64::INFINITY);
+        for other in store.ranked().filter_map(|id| store.get(id)) {
+            if other.id == fact.id {
+                continue;
+            }
+            let gap = log_score(fact) - log_score(other);
+            let closing = rate(fact) - rate(other);
+            if closing == 0.0 {
+                if gap > 0.0 {
+                    until = -1.0; // never: same rate, and stronger now
+                }
+            } else if closing > 0.0 {
+                from = from.max(gap / closing);
+            } else {
+                until = until.min(gap / closing);
+            }
+        }
+        Forecast {
+            half_at: t + self.config.half_life_of(fact.kind),
+            weakest_at: (from <= until).then_some(t + from),
         }
     }
 
