@@ -171,6 +171,41 @@ class MemoryWidget extends HTMLElement {
     this.status.textContent = text;
   }
 
+  /**
+   * Live knobs: number inputs bound to attributes, so turning one rebuilds the widget as an
+   * author's attribute would. Built once, outside the content that a rebuild replaces, so that
+   * focus stays put. `knobs` is `[[attribute, label, { min, step }]]`; `seed` the seed's values.
+   */
+  ensureKnobs(knobs, seed) {
+    if (this.knobs) return this.syncKnobs(seed);
+    const inputs = knobs.map(([attribute, label, { min, step }]) => {
+      const input = h("input", {
+        type: "number", min, step, id: `knob-${attribute}`,
+        on: { change: (event) => this.setAttribute(attribute, event.target.value) },
+      });
+      input.dataset.attribute = attribute;
+      return h("label", { className: "knob" }, label, input);
+    });
+    const restore = () => {
+      for (const attribute of Object.keys(seed)) this.removeAttribute(attribute);
+      this.announce("Seed values restored.");
+    };
+    this.knobs = h("details", { className: "knobs" },
+      h("summary", {}, "Knobs"),
+      h("div", { className: "knob-row" }, ...inputs,
+        h("button", { type: "button", className: "quiet", on: { click: restore } }, "Seed values")));
+    this.frame.prepend(this.knobs);
+    this.syncKnobs(seed);
+  }
+
+  /** Shows each knob's current value: its attribute, or the seed's. */
+  syncKnobs(seed) {
+    for (const input of this.knobs.querySelectorAll("input")) {
+      const { attribute } = input.dataset;
+      input.value = this.getAttribute(attribute) ?? String(seed[attribute]);
+    }
+  }
+
   emit(type, detail) {
     this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
@@ -238,12 +273,15 @@ class MemoryCompaction extends MemoryWidget {
     this.#settle();
     const addButton = h("button", { type: "button", className: "primary", on: { click: () => this.addTurn() } }, "Add next turn");
     const resetButton = h("button", { type: "button", on: { click: () => this.reset() } }, "Reset");
+    const backButton = h("button", { type: "button", on: { click: () => this.stepBack() } }, "Step back");
     const doneNote = h("span", { className: "note", id: "done-note" });
     addButton.setAttribute("aria-describedby", "done-note");
     this.ui = {
       addButton,
       resetButton,
+      backButton,
       doneNote,
+      transcript: h("ol", { className: "transcript-list" }),
       meterBox: h("div", { className: "meter" }),
       meterText: h("span", { className: "meter-text" }),
       verdict: h("strong", { className: "verdict" }),
@@ -271,7 +309,7 @@ class MemoryCompaction extends MemoryWidget {
     );
     this.frame.className = "widget compaction";
     this.body.replaceChildren(
-      h("div", { className: "controls" }, addButton, resetButton, doneNote),
+      h("div", { className: "controls" }, addButton, backButton, resetButton, doneNote),
       ui.meterBox,
       h("h3", {}, "The window the model actually sees"),
       h("div", { className: "tiers" },
@@ -283,7 +321,15 @@ class MemoryCompaction extends MemoryWidget {
           h("h4", {}, "Dropped chatter"), ui.dropped),
         h("section", { className: "log", attrs: { "aria-label": "steps" } },
           h("h4", {}, "Steps"), ui.log)),
+      h("section", { className: "transcript", attrs: { "aria-label": "transcript" } },
+        h("h4", {}, "Transcript"),
+        h("p", { className: "caption" }, "Every turn so far and where it lives now. Focus or hover a WARM or COLD line to see the turns it came from."),
+        ui.transcript),
     );
+    this.ensureKnobs([
+      ["budget", "budget", { min: 1, step: 1 }],
+      ["hot", "HOT turns", { min: 1, step: 1 }],
+    ], { budget: 40, hot: 2 });
     const state = this.model.state();
     this.render(state);
     this.announce(state.turn === 0
@@ -307,6 +353,19 @@ class MemoryCompaction extends MemoryWidget {
     } else {
       this.render(state);
     }
+  }
+
+  /** Goes back one turn: the session is a function of how many turns were added. */
+  stepBack() {
+    if (!this.model) return;
+    this.#settle();
+    const turn = this.model.state().turn;
+    if (turn === 0) return;
+    this.model.goTo(turn - 1);
+    const state = this.model.state();
+    this.render(state);
+    this.announce(`Back to turn ${state.turn}: ${state.tokens} of ${state.budget} tokens.`);
+    this.emit("memory-step", { step: state.log.at(-1) ?? null, state });
   }
 
   reset() {
@@ -346,6 +405,24 @@ class MemoryCompaction extends MemoryWidget {
     super.disconnectedCallback();
   }
 
+  /**
+   * Makes a WARM or COLD line focusable and, while it is focused or hovered, highlights the
+   * transcript turns it came from.
+   */
+  sourceLink(el, turns) {
+    el.tabIndex = 0;
+    el.classList.add("source-link");
+    el.setAttribute("aria-description", `from turn${turns.length === 1 ? "" : "s"} ${turns.join(", ")}`);
+    const mark = (on) => {
+      for (const item of this.ui.transcript.children) {
+        item.classList.toggle("linked", on && turns.includes(Number(item.dataset.turn)));
+      }
+    };
+    for (const type of ["focus", "mouseenter"]) el.addEventListener(type, () => mark(true));
+    for (const type of ["blur", "mouseleave"]) el.addEventListener(type, () => mark(false));
+    return el;
+  }
+
   /** Renders `state`; during a crossing the meter shows `shownTokens` instead of the window's. */
   render(state, { shownTokens = state.tokens, phase = null } = {}) {
     const ui = this.ui;
@@ -375,25 +452,46 @@ class MemoryCompaction extends MemoryWidget {
         h("span", { className: "tokens" }, plural(turn.tokens, "token")))));
     if (state.hot.length === 0) ui.hot.append(h("li", { className: "empty" }, "nothing yet: press Add next turn"));
     ui.warm.replaceChildren(...state.warm.map((line) =>
-      h("li", {},
+      this.sourceLink(h("li", {},
         h("span", { className: "text" }, line.text),
-        h("span", { className: "tokens" }, `turn ${line.turns.join(", ")} \u00b7 ${plural(line.tokens, "token")}`))));
+        h("span", { className: "tokens" }, `from turn ${line.turns.join(", ")} \u00b7 ${plural(line.tokens, "token")}`)), line.turns)));
     if (state.warm.length === 0) ui.warm.append(h("li", { className: "empty" }, "empty"));
     ui.cold.replaceChildren(state.cold
-      ? h("span", {}, h("span", { className: "text" }, state.cold.text),
-          h("span", { className: "tokens" }, ` from turns ${state.cold.turns.join(", ")} \u00b7 ${plural(state.cold.tokens, "token")}`))
+      ? this.sourceLink(h("span", {}, h("span", { className: "text" }, state.cold.text),
+          h("span", { className: "tokens" }, ` from turns ${state.cold.turns.join(", ")} \u00b7 ${plural(state.cold.tokens, "token")}`)), state.cold.turns)
       : h("span", { className: "empty" }, "empty"));
+    ui.transcript.replaceChildren(...state.transcript.map((turn) => {
+      const item = h("li", { className: `place-${turn.place}` },
+        h("span", { className: "who" }, `turn ${turn.turn} \u00b7 ${turn.speaker} \u00b7 ${turn.kind}`),
+        h("span", { className: "text" }, turn.text),
+        h("span", { className: "place" }, turn.place));
+      item.dataset.turn = turn.turn;
+      return item;
+    }));
     ui.dropped.replaceChildren(...state.dropped.map((d) =>
       h("li", {}, h("span", { className: "visually-hidden" }, "dropped: "), h("s", {}, d.text), ` (turn ${d.turn})`)));
     if (state.dropped.length === 0) ui.dropped.append(h("li", { className: "empty" }, "nothing dropped yet"));
     ui.log.replaceChildren(...state.log.map((step) =>
-      h("li", { className: step.crossed ? "crossed" : "" }, logLine(step, state.budget))));
+      h("li", { className: step.crossed ? "crossed" : "" },
+        h("span", { className: "line" }, logLine(step, state.budget)),
+        h("span", { className: "diff" }, stepDiff(step)))));
 
     ui.addButton.disabled = state.done;
+    ui.backButton.disabled = state.turn === 0;
     ui.doneNote.textContent = state.done
       ? `All ${state.totalTurns} turns are in: the script is finished. Reset starts over.`
       : `Turn ${state.turn} of ${state.totalTurns}.`;
   }
+}
+
+/** What a step moved, tier by tier: `HOT +4 · WARM +2 · dropped 1 · tokens 29 → 41 → 30`. */
+function stepDiff(step) {
+  const parts = [`HOT +${step.turn}`];
+  if (step.toWarm.length) parts.push(`WARM +${step.toWarm.join(", +")}`);
+  if (step.toCold.length) parts.push(`COLD +${step.toCold.join(", +")}`);
+  if (step.dropped.length) parts.push(`dropped ${step.dropped.join(", ")}`);
+  parts.push(`tokens ${step.tokensBefore} \u2192 ${step.peakTokens} \u2192 ${step.tokensAfter}`);
+  return parts.join(" \u00b7 ");
 }
 
 /** One line of the step log, e.g. `turn 4: 41 / 40 over budget → COMPACT → 30 / 40, ...`. */
@@ -460,7 +558,12 @@ class MemoryForgetting extends MemoryWidget {
       events: h("div", { className: "events", attrs: { role: "group", "aria-label": "write events" } }),
       rows: h("tbody"),
       summary: h("p", { className: "note" }),
+      why: h("input", { type: "checkbox", id: "why", on: { change: () => this.render(this.model.state()) } }),
+      chart: h("div", { className: "chart" }),
+      chartHead: h("tr"),
+      chartRows: h("tbody"),
     };
+    this.chartLines = null;
     const ui = this.ui;
     this.frame.className = "widget forgetting";
     this.body.replaceChildren(
@@ -472,11 +575,23 @@ class MemoryForgetting extends MemoryWidget {
       h("table", {},
         h("caption", {}, "The store, ranked by score"),
         h("thead", {}, h("tr", {}, ...[
-          "text", "importance (as written)", "age", "recency", "reads", "score", "status",
+          "text", "kind", "importance (as written)", "age", "recency", "reads", "score", "status",
         ].map((name) => h("th", { scope: "col" }, name)))),
         ui.rows),
+      h("label", { className: "toggle" }, ui.why, "Show the arithmetic and the forget forecast"),
       ui.summary,
+      h("figure", { className: "decay" },
+        h("figcaption", {}, `Every score from t = 0 to ${T_MAX}: lines fade, jump at reads, and stop when a fact is superseded or evicted.`),
+        ui.chart,
+        h("details", {},
+          h("summary", {}, "The chart as numbers"),
+          h("table", { className: "data" }, h("caption", {}, "Score at each time"), h("thead", {}, ui.chartHead), ui.chartRows))),
     );
+    this.ensureKnobs([
+      ["half-life", "half-life", { min: 0.1, step: 0.5 }],
+      ["capacity", "capacity", { min: 1, step: 1 }],
+      ["access-boost", "access boost", { min: 0, step: 0.1 }],
+    ], { "half-life": 4, capacity: 4, "access-boost": 0.5 });
     this.render(state);
     this.announce(`Ready at t = ${state.t}: ${plural(state.activeCount, "active fact")}.`);
   }
@@ -490,9 +605,24 @@ class MemoryForgetting extends MemoryWidget {
     this.announce(`t = ${state.t}: ${plural(state.activeCount, "active fact")}${top ? `, ${quote(top.text)} ranks first` : ""}.`);
   }
 
+  /** Runs the consolidation pass at the current time. */
+  consolidate() {
+    const { ok, value: changes } = this.attempt(() => this.model.consolidate());
+    if (!ok) return;
+    this.chartLines = null;
+    const state = this.model.state();
+    this.render(state);
+    const texts = changes.map((change) => quote(state.facts.find((f) => f.id === change.fact)?.text ?? `fact ${change.fact}`));
+    this.announce(changes.length
+      ? `At t = ${state.t}, consolidation distilled ${texts.join(", ")}; the episodes they cite are superseded.`
+      : `At t = ${state.t}, there was nothing to consolidate yet: no rule's episodes were all written and still active.`);
+    this.emit("memory-step", { changes, state });
+  }
+
   fire(index) {
     const { ok, value: change } = this.attempt(() => this.model.fire(index));
     if (!ok) return;
+    this.chartLines = null;
     const state = this.model.state();
     this.render(state);
     const text = (id) => quote(state.facts.find((fact) => fact.id === id)?.text ?? `fact ${id}`);
@@ -508,6 +638,7 @@ class MemoryForgetting extends MemoryWidget {
   read(id) {
     const { ok, value: change } = this.attempt(() => this.model.read(id));
     if (!ok) return;
+    this.chartLines = null;
     const state = this.model.state();
     this.render(state);
     const fact = state.facts.find((f) => f.id === id);
@@ -517,6 +648,7 @@ class MemoryForgetting extends MemoryWidget {
 
   reset() {
     this.model.reset();
+    this.chartLines = null;
     const state = this.model.state();
     this.render(state);
     this.announce("Started over: t = 0, no events fired.");
@@ -546,6 +678,11 @@ class MemoryForgetting extends MemoryWidget {
       h("span", { className: "event" },
         h("button", { type: "button", disabled: event.firedAt !== null, on: { click: () => this.fire(event.index) } }, event.label),
         h("span", { className: "note" }, event.firedAt === null ? "not fired yet" : `fired at t = ${event.firedAt}`))),
+      state.canConsolidate
+        ? h("span", { className: "event" },
+          h("button", { type: "button", disabled: state.consolidatedAt !== null, on: { click: () => this.consolidate() } }, "Consolidate"),
+          h("span", { className: "note" }, state.consolidatedAt === null ? "sleep-time pass: episodes into lasting facts" : `ran at t = ${state.consolidatedAt}`))
+        : null,
       h("button", { type: "button", className: "quiet", on: { click: () => this.reset() } }, "Start over"));
 
     const best = Math.max(1, ...state.facts.map((fact) => fact.score));
@@ -565,16 +702,54 @@ class MemoryForgetting extends MemoryWidget {
           on: { click: () => this.read(fact.id) },
         }, "read")
         : null;
-      return h("tr", { className: `status-${fact.status}` },
-        h("th", { scope: "row" }, h("span", { className: "text", id: textId }, fact.text), read),
+      const why = ui.why.checked;
+      const forecast = fact.forecast;
+      const weakest = forecast && (forecast.weakestAt === null ? "never the weakest"
+        : forecast.weakestAt <= state.t ? "the weakest now" : `the weakest from t = ${num(forecast.weakestAt, 2)}`);
+      return h("tr", { className: `status-${fact.status} kind-${fact.kind}` },
+        h("th", { scope: "row" }, h("span", { className: "text", id: textId }, fact.text), read,
+          fact.sources.length ? h("span", { className: "note sources" }, `distilled from ${fact.sources.map((id) => quote(textOf(id))).join(", ")}`) : null),
+        h("td", {}, fact.kind, h("span", { className: "note" }, ` half-life ${num(fact.halfLife, 2)}`)),
         h("td", {}, num(fact.importance, 2)),
         h("td", {}, num(fact.age, 2)),
         h("td", {}, num(fact.recency)),
         h("td", {}, String(fact.reads)),
-        h("td", { className: "score" }, h("span", { className: "value" }, num(fact.score)), bar),
+        h("td", { className: "score" }, h("span", { className: "value" }, num(fact.score)), bar,
+          why ? h("span", { className: "note breakdown" }, `${num(fact.importance, 2)} \u00d7 ${num(fact.recency)} \u00d7 ${num(fact.access, 2)} = ${num(fact.score)}`) : null,
+          why && forecast ? h("span", { className: "note forecast" }, `halves by t = ${num(forecast.halfAt, 2)}; ${weakest}`) : null),
         h("td", { className: "status" }, status));
     }));
-    ui.summary.textContent = `${plural(state.activeCount, "active fact")} of at most ${state.capacity}; recency halves every ${plural(state.halfLife, "time unit")}; each read adds ${state.accessBoost} to access.`;
+    this.renderChart(state);
+    ui.summary.textContent = `${plural(state.activeCount, "active fact")} of at most ${state.capacity}; recency halves every ${plural(state.halfLife, "time unit")} (semantic facts ${num(state.semanticHalfLife, 2)}, procedural rules ${num(state.proceduralHalfLife, 2)}); each read adds ${state.accessBoost} to access.`;
+  }
+
+  /** The decay chart: the core's score series as SVG lines, with the slider's time as a cursor. */
+  renderChart(state) {
+    this.chartLines ??= this.model.chart(T_MAX, 0.25);
+    const lines = this.chartLines;
+    const [w, hgt, pad] = [560, 160, 18];
+    const top = Math.max(1, ...lines.flatMap((line) => line.points.map(([, score]) => score)));
+    const x = (t) => pad + (t / T_MAX) * (w - 2 * pad);
+    const y = (score) => hgt - pad - (score / top) * (hgt - 2 * pad);
+    const paths = lines.map((line) => svg("polyline", {
+      points: line.points.map(([t, score]) => `${x(t).toFixed(1)},${y(score).toFixed(1)}`).join(" "),
+      class: `decay-line kind-${line.kind}`,
+    }, svg("title", {}, line.text)));
+    const ticks = Array.from({ length: T_MAX / 2 + 1 }, (_, i) => i * 2).map((t) =>
+      svg("text", { x: x(t), y: hgt - 3, class: "tick", "text-anchor": "middle" }, String(t)));
+    this.ui.chart.replaceChildren(svg("svg", {
+      viewBox: `0 0 ${w} ${hgt}`, role: "img", class: "decay-chart",
+      "aria-label": `Scores of ${plural(lines.length, "fact")} over time; the table below gives the numbers.`,
+    }, svg("line", { x1: pad, x2: w - pad, y1: hgt - pad, y2: hgt - pad, class: "axis" }), ...ticks, ...paths,
+    svg("line", { x1: x(state.t), x2: x(state.t), y1: pad / 2, y2: hgt - pad, class: "cursor" })));
+
+    const times = Array.from({ length: T_MAX + 1 }, (_, t) => t);
+    this.ui.chartHead.replaceChildren(h("th", { scope: "col" }, "fact"), ...times.map((t) => h("th", { scope: "col" }, `t = ${t}`)));
+    this.ui.chartRows.replaceChildren(...lines.map((line) => h("tr", {}, h("th", { scope: "row" }, line.text),
+      ...times.map((t) => {
+        const point = line.points.find(([at]) => at === t);
+        return h("td", {}, point ? num(point[1]) : "\u2013");
+      }))));
   }
 }
 

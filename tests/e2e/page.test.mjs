@@ -88,9 +88,10 @@ test("Add next turn crosses the budget on turns 4, 6, 8, 9 and 10, and COMPACT b
   const dropped = await widget.getByRole("region", { name: "dropped" }).locator("s").allTextContents();
   assert.equal(dropped.length, 2);
   for (const text of dropped) assert.ok(!window.includes(text), `dropped chatter still shown: ${text}`);
-  const log = await widget.getByRole("region", { name: "steps" }).locator("li").allTextContents();
-  assert.equal(log.length, 10);
-  assert.match(log[3], /^turn 4: 41 \/ 40 over budget → COMPACT → 30 \/ 40, 1 turn to WARM, 1 dropped$/);
+  const logItems = widget.getByRole("region", { name: "steps" }).locator("li");
+  assert.equal(await logItems.count(), 10);
+  assert.equal(await logItems.nth(3).locator(".line").textContent(), "turn 4: 41 / 40 over budget → COMPACT → 30 / 40, 1 turn to WARM, 1 dropped");
+  assert.equal(await logItems.nth(3).locator(".diff").textContent(), "HOT +4 · WARM +2 · dropped 1 · tokens 29 → 41 → 30");
 
   // Finished: the button is disabled and says why.
   assert.equal(await add.isDisabled(), true);
@@ -206,7 +207,8 @@ test("the release build in the browser reproduces both golden traces bit for bit
     const { page, problems } = await open(browser, golden.url);
     await page.goto(golden.url + "www/index.html");
     const mismatches = await page.evaluate(async () => {
-      const { Session, FactStore } = await import("./pkg/agent_memory_widgets.js");
+      const { default: init, Session, FactStore } = await import("./pkg/agent_memory_widgets.js");
+      await init(); // idempotent: the page's widgets may not have finished loading it yet
       const load = async (name) => (await fetch(`../tests/golden/${name}.json`)).json();
       const out = [];
       const same = (a, b, path) => {
