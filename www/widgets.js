@@ -564,6 +564,7 @@ class MemoryForgetting extends MemoryWidget {
       chartRows: h("tbody"),
     };
     this.chartLines = null;
+    this.renderedTimeline = null;
     const ui = this.ui;
     this.frame.className = "widget forgetting";
     this.body.replaceChildren(
@@ -662,28 +663,12 @@ class MemoryForgetting extends MemoryWidget {
     ui.output.textContent = `t = ${state.t}`;
 
     const textOf = (id) => state.facts.find((fact) => fact.id === id)?.text ?? `fact ${id}`;
-    const scheduled = state.reads.filter((read) => read.scheduled);
-    ui.marks.replaceChildren(...state.reads.map((read) => {
-      const mark = h("span", { className: read.scheduled ? "mark" : "mark reader", title: `read at t = ${read.at}` }, "\u25b2");
-      mark.style.setProperty("--at", String(Math.min(read.at, T_MAX) / T_MAX));
-      return mark;
-    }));
-    const readTimes = Map.groupBy(scheduled, (read) => read.fact);
-    ui.readsNote.textContent = scheduled.length
-      ? `Scheduled reads (\u25b2 under the slider): ${[...readTimes].map(([fact, reads]) =>
-        `${quote(textOf(fact))} at t = ${reads.map((r) => r.at).join(" and t = ")}`).join("; ")}.`
-      : "";
-
-    ui.events.replaceChildren(...state.events.map((event) =>
-      h("span", { className: "event" },
-        h("button", { type: "button", disabled: event.firedAt !== null, on: { click: () => this.fire(event.index) } }, event.label),
-        h("span", { className: "note" }, event.firedAt === null ? "not fired yet" : `fired at t = ${event.firedAt}`))),
-      state.canConsolidate
-        ? h("span", { className: "event" },
-          h("button", { type: "button", disabled: state.consolidatedAt !== null, on: { click: () => this.consolidate() } }, "Consolidate"),
-          h("span", { className: "note" }, state.consolidatedAt === null ? "sleep-time pass: episodes into lasting facts" : `ran at t = ${state.consolidatedAt}`))
-        : null,
-      h("button", { type: "button", className: "quiet", on: { click: () => this.reset() } }, "Start over"));
+    // The marks and the buttons change only with the timeline, not with the slider.
+    const timeline = JSON.stringify([state.reads, state.events, state.consolidatedAt]);
+    if (timeline !== this.renderedTimeline) {
+      this.renderedTimeline = timeline;
+      this.renderTimeline(state, textOf);
+    }
 
     const best = Math.max(1, ...state.facts.map((fact) => fact.score));
     ui.rows.replaceChildren(...state.facts.map((fact) => {
@@ -723,13 +708,48 @@ class MemoryForgetting extends MemoryWidget {
     ui.summary.textContent = `${plural(state.activeCount, "active fact")} of at most ${state.capacity}; recency halves every ${plural(state.halfLife, "time unit")} (semantic facts ${num(state.semanticHalfLife, 2)}, procedural rules ${num(state.proceduralHalfLife, 2)}); each read adds ${state.accessBoost} to access.`;
   }
 
+  /** The read marks under the slider, the scheduled reads, and the write and consolidate buttons. */
+  renderTimeline(state, textOf) {
+    const ui = this.ui;
+    const scheduled = state.reads.filter((read) => read.scheduled);
+    ui.marks.replaceChildren(...state.reads.map((read) => {
+      const mark = h("span", { className: read.scheduled ? "mark" : "mark reader", title: `read at t = ${read.at}` }, "\u25b2");
+      mark.style.setProperty("--at", String(Math.min(read.at, T_MAX) / T_MAX));
+      return mark;
+    }));
+    const readTimes = Map.groupBy(scheduled, (read) => read.fact);
+    ui.readsNote.textContent = scheduled.length
+      ? `Scheduled reads (\u25b2 under the slider): ${[...readTimes].map(([fact, reads]) =>
+        `${quote(textOf(fact))} at t = ${reads.map((r) => r.at).join(" and t = ")}`).join("; ")}.`
+      : "";
+
+    ui.events.replaceChildren(...state.events.map((event) =>
+      h("span", { className: "event" },
+        h("button", { type: "button", disabled: event.firedAt !== null, on: { click: () => this.fire(event.index) } }, event.label),
+        h("span", { className: "note" }, event.firedAt === null ? "not fired yet" : `fired at t = ${event.firedAt}`))),
+      state.canConsolidate
+        ? h("span", { className: "event" },
+          h("button", { type: "button", disabled: state.consolidatedAt !== null, on: { click: () => this.consolidate() } }, "Consolidate"),
+          h("span", { className: "note" }, state.consolidatedAt === null ? "sleep-time pass: episodes into lasting facts" : `ran at t = ${state.consolidatedAt}`))
+        : null,
+      h("button", { type: "button", className: "quiet", on: { click: () => this.reset() } }, "Start over"));
+  }
+
   /** The decay chart: the core's score series as SVG lines, with the slider's time as a cursor. */
   renderChart(state) {
-    this.chartLines ??= this.model.chart(T_MAX, 0.25);
+    if (this.chartLines) {
+      // Only the cursor moves with the slider; the lines change only with the timeline.
+      const x = this.chartX(state.t);
+      this.chartCursor.setAttribute("x1", x);
+      this.chartCursor.setAttribute("x2", x);
+      return;
+    }
+    this.chartLines = this.model.chart(T_MAX, 0.25);
     const lines = this.chartLines;
     const [w, hgt, pad] = [560, 160, 18];
     const top = Math.max(1, ...lines.flatMap((line) => line.points.map(([, score]) => score)));
     const x = (t) => pad + (t / T_MAX) * (w - 2 * pad);
+    this.chartX = x;
     const y = (score) => hgt - pad - (score / top) * (hgt - 2 * pad);
     const paths = lines.map((line) => svg("polyline", {
       points: line.points.map(([t, score]) => `${x(t).toFixed(1)},${y(score).toFixed(1)}`).join(" "),
@@ -741,7 +761,7 @@ class MemoryForgetting extends MemoryWidget {
       viewBox: `0 0 ${w} ${hgt}`, role: "img", class: "decay-chart",
       "aria-label": `Scores of ${plural(lines.length, "fact")} over time; the table below gives the numbers.`,
     }, svg("line", { x1: pad, x2: w - pad, y1: hgt - pad, y2: hgt - pad, class: "axis" }), ...ticks, ...paths,
-    svg("line", { x1: x(state.t), x2: x(state.t), y1: pad / 2, y2: hgt - pad, class: "cursor" })));
+    (this.chartCursor = svg("line", { x1: x(state.t), x2: x(state.t), y1: pad / 2, y2: hgt - pad, class: "cursor" }))));
 
     const times = Array.from({ length: T_MAX + 1 }, (_, t) => t);
     this.ui.chartHead.replaceChildren(h("th", { scope: "col" }, "fact"), ...times.map((t) => h("th", { scope: "col" }, `t = ${t}`)));
