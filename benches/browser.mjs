@@ -6,7 +6,8 @@
 // What it measures, all in one run (these machines are noisy, so every figure is a median or a
 // percentile over many samples, taken inside the page to keep CDP round trips out of it):
 //   interactiveMs  navigation start until both widgets are interactive, median of 5 fresh loads
-//   latency        synchronous render time of 500 slider steps and 500 "Add next turn" clicks
+//   latency        synchronous render time of 500 slider steps and 500 "Add next turn" clicks,
+//                  after an untimed warm-up of 50 and 20
 //   stateMicros    one state() call across the wasm boundary, Session and FactStore
 //   memory         wasm memory and JS heap growth over 10,000 mixed interactions (after a
 //                  1,000-interaction warm-up and a forced GC), and wasm memory growth over
@@ -147,6 +148,17 @@ function measureLatency(steps) {
   const reset = buttons.find((b) => b.textContent === "Reset");
   const meter = compaction.querySelector(".meter-text");
   if (!slider || !rows || !add || !reset || !meter) throw new Error("a control is missing from the widgets");
+
+  // Warm up untimed: the first steps run before the JIT has optimised the render code.
+  for (let i = 0; i < 50; i++) {
+    slider.value = String(i % 13);
+    slider.dispatchEvent(new Event("input"));
+  }
+  for (let i = 0; i < 20; i++) {
+    add.click();
+    if (add.disabled) reset.click();
+  }
+  reset.click();
 
   let sink = 0;
   let stale = 0;

@@ -525,12 +525,13 @@ function describeStep(step, state) {
 const T_MAX = 12;
 
 class MemoryForgetting extends MemoryWidget {
-  static observedAttributes = ["half-life", "capacity", "access-boost", "t", "scenario"];
+  static observedAttributes = ["half-life", "capacity", "access-boost", "semantic-half-life", "procedural-half-life", "t", "scenario"];
 
   createModel({ fallback = false } = {}) {
     if (fallback) return new FactStore();
     const { options, explain } = readAttributes(this, {
-      "half-life": "halfLife", capacity: "capacity", "access-boost": "accessBoost", t: "t",
+      "half-life": "halfLife", capacity: "capacity", "access-boost": "accessBoost",
+      "semantic-half-life": "semanticHalfLife", "procedural-half-life": "proceduralHalfLife", t: "t",
     });
     const { t, ...config } = options;
     config.scenario = this.scenarioFromAttribute();
@@ -937,6 +938,8 @@ mirror(MemoryCompaction, "turn", "turn");
 mirror(MemoryForgetting, "halfLife", "half-life");
 mirror(MemoryForgetting, "capacity", "capacity");
 mirror(MemoryForgetting, "accessBoost", "access-boost");
+mirror(MemoryForgetting, "semanticHalfLife", "semantic-half-life");
+mirror(MemoryForgetting, "proceduralHalfLife", "procedural-half-life");
 mirror(MemoryForgetting, "t", "t");
 mirror(MemoryPlayground, "budget", "budget");
 mirror(MemoryPlayground, "hot", "hot");
