@@ -53,7 +53,7 @@ if (existsSync(join(ROOT, "target/bench/browser.json"))) {
   const b = json("target/bench/browser.json");
   const lat = (name) => [name, b.latency[name].p50.toFixed(3), b.latency[name].p95.toFixed(3), b.latency[name].max.toFixed(3)];
   const m = b.memory;
-  sections.push(`## Browser (headless ${b.chromium})
+  sections.push(`## Browser (headless Chromium ${b.chromium})
 
 - Navigation to both widgets interactive: **${b.interactiveMs.toFixed(1)} ms** (median of 5 loads).
 - One \`state()\` across the boundary: Session **${b.stateMicros.session.toFixed(2)} µs**, FactStore **${b.stateMicros.factStore.toFixed(2)} µs**.
@@ -94,18 +94,19 @@ ${table(["per operation", "n = 1e3", "n = 1e5", "n = 1e6", "ratio 1e6 / 1e3"], [
 
 - The obvious versions, in the same run: recounting the window costs ${(naiveTurn[2] / addTurn[2]).toFixed(0)}× a turn at 1e6;
   rescoring every fact costs ${(naiveWrite[2] / write[2]).toFixed(0)}× a write at 1e6.
-- \`top_k(10)\` at 1e6 facts: **${time(median("top_k_10/1000000"))}**.`);
+- \`top_k(10)\` at 1e6 facts: **${time(median("top_k_10_1000000"))}**.`);
 
 if (existsSync(join(ROOT, "target/bench/memory.json"))) {
   const mem = json("target/bench/memory.json");
   const live = mem.liveBytesAfterTurn;
   const perTurn = (live["1000000"] - live["100000"]) / 900000;
+  const mb = (bytes) => (bytes / 1e6).toFixed(1);
   sections.push(`## Memory of a 1,000,000-turn session
 
 The window stays within its budget (peak ${mem.windowPeakTokens} tokens of 4000). Live heap after
-1e3 / 1e5 / 1e6 turns: ${kb(live["1000"])} KB / ${kb(live["100000"])} KB / ${kb(live["1000000"])} KB,
+1e3 / 1e5 / 1e6 turns: ${mb(live["1000"])} MB / ${mb(live["100000"])} MB / ${mb(live["1000000"])} MB,
 that is ${perTurn.toFixed(0)} bytes a turn: the step log (${mem.stepBytes} bytes a \`Step\` plus its lists), the
-session's transcript. Nothing else grows. Peak: ${kb(mem.peakBytes)} KB, the log's vector doubling.`);
+session's transcript. Nothing else grows. Peak: ${mb(mem.peakBytes)} MB, while the log's vector doubles.`);
 }
 
 const commit = execSync("git rev-parse --short HEAD", { cwd: ROOT }).toString().trim();

@@ -210,7 +210,7 @@ fn naive_write_with_eviction(c: &mut Criterion) {
 
 fn top_k(c: &mut Criterion) {
     let store = full_store(1_000_000);
-    c.bench_function("top_k_10/1000000", |b| {
+    c.bench_function("top_k_10_1000000", |b| {
         b.iter(|| black_box(store.top_k(10)))
     });
 }

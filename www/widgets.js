@@ -831,8 +831,8 @@ class MemoryPlayground extends MemoryWidget {
     });
     this.ui = {
       slider,
-      back: h("button", { type: "button", on: { click: () => this.goTo(this.model.turn - 1) } }, "Previous turn"),
-      next: h("button", { type: "button", className: "primary", on: { click: () => this.goTo(this.model.turn + 1) } }, "Next turn"),
+      back: h("button", { type: "button", on: { click: () => this.goTo(this.model.turn - 1) } }, "Step all back"),
+      next: h("button", { type: "button", className: "primary", on: { click: () => this.goTo(this.model.turn + 1) } }, "Step all forward"),
       turnValue: h("span", { className: "t-value", attrs: { "aria-hidden": "true" } }),
       rows: h("tbody"),
       factHead: h("tr"),

@@ -35,7 +35,7 @@ test("six policies step together and the facts matrix matches the core", async (
   assert.deepEqual(names, (await coreState(page, 0)).policies.map((row) => row.info.name));
 
   // Step all six with the shared control; every row follows the core.
-  const next = widget.getByRole("button", { name: "Next turn" });
+  const next = widget.getByRole("button", { name: "Step all forward" });
   for (let turn = 1; turn <= 10; turn++) {
     await next.click();
     const expected = await coreState(page, turn);
