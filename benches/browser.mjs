@@ -18,10 +18,9 @@
 // headers change nothing else. Chromium gets the harness's flags plus --expose-gc (to force GC
 // before heap readings) and --enable-precise-memory-info (unquantised performance.memory).
 
-import { chromium } from "playwright-core";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, serve, open } from "../tests/e2e/harness.mjs";
+import { ROOT, serve, open, launch } from "../tests/e2e/harness.mjs";
 
 const LOADS = 5;
 const STEPS = 500;
@@ -39,18 +38,8 @@ const ISOLATION = {
 
 const log = (...args) => console.error("[bench]", ...args);
 
-/** The harness's launch(), with two extra flags for measuring memory. */
-function launch() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-      "--js-flags=--expose-gc", "--enable-precise-memory-info",
-    ],
-  });
-}
+/** The harness's browser, with two extra flags for measuring memory. */
+const launchForMemory = () => launch(["--js-flags=--expose-gc", "--enable-precise-memory-info"]);
 
 const round = (value, digits) => Number(value.toFixed(digits));
 const median = (values) => {
@@ -319,7 +308,7 @@ async function main() {
     await server.close().catch((error) => log(`closing the server: ${error.message}`));
   };
   try {
-    browser = await launch();
+    browser = await launchForMemory();
     const chromiumVersion = browser.version();
     log(`Chromium ${chromiumVersion}, page at ${server.url}`);
 

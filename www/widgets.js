@@ -245,6 +245,27 @@ class MemoryWidget extends HTMLElement {
 // ---------------------------------------------------------------------------------------------
 // Compaction
 
+/**
+ * A `Session` or `Playground` (`Model`) from an element's `budget`, `hot`, `turn` and
+ * `scenario`; errors name the attribute.
+ */
+function sessionModel(el, Model) {
+  const { options, explain } = readAttributes(el, { budget: "budget", hot: "hotN", turn: "turn" });
+  const { turn, ...config } = options;
+  const scenario = el.scenarioFromAttribute();
+  if (scenario !== undefined && !Array.isArray(scenario) && !Array.isArray(scenario?.script)) {
+    throw new Error(`scenario: expected { "script": [turns...] } for <${el.localName}>`);
+  }
+  config.script = Array.isArray(scenario) ? scenario : scenario?.script;
+  try {
+    const model = Model.withConfig(config);
+    if (turn !== undefined) model.goTo(turn);
+    return model;
+  } catch (error) {
+    throw new Error(explain(error));
+  }
+}
+
 class MemoryCompaction extends MemoryWidget {
   static observedAttributes = ["budget", "hot", "turn", "scenario"];
 
@@ -252,21 +273,7 @@ class MemoryCompaction extends MemoryWidget {
   #frame = 0;
 
   createModel({ fallback = false } = {}) {
-    if (fallback) return new Session();
-    const { options, explain } = readAttributes(this, { budget: "budget", hot: "hotN", turn: "turn" });
-    const { turn, ...config } = options;
-    const scenario = this.scenarioFromAttribute();
-    if (scenario !== undefined && !Array.isArray(scenario) && !Array.isArray(scenario?.script)) {
-      throw new Error('scenario: expected { "script": [turns...] } for <memory-compaction>');
-    }
-    config.script = Array.isArray(scenario) ? scenario : scenario?.script;
-    try {
-      const session = Session.withConfig(config);
-      if (turn !== undefined) session.goTo(turn);
-      return session;
-    } catch (error) {
-      throw new Error(explain(error));
-    }
+    return fallback ? new Session() : sessionModel(this, Session);
   }
 
   mount() {
@@ -809,18 +816,7 @@ class MemoryPlayground extends MemoryWidget {
   #open = null;
 
   createModel({ fallback = false } = {}) {
-    if (fallback) return new Playground();
-    const { options, explain } = readAttributes(this, { budget: "budget", hot: "hotN", turn: "turn" });
-    const { turn, ...config } = options;
-    const scenario = this.scenarioFromAttribute();
-    config.script = Array.isArray(scenario) ? scenario : scenario?.script;
-    try {
-      const playground = Playground.withConfig(config);
-      if (turn !== undefined) playground.goTo(turn);
-      return playground;
-    } catch (error) {
-      throw new Error(explain(error));
-    }
+    return fallback ? new Playground() : sessionModel(this, Playground);
   }
 
   mount() {

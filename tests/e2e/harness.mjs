@@ -44,16 +44,17 @@ export async function serve(dir = join(ROOT, "www"), headers = {}) {
 }
 
 /**
- * Launches Debian's Chromium headless with the flags that work on these closed machines.
- * Playwright gives each launch a fresh, empty user-data dir of its own.
+ * Launches Debian's Chromium headless with the flags that work on these closed machines, plus
+ * `extraArgs`. Playwright gives each launch a fresh, empty user-data dir of its own.
  */
-export async function launch() {
+export async function launch(extraArgs = []) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     headless: true,
     args: [
       "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
       "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      ...extraArgs,
     ],
   });
 }
