@@ -5,6 +5,7 @@
 import { createServer } from "node:http";
 import { readFile, mkdir } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
+import { before, after } from "node:test";
 import { chromium } from "playwright-core";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
@@ -99,4 +100,21 @@ export async function axe(page) {
     const result = await globalThis.axe.run(document, { resultTypes: ["violations"] });
     return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join("; ")})`);
   });
+}
+
+/**
+ * For a test file: serves www/ and launches Chromium before its tests, closes both after.
+ * Returns an object whose `server` and `browser` are set by the time a test runs.
+ */
+export function useBrowser() {
+  const env = {};
+  before(async () => {
+    env.server = await serve();
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.close();
+  });
+  return env;
 }

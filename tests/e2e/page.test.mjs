@@ -1,19 +1,11 @@
 // The page, clicked through in headless Chromium the way a reader would: controls are found by
 // their accessible names only.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ROOT, serve, launch, open, screenshot, axe } from "./harness.mjs";
+import { ROOT, serve, open, screenshot, axe, useBrowser } from "./harness.mjs";
 
-let server, browser;
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useBrowser();
 
 const WAIT = { timeout: 5000 };
 
@@ -42,8 +34,8 @@ async function expectedSteps(page) {
 }
 
 async function openPage(options) {
-  const opened = await open(browser, server.url, options);
-  await opened.page.goto(server.url);
+  const opened = await open(env.browser, env.server.url, options);
+  await opened.page.goto(env.server.url);
   await opened.page.locator("memory-compaction .meter-label").waitFor(WAIT);
   await opened.page.locator("memory-forgetting tbody tr").first().waitFor(WAIT);
   return opened;
@@ -204,7 +196,7 @@ for (const colorScheme of ["light", "dark"]) {
 test("the release build in the browser reproduces both golden traces bit for bit", async () => {
   const golden = await serve(ROOT);
   try {
-    const { page, problems } = await open(browser, golden.url);
+    const { page, problems } = await open(env.browser, golden.url);
     await page.goto(golden.url + "www/index.html");
     const mismatches = await page.evaluate(async () => {
       const { default: init, Session, FactStore } = await import("./pkg/agent_memory_widgets.js");

@@ -1,18 +1,10 @@
 // <memory-playground>: six policies on one session, stepped together, in headless Chromium.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { serve, launch, open, screenshot, axe } from "./harness.mjs";
+import { open, screenshot, axe, useBrowser } from "./harness.mjs";
 
-let server, browser;
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useBrowser();
 
 /** The core's own view of the playground at `turn`, from the page's wasm module. */
 const coreState = (page, turn) => page.evaluate(async (turn) => {
@@ -25,8 +17,8 @@ const coreState = (page, turn) => page.evaluate(async (turn) => {
 }, turn);
 
 test("six policies step together and the facts matrix matches the core", async () => {
-  const { page, problems } = await open(browser, server.url, { bypassCSP: true });
-  await page.goto(server.url);
+  const { page, problems } = await open(env.browser, env.server.url, { bypassCSP: true });
+  await page.goto(env.server.url);
   const widget = page.locator("memory-playground");
   const rows = widget.getByRole("table", { name: "Six compaction policies, one session" }).locator("tbody tr");
   await rows.first().waitFor({ timeout: 5000 });

@@ -1,23 +1,15 @@
 // Consolidation and "seeing why" on the page: the consolidate control on the timeline, source
 // links, the step-back ledger, the score breakdown and the live knobs.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { serve, launch, open, screenshot, axe } from "./harness.mjs";
+import { open, screenshot, axe, useBrowser } from "./harness.mjs";
 
-let server, browser;
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useBrowser();
 
 async function openPage(options) {
-  const opened = await open(browser, server.url, options);
-  await opened.page.goto(server.url);
+  const opened = await open(env.browser, env.server.url, options);
+  await opened.page.goto(env.server.url);
   await opened.page.locator("memory-compaction .meter-label").waitFor({ timeout: 5000 });
   await opened.page.locator("memory-forgetting tbody tr").first().waitFor({ timeout: 5000 });
   return opened;
