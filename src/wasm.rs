@@ -1,7 +1,7 @@
 //! The WebAssembly boundary: the only module that knows about wasm-bindgen and JS.
 //!
-//! It exports the core's [`Session`](crate::Session) and [`FactStore`](crate::FactStore) under
-//! the same names, turns JS values into the core's options, hands state back as plain JS
+//! It exports the core's [`Session`](crate::Session), [`FactStore`](crate::FactStore) and
+//! [`Playground`](crate::Playground) under the same names, turns JS values into the core's options, hands state back as plain JS
 //! objects (camelCase, `null` for absent values), and turns every core [`Error`](crate::Error)
 //! into a thrown JS `Error` with the core's message. No JS input can reach a panic.
 

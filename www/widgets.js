@@ -23,9 +23,9 @@ function loadCore() {
   return ready;
 }
 
-/** How long the reader sees the peak of a crossing before COMPACT brings it down. */
-const PEAK_MS = 900;
-/** How long the bar takes to fall back, unless the reader prefers reduced motion. */
+/** How long the bar holds at a crossing's peak before COMPACT brings it down. */
+const PEAK_MS = 700;
+/** How long the bar takes to fall back. Neither happens if the reader prefers reduced motion. */
 const FALL_MS = 500;
 const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -353,13 +353,8 @@ class MemoryCompaction extends MemoryWidget {
     this.emit("memory-step", { step, state });
     if (step.compacted) this.emit("memory-compact", { step, state });
     this.announce(describeStep(step, state));
-    if (step.crossed && step.compacted) {
-      // Show the peak in red first, then let COMPACT bring the bar down.
-      this.render(state, { shownTokens: step.peakTokens, phase: "peak" });
-      this.#timer = setTimeout(() => this.#fall(state, step), PEAK_MS);
-    } else {
-      this.render(state);
-    }
+    this.render(state);
+    if (step.crossed && step.compacted && !reducedMotion()) this.#animateCompaction(step);
   }
 
   /** Goes back one turn: the session is a function of how many turns were added. */
@@ -385,26 +380,42 @@ class MemoryCompaction extends MemoryWidget {
     this.emit("memory-step", { step: null, state });
   }
 
-  #fall(state, step) {
-    this.#timer = null;
-    if (reducedMotion()) return this.render(state);
-    const start = performance.now();
-    const tick = (now) => {
-      const progress = Math.min(1, (now - start) / FALL_MS);
-      if (progress >= 1) return this.render(state);
-      const shown = step.peakTokens + (step.tokensAfter - step.peakTokens) * progress;
-      this.render(state, { shownTokens: shown, phase: "compacting" });
+  /**
+   * The bar's story of a crossing: it fills red to the peak, holds, then COMPACT brings it down
+   * to the window's new size. Only the bar moves; the text already says what happened.
+   */
+  #animateCompaction(step) {
+    const { meter, meterBox, phase } = this.ui;
+    const budget = meter.max;
+    meterBox.classList.add("peaking");
+    meter.value = Math.min(step.peakTokens, budget);
+    phase.textContent = "COMPACT \u2193";
+    this.#timer = setTimeout(() => {
+      const start = performance.now();
+      const tick = (now) => {
+        const progress = Math.min(1, (now - start) / FALL_MS);
+        meter.value = Math.min(budget, step.peakTokens + (step.tokensAfter - step.peakTokens) * progress);
+        if (progress < 1) {
+          this.#frame = requestAnimationFrame(tick);
+        } else {
+          this.#settle();
+        }
+      };
       this.#frame = requestAnimationFrame(tick);
-    };
-    this.#frame = requestAnimationFrame(tick);
+    }, PEAK_MS);
   }
 
-  /** Ends any running crossing animation at once. */
+  /** Ends any running crossing animation at once, leaving the bar at the window's size. */
   #settle() {
     clearTimeout(this.#timer);
     cancelAnimationFrame(this.#frame);
     this.#timer = null;
     this.#frame = 0;
+    if (this.ui?.meterBox.classList.contains("peaking")) {
+      this.ui.meterBox.classList.remove("peaking");
+      this.ui.phase.textContent = "";
+      this.ui.meter.value = Math.min(this.model?.state().tokens ?? 0, this.ui.meter.max);
+    }
   }
 
   disconnectedCallback() {
@@ -430,23 +441,25 @@ class MemoryCompaction extends MemoryWidget {
     return el;
   }
 
-  /** Renders `state`; during a crossing the meter shows `shownTokens` instead of the window's. */
-  render(state, { shownTokens = state.tokens, phase = null } = {}) {
+  /**
+   * Renders `state`. The meter's number is always the window the model sees now; on a turn that
+   * crossed the budget the words say so ("over budget at 41, compacted") until the next step.
+   */
+  render(state) {
     const ui = this.ui;
-    const shown = Math.round(shownTokens);
-    const over = shown > state.budget;
-    const verdict = over ? "over budget" : "under budget";
-    ui.meterBox.classList.toggle("over", over);
-    ui.meterText.textContent = `live window ${shown} / ${state.budget} tokens`;
-    ui.verdict.textContent = verdict;
-    ui.phase.textContent = phase === "peak" ? "COMPACT \u2193" : phase === "compacting" ? "COMPACT" : "";
-    ui.meter.max = state.budget;
-    ui.meter.value = Math.min(shown, state.budget);
-    ui.meter.setAttribute("aria-valuetext", `${shown} of ${state.budget} tokens, ${verdict}`);
-
     const last = state.log.at(-1);
-    ui.crossingNote.textContent = last?.crossed && phase === null
-      ? `Turn ${last.turn} crossed the budget at ${last.peakTokens} tokens; COMPACT brought the window to ${last.tokensAfter}.`
+    const crossed = Boolean(last?.crossed) && !state.overBudget;
+    const verdict = state.overBudget ? "over budget"
+      : crossed ? `over budget at ${last.peakTokens}, compacted` : "under budget";
+    ui.meterBox.classList.toggle("over", state.overBudget);
+    ui.meterBox.classList.toggle("crossed", crossed);
+    ui.meterText.textContent = `live window ${state.tokens} / ${state.budget} tokens`;
+    ui.verdict.textContent = verdict;
+    ui.meter.max = state.budget;
+    ui.meter.value = Math.min(state.tokens, state.budget);
+    ui.meter.setAttribute("aria-valuetext", `${state.tokens} of ${state.budget} tokens, ${verdict}`);
+    ui.crossingNote.textContent = last?.crossed
+      ? `Turn ${last.turn} went over the budget at ${last.peakTokens} tokens; COMPACT brought the window to ${last.tokensAfter}.`
       : "";
     ui.reason.textContent = state.overBudgetReason ?? "";
     ui.reason.hidden = !state.overBudgetReason;
@@ -700,13 +713,13 @@ class MemoryForgetting extends MemoryWidget {
       const weakest = forecast && (forecast.weakestAt === null ? "never the weakest"
         : forecast.weakestAt <= state.t ? "the weakest now" : `the weakest from t = ${num(forecast.weakestAt, 2)}`);
       return h("tr", { className: `status-${fact.status} kind-${fact.kind}` },
-        h("th", { scope: "row" }, h("span", { className: "text", id: textId }, fact.text), read,
+        h("th", { scope: "row" }, h("span", { className: "text", id: textId }, fact.text),
           fact.sources.length ? h("span", { className: "note sources" }, `distilled from ${fact.sources.map((id) => quote(textOf(id))).join(", ")}`) : null),
         h("td", {}, fact.kind, h("span", { className: "note" }, ` half-life ${num(fact.halfLife, 2)}`)),
         h("td", {}, num(fact.importance, 2)),
         h("td", {}, num(fact.age, 2)),
         h("td", {}, num(fact.recency)),
-        h("td", {}, String(fact.reads)),
+        h("td", {}, String(fact.reads), read),
         h("td", { className: "score" }, h("span", { className: "value" }, num(fact.score)), bar,
           why ? h("span", { className: "note breakdown" }, `${num(fact.importance, 2)} \u00d7 ${num(fact.recency)} \u00d7 ${num(fact.access, 2)} = ${num(fact.score)}`) : null,
           why && forecast ? h("span", { className: "note forecast" }, `halves by t = ${num(forecast.halfAt, 2)}; ${weakest}`) : null),
