@@ -91,6 +91,11 @@ pub(crate) fn fmt_number(value: f64) -> String {
             mantissa *= 10.0;
             exponent -= 1;
         }
+        // Rounding to three decimals can carry into a tenth digit (9.9996 -> 10).
+        if (mantissa * 1000.0).round() >= 10_000.0 {
+            mantissa /= 10.0;
+            exponent += 1;
+        }
         let mantissa = fixed(mantissa, 3);
         return format!("{sign}{mantissa}e{exponent}");
     }
@@ -133,6 +138,9 @@ mod tests {
         check(123456789012345.0, "123456789012345");
         check(9e13 + 0.5, "90000000000001");
         check(1.5e-9, "1.5e-9");
+        check(1e-300, "1e-300");
+        check(9.99996e20, "1e21");
+        check(1e308, "1e308");
         check(f64::NAN, "NaN");
         check(f64::NEG_INFINITY, "-Infinity");
     }

@@ -63,6 +63,7 @@
 mod compaction;
 mod error;
 mod forgetting;
+pub mod limits;
 mod math;
 mod units;
 

@@ -7,6 +7,7 @@ use std::ops::{Add, AddAssign, Sub, SubAssign};
 use serde::Serialize;
 
 use crate::error::{fmt_number, Error};
+use crate::limits::MAX_TIME;
 
 /// A number of tokens, estimated as a word count so that every run is reproducible.
 ///
@@ -64,8 +65,8 @@ impl fmt::Display for Tokens {
     }
 }
 
-/// A point on the forgetting timeline: finite and at least 0, in the same abstract units as the
-/// half-life.
+/// A point on the forgetting timeline: from 0 to [`MAX_TIME`](crate::limits::MAX_TIME), in the
+/// same abstract units as the half-life.
 ///
 /// # Example
 ///
@@ -75,7 +76,7 @@ impl fmt::Display for Tokens {
 /// assert_eq!(Time::new(6.0).unwrap().get(), 6.0);
 /// assert_eq!(
 ///     Time::new(-1.0).unwrap_err().to_string(),
-///     "t must be a finite number of at least 0, got -1"
+///     "t must be a number from 0 to 1000000, got -1"
 /// );
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Serialize)]
@@ -86,19 +87,24 @@ impl Time {
     /// The start of the timeline.
     pub const ZERO: Time = Time(0.0);
 
-    /// A checked time: finite and at least 0.
+    /// A checked time: from 0 to [`MAX_TIME`](crate::limits::MAX_TIME).
+    ///
+    /// # Errors
+    ///
+    /// When `t` is not a number in that range.
     pub fn new(t: f64) -> Result<Time, Error> {
         Time::named("t", t)
     }
 
     /// A checked time whose error message names `field`.
     pub(crate) fn named(field: &str, t: f64) -> Result<Time, Error> {
-        if t.is_finite() && t >= 0.0 {
+        if (0.0..=MAX_TIME).contains(&t) {
             // Normalise -0 to 0 so that equal times serialise identically.
             Ok(Time(t + 0.0))
         } else {
             Err(Error::new(format!(
-                "{field} must be a finite number of at least 0, got {}",
+                "{field} must be a number from 0 to {}, got {}",
+                fmt_number(MAX_TIME),
                 fmt_number(t)
             )))
         }

@@ -236,7 +236,7 @@ fn the_chart_falls_jumps_at_reads_and_ends_at_an_eviction() {
             .chart(Time::new(12.0).unwrap(), 0.0)
             .unwrap_err()
             .to_string(),
-        "step must be above 0 and give at most 10000 samples up to 12, got 0"
+        "step must be above 0 and give at most 10001 samples up to 12, got 0"
     );
 }
 

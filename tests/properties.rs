@@ -13,6 +13,7 @@
 
 use std::collections::BTreeSet;
 
+use agent_memory_widgets::limits::{MAX_HALF_LIFE, MAX_TIME, MIN_HALF_LIFE};
 use agent_memory_widgets::{
     Action, EventSpec, FactId, FactStore, FactStoreState, Kind, LiveStore, ReadSpec, Scenario,
     ScenarioSpec, Script, SeedFactSpec, Session, SessionConfig, SessionOptions, SessionState,
@@ -1219,7 +1220,7 @@ proptest! {
         capacity in wild_count(),
         boost in prop_oneof![wild_f64(), 0.0f64..=MAX_ACCESS_BOOST],
     ) {
-        let half_life_ok = half_life.is_finite() && half_life > 0.0;
+        let half_life_ok = (MIN_HALF_LIFE..=MAX_HALF_LIFE).contains(&half_life);
         let boost_ok = (0.0..=MAX_ACCESS_BOOST).contains(&boost);
         match StoreConfig::new(half_life, capacity, boost) {
             Ok(config) => {
@@ -1249,7 +1250,7 @@ proptest! {
             let before = serde_json::to_string(&one.state()).unwrap();
             match *op {
                 WildOp::SetTime(t) => {
-                    let valid = t.is_finite() && t >= 0.0;
+                    let valid = (0.0..=MAX_TIME).contains(&t);
                     match Time::new(t) {
                         Ok(time) => {
                             prop_assert!(valid, "Time::new({}) accepted", t);

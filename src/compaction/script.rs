@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
+use crate::limits::{check_len, check_text, MAX_TURNS};
 use crate::units::Tokens;
 
 /// What a turn is, which decides what compaction does with it.
@@ -128,7 +129,7 @@ pub struct TurnSpec {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Script {
-    // Invariant: not empty, and at most u32::MAX turns so that turn numbers fit a u32.
+    // Invariant: not empty, and at most MAX_TURNS turns, so that turn numbers fit a u32.
     turns: Vec<Turn>,
 }
 
@@ -138,9 +139,7 @@ impl Script {
         if specs.is_empty() {
             return Err(Error::new("script must have at least 1 turn, got 0"));
         }
-        if u32::try_from(specs.len()).is_err() {
-            return Err(Error::new("script must have at most 4294967295 turns"));
-        }
+        check_len("script", specs.len(), MAX_TURNS)?;
         let turns = specs
             .into_iter()
             .enumerate()
@@ -196,7 +195,10 @@ impl Default for Script {
 fn validate(index: usize, spec: TurnSpec) -> Result<Turn, Error> {
     let at = |field: &str| format!("script[{index}].{field} (turn {})", index + 1);
     let required = |field: &str, value: Option<String>| match value {
-        Some(value) if !value.trim().is_empty() => Ok(value),
+        Some(value) if !value.trim().is_empty() => {
+            check_text(&at(field), &value)?;
+            Ok(value)
+        }
         _ => Err(Error::new(format!(
             "{}: must be a non-empty text",
             at(field)

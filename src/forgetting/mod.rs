@@ -17,6 +17,7 @@ pub use scenario::{
 pub use store::{Distilled, Distiller, Fact, FactId, FactKind, LiveStore, Status, WriteOutcome};
 
 use crate::error::{fmt_number, whole_number, Error};
+use crate::limits::{MAX_CHART_POINTS, MAX_HALF_LIFE, MAX_READS, MIN_HALF_LIFE};
 use crate::math::log2;
 use crate::units::Time;
 
@@ -40,7 +41,7 @@ pub const MAX_ACCESS_BOOST: f64 = 1000.0;
 /// assert_eq!((config.half_life(), config.capacity(), config.access_boost()), (4.0, 4, 0.5));
 /// assert_eq!(
 ///     StoreConfig::new(0.0, 4, 0.5).unwrap_err().message(),
-///     "halfLife must be a finite number above 0, got 0"
+///     "halfLife must be a number from 0.001 to 1000000, got 0"
 /// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -58,15 +59,14 @@ pub struct StoreConfig {
 pub const LASTING_HALF_LIFE_FACTORS: [f64; 2] = [4.0, 8.0];
 
 impl StoreConfig {
-    /// Checks each value: `half_life` finite and above 0, `capacity` at least 1,
-    /// `access_boost` from 0 to [`MAX_ACCESS_BOOST`].
+    /// Checks each value: `half_life` from [`MIN_HALF_LIFE`] to [`MAX_HALF_LIFE`], `capacity`
+    /// at least 1, `access_boost` from 0 to [`MAX_ACCESS_BOOST`].
+    ///
+    /// # Errors
+    ///
+    /// When a value is outside its range; the message names it.
     pub fn new(half_life: f64, capacity: u32, access_boost: f64) -> Result<StoreConfig, Error> {
-        if !(half_life.is_finite() && half_life > 0.0) {
-            return Err(Error::new(format!(
-                "halfLife must be a finite number above 0, got {}",
-                fmt_number(half_life)
-            )));
-        }
+        check_half_life("halfLife", half_life)?;
         let capacity = whole_number("capacity", f64::from(capacity), 1, u32::MAX)?;
         if !(0.0..=MAX_ACCESS_BOOST).contains(&access_boost) {
             return Err(Error::new(format!(
@@ -84,24 +84,19 @@ impl StoreConfig {
         })
     }
 
-    /// The same settings with the half-lives of semantic and procedural facts set, each finite
-    /// and above 0 (by default 4 and 8 times the episodic half-life).
+    /// The same settings with the half-lives of semantic and procedural facts set, each from
+    /// [`MIN_HALF_LIFE`] to [`MAX_HALF_LIFE`] (by default 4 and 8 times the episodic half-life).
+    ///
+    /// # Errors
+    ///
+    /// When a half-life is outside that range; the message names it.
     pub fn with_lasting_half_lives(
         self,
         semantic: f64,
         procedural: f64,
     ) -> Result<StoreConfig, Error> {
-        for (name, value) in [
-            ("semanticHalfLife", semantic),
-            ("proceduralHalfLife", procedural),
-        ] {
-            if !(value.is_finite() && value > 0.0) {
-                return Err(Error::new(format!(
-                    "{name} must be a finite number above 0, got {}",
-                    fmt_number(value)
-                )));
-            }
-        }
+        check_half_life("semanticHalfLife", semantic)?;
+        check_half_life("proceduralHalfLife", procedural)?;
         Ok(StoreConfig {
             lasting_half_lives: [semantic, procedural],
             ..self
@@ -130,6 +125,21 @@ impl StoreConfig {
     /// How much each read adds to the access factor.
     pub fn access_boost(&self) -> f64 {
         self.access_boost
+    }
+}
+
+/// Checks a half-life: a number from [`MIN_HALF_LIFE`] to [`MAX_HALF_LIFE`], so that every
+/// score, key and forecast derived from it stays finite.
+fn check_half_life(field: &str, value: f64) -> Result<(), Error> {
+    if (MIN_HALF_LIFE..=MAX_HALF_LIFE).contains(&value) {
+        Ok(())
+    } else {
+        Err(Error::new(format!(
+            "{field} must be a number from {} to {}, got {}",
+            fmt_number(MIN_HALF_LIFE),
+            fmt_number(MAX_HALF_LIFE),
+            fmt_number(value)
+        )))
     }
 }
 
@@ -505,6 +515,11 @@ impl FactStore {
 
     /// Reads fact `id` at the current time. The fact must be active now.
     pub fn read(&mut self, id: FactId) -> Result<Change, Error> {
+        if self.scenario.reads().len() + self.reader_reads.len() >= MAX_READS {
+            return Err(Error::new(format!(
+                "a timeline holds at most {MAX_READS} reads; reset to read again"
+            )));
+        }
         let (mut store, _) = self.replay();
         store.read(id)?;
         self.reader_reads.push(ScheduledRead {
@@ -613,43 +628,78 @@ impl FactStore {
         }
     }
 
-    /// The score of every fact at each of `0, step, 2·step, … ≤ until`, replaying the timeline at
-    /// each: lines fall, jump at reads, and stop at a supersession or an eviction. At most 10,000
-    /// samples.
+    /// The score of every fact at each of `0, step, 2·step, … ≤ until`: lines fall, jump at
+    /// reads, and stop at a supersession or an eviction. One pass over the timeline, so the cost
+    /// is the replay's plus one point per drawn fact and sample.
+    ///
+    /// # Errors
+    ///
+    /// When `step` is not above 0, or the chart would have more than 10,001 samples or more
+    /// than [`MAX_CHART_POINTS`] points (samples times the scenario's facts).
     pub fn chart(&self, until: Time, step: f64) -> Result<Vec<ChartLine>, Error> {
-        if !(step.is_finite() && step > 0.0 && until.get() / step <= 10_000.0) {
+        let samples = until.get() / step;
+        if !(step.is_finite() && step > 0.0 && samples <= 10_000.0) {
             return Err(Error::new(format!(
-                "step must be above 0 and give at most 10000 samples up to {until}, got {}",
+                "step must be above 0 and give at most 10001 samples up to {until}, got {}",
                 fmt_number(step)
             )));
         }
+        // The checks above make this cast exact.
+        let samples = samples.floor() as usize + 1;
+        let facts = self.scenario.fact_count();
+        if samples.saturating_mul(facts) > MAX_CHART_POINTS {
+            return Err(Error::new(format!(
+                "step {} draws {samples} samples of {facts} facts, more than {MAX_CHART_POINTS} points; use a larger step",
+                fmt_number(step)
+            )));
+        }
+        let ops = self.ops(until);
+        let mut next_op = 0;
+        let mut store = LiveStore::new(self.config);
+        let mut log = Vec::new();
         let mut lines: Vec<ChartLine> = Vec::new();
-        let mut at = self.clone();
-        let samples = (until.get() / step).floor() as u32;
-        for i in 0..=samples {
-            at.t = Time(f64::from(i) * step);
-            let (store, _) = at.replay();
+        // line_of[id] is the index in `lines` of fact id's line, once it has one.
+        let mut line_of: Vec<Option<usize>> = vec![None; facts + 1];
+        for i in 0..samples {
+            let at = Time(i as f64 * step);
+            while let Some(&(op_at, op)) = ops.get(next_op) {
+                if op_at > at {
+                    break;
+                }
+                self.apply(&mut store, op_at, op, &mut log);
+                next_op += 1;
+            }
+            let _ = store.advance_to(at);
             for id in store.ranked() {
                 let Some(fact) = store.get(id) else { continue };
-                let point = [at.t.get(), self.config.score(fact, at.t)];
-                match lines.iter_mut().find(|line| line.id == id) {
-                    Some(line) => line.points.push(point),
-                    None => lines.push(ChartLine {
-                        id,
-                        text: fact.text.clone(),
-                        kind: fact.kind,
-                        points: vec![point],
-                    }),
+                let point = [at.get(), self.config.score(fact, at)];
+                let slot = line_of.get_mut(id as usize);
+                match slot {
+                    Some(Some(line)) => lines[*line].points.push(point),
+                    Some(slot) => {
+                        *slot = Some(lines.len());
+                        lines.push(ChartLine {
+                            id,
+                            text: fact.text.clone(),
+                            kind: fact.kind,
+                            points: vec![point],
+                        });
+                    }
+                    None => {}
                 }
             }
         }
-        lines.sort_by_key(|line| line.id);
+        lines.sort_unstable_by_key(|line| line.id);
         Ok(lines)
     }
 
     /// Where active `fact` is heading with no further reads or writes. Scores compare through
     /// their logarithms, `log2(importance) + log2(access) − age / halfLife`, so that a long-faded
     /// score never underflows to 0.
+    ///
+    /// Fact i is the weakest after Δ ≥ 0 when `Δ · (rate_i − rate_j) ≥ log_i − log_j` for every
+    /// other active j. Facts of one kind share a rate, so only the weakest of each kind can bind:
+    /// the check is O(kinds), not O(n).
     fn forecast(&self, store: &LiveStore, fact: &Fact) -> Forecast {
         let t = self.t.get();
         let log_score = |f: &Fact| {
@@ -657,13 +707,14 @@ impl FactStore {
                 - (t - f.last_touch.get()) / self.config.half_life_of(f.kind)
         };
         let rate = |f: &Fact| 1.0 / self.config.half_life_of(f.kind);
-        // Fact i is weakest after Δ ≥ 0 when, for every other active j,
-        // Δ · (rate_i − rate_j) ≥ log_i − log_j.
         let (mut from, mut until) = (0.0f64, f64::INFINITY);
-        for other in store.ranked().filter_map(|id| store.get(id)) {
-            if other.id == fact.id {
-                continue;
+        for kind in FactKind::ALL {
+            let mut weakest = store.weakest_of(kind);
+            if weakest.is_some_and(|other| other.id == fact.id) {
+                // Within its own kind the fact must be the weakest; the runner-up binds.
+                weakest = store.second_weakest_of(kind);
             }
+            let Some(other) = weakest else { continue };
             let gap = log_score(fact) - log_score(other);
             let closing = rate(fact) - rate(other);
             if closing == 0.0 {
@@ -682,100 +733,113 @@ impl FactStore {
         }
     }
 
-    /// Replays every operation at a time up to `t` into a fresh store.
-    fn replay(&self) -> (LiveStore, Vec<Change>) {
-        let reads = self.scenario.reads().iter().chain(&self.reader_reads);
-        let mut ops: Vec<(Time, Op)> = (0..self.scenario.facts().len())
-            .map(|i| (Time::ZERO, Op::SeedFact(i)))
-            .chain(reads.enumerate().map(|(i, read)| (read.at, Op::Read(i))))
-            .chain(
-                self.fired
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, fired)| fired.map(|at| (at, Op::Event(i)))),
-            )
-            .chain(self.consolidated_at.map(|at| (at, Op::Consolidate)))
-            .filter(|(at, _)| *at <= self.t)
-            .collect();
+    /// Every operation at a time up to `until`, in the order they apply: by time, and at equal
+    /// times in the order of [`Op`].
+    fn ops(&self, until: Time) -> Vec<(Time, Op)> {
+        let mut ops = Vec::new();
+        for i in 0..self.scenario.facts().len() {
+            ops.push((Time::ZERO, Op::SeedFact(i)));
+        }
+        for (i, read) in self
+            .scenario
+            .reads()
+            .iter()
+            .chain(&self.reader_reads)
+            .enumerate()
+        {
+            ops.push((read.at, Op::Read(i)));
+        }
+        for (i, fired) in self.fired.iter().enumerate() {
+            if let Some(at) = *fired {
+                ops.push((at, Op::Event(i)));
+            }
+        }
+        if let Some(at) = self.consolidated_at {
+            ops.push((at, Op::Consolidate));
+        }
+        ops.retain(|(at, _)| *at <= until);
         // Keys are unique (an op appears once), so an unstable sort is deterministic.
         ops.sort_unstable_by(|(a, op_a), (b, op_b)| {
             a.get().total_cmp(&b.get()).then(op_a.cmp(op_b))
         });
+        ops
+    }
 
+    /// Replays every operation at a time up to `t` into a fresh store, standing at `t`.
+    fn replay(&self) -> (LiveStore, Vec<Change>) {
+        let ops = self.ops(self.t);
         let mut store = LiveStore::new(self.config);
         let mut log = Vec::with_capacity(ops.len());
-        let scheduled = self.scenario.reads().len();
         for (at, op) in ops {
-            // Sorted by time, so time never goes back.
-            let _ = store.advance_to(at);
-            let change = match op {
-                Op::SeedFact(i) => {
-                    let fact = &self.scenario.facts()[i];
-                    let id = i as FactId + 1;
-                    store
-                        .write(id, &fact.text, fact.importance, None)
-                        .ok()
-                        .map(|o| (o, None))
-                }
-                Op::Event(i) => {
-                    let event = &self.scenario.events()[i];
-                    let id = self.scenario.event_fact(i).unwrap_or_default();
-                    let supersedes = event.supersedes.filter(|&old| store.get(old).is_some());
-                    let outcome = store.write(id, &event.text, event.importance, supersedes);
-                    outcome.ok().map(|o| (o, Some(i as u32)))
-                }
-                Op::Consolidate => {
-                    let distiller = ScenarioDistiller(&self.scenario);
-                    for outcome in store.consolidate(&distiller).unwrap_or_default() {
-                        log.push(Change {
-                            at,
-                            action: Action::Distill,
-                            fact: outcome.fact,
-                            event: None,
-                            superseded: None,
-                            evicted: outcome.evicted,
-                        });
-                    }
-                    None
-                }
-                Op::Read(i) => {
-                    let read = if i < scheduled {
-                        self.scenario.reads()[i]
-                    } else {
-                        self.reader_reads[i - scheduled]
-                    };
-                    let action = match store.read(read.fact) {
-                        Ok(()) => Action::Read,
-                        Err(_) => Action::MissedRead,
-                    };
-                    let (superseded, evicted, event) = (None, None, None);
-                    log.push(Change {
-                        at,
-                        action,
-                        fact: read.fact,
-                        event,
-                        superseded,
-                        evicted,
-                    });
-                    None
-                }
+            self.apply(&mut store, at, op, &mut log);
+        }
+        // The store ranks by score at its own time: it must stand at t, not at the last event.
+        let _ = store.advance_to(self.t);
+        (store, log)
+    }
+
+    /// Applies one operation at time `at` (never before the store's time) and logs it.
+    fn apply(&self, store: &mut LiveStore, at: Time, op: Op, log: &mut Vec<Change>) {
+        // Operations come sorted by time, so time never goes back.
+        let _ = store.advance_to(at);
+        let change = |action, fact, event, outcome: Option<WriteOutcome>| {
+            let outcome = outcome.unwrap_or_default();
+            Change {
+                at,
+                action,
+                fact,
+                event,
+                superseded: outcome.superseded,
+                evicted: outcome.evicted,
+            }
+        };
+        let written = |outcome: WriteOutcome, event| {
+            let action = if outcome.refreshed {
+                Action::Refresh
+            } else {
+                Action::Write
             };
-            if let Some((outcome, event)) = change {
-                log.push(Change {
-                    at,
-                    action: if outcome.refreshed {
-                        Action::Refresh
-                    } else {
-                        Action::Write
-                    },
-                    fact: outcome.fact,
-                    event,
-                    superseded: outcome.superseded,
-                    evicted: outcome.evicted,
-                });
+            change(action, outcome.fact, event, Some(outcome))
+        };
+        match op {
+            Op::SeedFact(i) => {
+                let fact = &self.scenario.facts()[i];
+                let id = i as FactId + 1;
+                if let Ok(outcome) = store.write(id, &fact.text, fact.importance, None) {
+                    log.push(written(outcome, None));
+                }
+            }
+            Op::Event(i) => {
+                let event = &self.scenario.events()[i];
+                let id = self.scenario.event_fact(i).unwrap_or_default();
+                let supersedes = event.supersedes.filter(|&old| store.get(old).is_some());
+                if let Ok(outcome) = store.write(id, &event.text, event.importance, supersedes) {
+                    log.push(written(outcome, Some(i as u32)));
+                }
+            }
+            Op::Consolidate => {
+                let distiller = ScenarioDistiller(&self.scenario);
+                for outcome in store.consolidate(&distiller).unwrap_or_default() {
+                    let evicted = WriteOutcome {
+                        evicted: outcome.evicted,
+                        ..WriteOutcome::default()
+                    };
+                    log.push(change(Action::Distill, outcome.fact, None, Some(evicted)));
+                }
+            }
+            Op::Read(i) => {
+                let scheduled = self.scenario.reads().len();
+                let read = match i.checked_sub(scheduled) {
+                    None => self.scenario.reads()[i],
+                    Some(j) => self.reader_reads[j],
+                };
+                let action = match store.read(read.fact) {
+                    Ok(()) => Action::Read,
+                    Err(_) => Action::MissedRead,
+                };
+                log.push(change(action, read.fact, None, None));
             }
         }
-        (store, log)
     }
 }
 

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{whole_number, Error};
 use crate::forgetting::store::{check_importance, FactId, FactKind};
+use crate::limits::{check_len, check_text, MAX_EVENTS, MAX_FACTS, MAX_READS, MAX_RULES};
 use crate::units::Time;
 
 /// A fact the store holds at t = 0.
@@ -164,6 +165,10 @@ impl Scenario {
                 "scenario must have at least 1 fact or write event",
             ));
         }
+        check_len("facts", spec.facts.len(), MAX_FACTS)?;
+        check_len("events", spec.events.len(), MAX_EVENTS)?;
+        check_len("reads", spec.reads.len(), MAX_READS)?;
+        check_len("consolidation", spec.consolidation.len(), MAX_RULES)?;
         let total = spec.facts.len() + spec.events.len() + spec.consolidation.len();
         let max_id = u32::try_from(total)
             .map_err(|_| Error::new("scenario must have at most 4294967295 facts and events"))?;
@@ -244,6 +249,11 @@ impl Scenario {
                         )))
                     }
                 };
+                check_len(
+                    &format!("{path}.sources"),
+                    rule.sources.len(),
+                    max_id as usize,
+                )?;
                 if rule.sources.is_empty() {
                     return Err(Error::new(format!(
                         "{path}.sources: name at least one episode"
@@ -362,6 +372,12 @@ impl Scenario {
             .then(|| (self.facts.len() + self.events.len() + 1 + index) as FactId)
     }
 
+    /// How many facts the scenario can ever hold: those at t = 0, one per write event and one
+    /// per consolidation rule.
+    pub fn fact_count(&self) -> usize {
+        self.facts.len() + self.events.len() + self.consolidation.len()
+    }
+
     /// Whether `id` names a fact of this scenario (written at t = 0, by an event or by
     /// consolidation).
     pub fn has_fact(&self, id: FactId) -> bool {
@@ -377,7 +393,10 @@ impl Default for Scenario {
 
 fn text(path: String, value: Option<String>) -> Result<String, Error> {
     match value {
-        Some(text) if !text.trim().is_empty() => Ok(text),
+        Some(text) if !text.trim().is_empty() => {
+            check_text(&path, &text)?;
+            Ok(text)
+        }
         _ => Err(Error::new(format!("{path}: must be a non-empty text"))),
     }
 }

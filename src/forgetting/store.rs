@@ -352,6 +352,18 @@ impl LiveStore {
             .map(|rank| rank.id)
     }
 
+    /// The active fact of `kind` with the lowest score, at any time. O(log n).
+    pub(crate) fn weakest_of(&self, kind: FactKind) -> Option<&Fact> {
+        let rank = self.ranked[kind.index()].first()?;
+        self.facts.get(&rank.id)
+    }
+
+    /// The active fact of `kind` with the second-lowest score. O(log n).
+    pub(crate) fn second_weakest_of(&self, kind: FactKind) -> Option<&Fact> {
+        let rank = self.ranked[kind.index()].iter().nth(1)?;
+        self.facts.get(&rank.id)
+    }
+
     fn score_now(&self, id: FactId) -> f64 {
         self.score(id).unwrap_or(f64::INFINITY)
     }

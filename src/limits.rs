@@ -1,0 +1,55 @@
+//! The largest inputs the crate accepts. Anything beyond them is rejected with an [`Error`]
+//! that names the limit, before any memory is set aside for it, so that a hostile or mistaken
+//! input can neither exhaust memory nor make one call block a page.
+//!
+//! Every limit is generous for a conversation or a fact store a person can read on a page, and
+//! small enough that the slowest call at the limit (a playground replay or a decay chart) stays
+//! well under 100 ms in a browser (`make bench` measures it).
+//!
+//! [`Error`]: crate::Error
+
+/// The most turns in a script.
+pub const MAX_TURNS: usize = 10_000;
+/// The most characters in one text: a turn, a summary, a speaker, a fact or a label.
+pub const MAX_TEXT_CHARS: usize = 10_000;
+/// The most facts a scenario starts with.
+pub const MAX_FACTS: usize = 1_000;
+/// The most write events in a scenario.
+pub const MAX_EVENTS: usize = 1_000;
+/// The most reads in a scenario; the reader's own reads count too.
+pub const MAX_READS: usize = 10_000;
+/// The most consolidation rules in a scenario.
+pub const MAX_RULES: usize = 1_000;
+/// The shortest half-life accepted, in time units.
+pub const MIN_HALF_LIFE: f64 = 1e-3;
+/// The longest half-life accepted, in time units.
+pub const MAX_HALF_LIFE: f64 = 1e6;
+/// The latest time on a timeline.
+pub const MAX_TIME: f64 = 1e6;
+/// The most points one decay chart returns: samples times the facts it draws.
+pub const MAX_CHART_POINTS: usize = 100_000;
+
+use crate::error::Error;
+
+/// Checks that `text` has at most [`MAX_TEXT_CHARS`] characters; the message names `path`.
+pub(crate) fn check_text(path: &str, text: &str) -> Result<(), Error> {
+    let chars = text.chars().count();
+    if chars <= MAX_TEXT_CHARS {
+        Ok(())
+    } else {
+        Err(Error::new(format!(
+            "{path}: must have at most {MAX_TEXT_CHARS} characters, got {chars}"
+        )))
+    }
+}
+
+/// Checks that a list named `path` has at most `max` items.
+pub(crate) fn check_len(path: &str, len: usize, max: usize) -> Result<(), Error> {
+    if len <= max {
+        Ok(())
+    } else {
+        Err(Error::new(format!(
+            "{path} must have at most {max} items, got {len}"
+        )))
+    }
+}
