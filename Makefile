@@ -21,13 +21,14 @@ MDBOOK_VERSION := 0.4.52
 WASM_OPT := -O1
 PORT ?= 8000
 
-.PHONY: help serve test bench build dist examples tools tools-browser tools-mdbook test-native test-wasm test-size test-e2e clean
+.PHONY: help serve test bench fuzz build dist examples tools tools-browser tools-mdbook test-native test-wasm test-size test-fuzz test-e2e clean
 
 help:
 	@echo "make serve   build and serve www/ on http://127.0.0.1:$(PORT)"
 	@echo "make test    native tests, wasm tests in headless Chromium, browser end-to-end tests"
 	@echo "make dist    one-file bundle dist/agent-memory-widgets.js and a page that opens from disk"
 	@echo "make bench   size, browser latency and memory, native scaling: prints and writes BENCHMARKS.md"
+	@echo "make fuzz    a long fuzz of the release package: FUZZ_ITER=100000 make fuzz (FUZZ_SEED to replay)"
 
 ## Installs ----------------------------------------------------------------------------------
 
@@ -58,6 +59,7 @@ tools-mdbook:
 build: tools
 	cargo build --release --target $(WASM_TARGET)
 	wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir $(PKG) $(WASM)
+	node tools/guard-glue.mjs $(PKG)/$(CRATE).js
 	wasm-opt $(WASM_OPT) $(PKG)/$(CRATE)_bg.wasm -o $(PKG)/$(CRATE)_bg.wasm
 
 dist: build
@@ -75,7 +77,7 @@ serve: build
 ## Tests --------------------------------------------------------------------------------------
 
 test: tools tools-browser tools-mdbook
-	$(MAKE) --no-print-directory test-native test-wasm test-size test-e2e
+	$(MAKE) --no-print-directory test-native test-wasm test-size test-fuzz test-e2e
 
 test-native:
 	cargo fmt --check
@@ -89,6 +91,13 @@ test-wasm:
 
 test-size: build
 	node --test tests/size.test.mjs
+
+# A few thousand random sequences against the release package; `make fuzz` runs many more.
+test-fuzz: build
+	node --test tests/fuzz.test.mjs
+
+fuzz: build
+	FUZZ_ITER=$${FUZZ_ITER:-100000} node --test tests/fuzz.test.mjs
 
 test-e2e: dist examples
 	node --test --test-concurrency=1 tests/e2e/

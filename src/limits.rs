@@ -53,3 +53,27 @@ pub(crate) fn check_len(path: &str, len: usize, max: usize) -> Result<(), Error>
         )))
     }
 }
+
+/// The most characters in all the texts of one script or scenario together.
+pub const MAX_TOTAL_TEXT_CHARS: usize = 1_000_000;
+
+/// Counts texts against [`MAX_TOTAL_TEXT_CHARS`] as a script or scenario is read.
+#[derive(Debug, Default)]
+pub(crate) struct TextBudget {
+    used: usize,
+}
+
+impl TextBudget {
+    /// Checks `text` on its own ([`check_text`]) and against what is left of the budget.
+    pub(crate) fn take(&mut self, path: &str, text: &str) -> Result<(), Error> {
+        check_text(path, text)?;
+        self.used += text.chars().count();
+        if self.used <= MAX_TOTAL_TEXT_CHARS {
+            Ok(())
+        } else {
+            Err(Error::new(format!(
+                "{path}: all texts together must have at most {MAX_TOTAL_TEXT_CHARS} characters"
+            )))
+        }
+    }
+}

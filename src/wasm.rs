@@ -5,10 +5,17 @@
 //! objects (camelCase, `null` for absent values), and turns every core [`Error`](crate::Error)
 //! into a thrown JS `Error` with the core's message. No JS input can reach a panic.
 
-use js_sys::{Array, Object, Reflect};
+use std::cell::Cell;
+use std::rc::Rc;
+
+use js_sys::{Array, JsString, Object, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+use crate::limits::{
+    check_len, MAX_EVENTS, MAX_FACTS, MAX_READS, MAX_RULES, MAX_TEXT_CHARS, MAX_TOTAL_TEXT_CHARS,
+    MAX_TURNS,
+};
 use crate::{
     Error, EventSpec, ReadSpec, RuleSpec, ScenarioSpec, SeedFactSpec, SessionOptions, StoreOptions,
     Time, TurnSpec,
@@ -284,7 +291,7 @@ impl Default for JsFactStore {
 /// serde's `Deserialize`, so that each message gives the path of the bad field and the build
 /// carries no float formatting for serde's error messages.
 fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
-    let Some(options) = Fields::of(value, "withConfig", &["budget", "hotN", "script"])? else {
+    let Some(options) = Fields::root(value, &["budget", "hotN", "script"])? else {
         return Ok(SessionOptions::default());
     };
     Ok(SessionOptions {
@@ -292,6 +299,7 @@ fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
         hot_n: options.number("hotN")?,
         script: options.list(
             "script",
+            MAX_TURNS,
             |turn| {
                 Ok(TurnSpec {
                     speaker: turn.text("speaker")?,
@@ -315,11 +323,11 @@ fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
         "proceduralHalfLife",
         "scenario",
     ];
-    let Some(options) = Fields::of(value, "withConfig", &known)? else {
+    let Some(options) = Fields::root(value, &known)? else {
         return Ok(StoreOptions::default());
     };
-    let scenario = match Fields::of(
-        &options.get("scenario"),
+    let scenario = match options.child(
+        &options.get("scenario")?,
         "scenario",
         &["facts", "reads", "events", "consolidation"],
     )? {
@@ -328,6 +336,7 @@ fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
             facts: scenario
                 .list(
                     "facts",
+                    MAX_FACTS,
                     |fact| {
                         Ok(SeedFactSpec {
                             text: fact.text("text")?,
@@ -340,6 +349,7 @@ fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
             reads: scenario
                 .list(
                     "reads",
+                    MAX_READS,
                     |read| {
                         Ok(ReadSpec {
                             fact: read.number("fact")?,
@@ -352,6 +362,7 @@ fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
             events: scenario
                 .list(
                     "events",
+                    MAX_EVENTS,
                     |event| {
                         Ok(EventSpec {
                             label: event.text("label")?,
@@ -366,6 +377,7 @@ fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
             consolidation: scenario
                 .list(
                     "consolidation",
+                    MAX_RULES,
                     |rule| {
                         Ok(RuleSpec {
                             kind: rule.text("kind")?,
@@ -389,27 +401,64 @@ fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
     })
 }
 
+// The JS functions the options reader calls, each in its catching form: a caller's getter,
+// Proxy trap or revoked Proxy may throw, and an exception that unwinds through wasm frames
+// skips the code that restores wasm-bindgen's shadow stack pointer. Caught here, it becomes an
+// ordinary error that names the option.
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn is_array(value: &JsValue) -> Result<bool, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
+}
+
 /// A JS object being read, with the path that error messages name (`script[3]`).
 struct Fields {
     object: Object,
     path: String,
+    // The UTF-16 units of every text read so far from the same options, shared by the objects
+    // below them: it stops a list of long texts from filling memory before the core's exact
+    // character count sees it (UTF-16 units bound characters from above).
+    text_units: Rc<Cell<usize>>,
 }
 
 impl Fields {
+    /// The options object `value`, with no keys but `known`; `None` when it is absent.
+    fn root(value: &JsValue, known: &[&str]) -> Result<Option<Fields>, JsError> {
+        Fields::of(value, "withConfig", known, Rc::default())
+    }
+
+    /// An object inside this one, at `path`.
+    fn child(
+        &self,
+        value: &JsValue,
+        path: &str,
+        known: &[&str],
+    ) -> Result<Option<Fields>, JsError> {
+        Fields::of(value, path, known, Rc::clone(&self.text_units))
+    }
+
     /// `value` as an object with no keys but `known`; `None` when it is absent.
-    fn of(value: &JsValue, path: &str, known: &[&str]) -> Result<Option<Fields>, JsError> {
+    fn of(
+        value: &JsValue,
+        path: &str,
+        known: &[&str],
+        text_units: Rc<Cell<usize>>,
+    ) -> Result<Option<Fields>, JsError> {
         if value.is_undefined() || value.is_null() {
             return Ok(None);
         }
         let names = known.join(", ");
-        if !value.is_object() || Array::is_array(value) {
+        let array = is_array(value).map_err(|err| threw(path, &err))?;
+        if !value.is_object() || array {
             return Err(JsError::new(&format!(
                 "{path} must be an object with any of: {names}; got {}",
                 type_of(value)
             )));
         }
-        let object: Object = value.clone().unchecked_into();
-        for key in Object::keys(&object).iter() {
+        let keys = object_keys(value).map_err(|err| threw(path, &err))?;
+        for key in keys.iter() {
             let name = key.as_string().unwrap_or_default();
             if !known.contains(&name.as_str()) {
                 return Err(JsError::new(&format!(
@@ -418,13 +467,16 @@ impl Fields {
             }
         }
         Ok(Some(Fields {
-            object,
+            object: value.clone().unchecked_into(),
             path: path.to_owned(),
+            text_units,
         }))
     }
 
-    fn get(&self, key: &str) -> JsValue {
-        Reflect::get(&self.object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+    /// The value of `key`; a getter or Proxy that throws is an error naming the option.
+    fn get(&self, key: &str) -> Result<JsValue, JsError> {
+        Reflect::get(&self.object, &JsValue::from_str(key))
+            .map_err(|err| threw(&self.name(key), &err))
     }
 
     /// The name of `key` in messages, as the core names it: bare for the options and the
@@ -438,7 +490,7 @@ impl Fields {
 
     /// An optional number.
     fn number(&self, key: &str) -> Result<Option<f64>, JsError> {
-        let value = self.get(key);
+        let value = self.get(key)?;
         if value.is_undefined() || value.is_null() {
             return Ok(None);
         }
@@ -448,91 +500,140 @@ impl Fields {
         })
     }
 
-    /// An optional string.
+    /// An optional string. Its JS length is checked before it is copied into wasm memory: a
+    /// string of more than twice [`MAX_TEXT_CHARS`] UTF-16 units has more than that many
+    /// characters; the core checks the exact count.
     fn text(&self, key: &str) -> Result<Option<String>, JsError> {
-        let value = self.get(key);
+        let value = self.get(key)?;
         if value.is_undefined() || value.is_null() {
             return Ok(None);
         }
         let name = self.name(key);
-        value.as_string().map(Some).ok_or_else(|| {
-            JsError::new(&format!("{name} must be a string, got {}", type_of(&value)))
-        })
+        let Some(string) = value.dyn_ref::<JsString>() else {
+            return Err(JsError::new(&format!(
+                "{name} must be a string, got {}",
+                type_of(&value)
+            )));
+        };
+        let units = string.length() as usize;
+        if units > 2 * MAX_TEXT_CHARS {
+            return Err(JsError::new(&format!(
+                "{name}: must have at most {MAX_TEXT_CHARS} characters, got {units}"
+            )));
+        }
+        let total = self.text_units.get() + units;
+        if total > 2 * MAX_TOTAL_TEXT_CHARS {
+            return Err(JsError::new(&format!(
+                "{name}: all texts together must have at most {MAX_TOTAL_TEXT_CHARS} characters"
+            )));
+        }
+        self.text_units.set(total);
+        Ok(string.as_string())
+    }
+
+    /// The length of the array at `key`, at most `max`, checked before anything is reserved for
+    /// it; `None` when absent.
+    fn array(&self, key: &str, max: usize, what: &str) -> Result<Option<(Object, usize)>, JsError> {
+        let value = self.get(key)?;
+        if value.is_undefined() || value.is_null() {
+            return Ok(None);
+        }
+        let name = self.name(key);
+        if !is_array(&value).map_err(|err| threw(&name, &err))? {
+            return Err(JsError::new(&format!(
+                "{name} must be {what}, got {}",
+                type_of(&value)
+            )));
+        }
+        let object: Object = value.unchecked_into();
+        let length = Reflect::get(&object, &JsValue::from_str("length"))
+            .map_err(|err| threw(&name, &err))?
+            .as_f64()
+            .unwrap_or(0.0);
+        // An array's length is a whole number below 2^32, so this cast is exact.
+        let length = length as usize;
+        check_len(&name, length, max).map_err(js_error)?;
+        Ok(Some((object, length)))
+    }
+
+    /// Item `i` of an array from [`Fields::array`].
+    fn item(&self, array: &Object, name: &str, i: usize) -> Result<JsValue, JsError> {
+        Reflect::get_u32(array, i as u32).map_err(|err| threw(&format!("{name}[{i}]"), &err))
     }
 
     /// An optional array of numbers; absent is empty.
     fn numbers(&self, key: &str) -> Result<Vec<f64>, JsError> {
-        let value = self.get(key);
-        if value.is_undefined() || value.is_null() {
+        let max = MAX_FACTS + MAX_EVENTS + MAX_RULES;
+        let Some((array, length)) = self.array(key, max, "an array of ids")? else {
             return Ok(Vec::new());
-        }
+        };
         let name = self.name(key);
-        if !Array::is_array(&value) {
-            return Err(JsError::new(&format!(
-                "{name} must be an array of ids, got {}",
-                type_of(&value)
-            )));
+        let mut numbers = Vec::with_capacity(length);
+        for i in 0..length {
+            let item = self.item(&array, &name, i)?;
+            let Some(number) = item.as_f64() else {
+                return Err(JsError::new(&format!(
+                    "{name}[{i}] must be a number, got {}",
+                    type_of(&item)
+                )));
+            };
+            numbers.push(number);
         }
-        let items: Array = value.unchecked_into();
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| {
-                item.as_f64().ok_or_else(|| {
-                    JsError::new(&format!(
-                        "{name}[{i}] must be a number, got {}",
-                        type_of(&item)
-                    ))
-                })
-            })
-            .collect()
+        Ok(numbers)
     }
 
-    /// An optional array of objects with keys among `known`, each read by `item`.
+    /// An optional array of at most `max` objects with keys among `known`, each read by `item`.
     fn list<T>(
         &self,
         key: &str,
+        max: usize,
         item: impl Fn(&Fields) -> Result<T, JsError>,
         known: &[&str],
     ) -> Result<Option<Vec<T>>, JsError> {
-        let value = self.get(key);
-        if value.is_undefined() || value.is_null() {
+        let Some((array, length)) = self.array(key, max, "an array")? else {
             return Ok(None);
-        }
+        };
         let name = self.name(key);
-        if !Array::is_array(&value) {
-            return Err(JsError::new(&format!(
-                "{name} must be an array, got {}",
-                type_of(&value)
-            )));
-        }
-        let items: Array = value.unchecked_into();
-        let mut list = Vec::with_capacity(items.length() as usize);
-        for (i, value) in items.iter().enumerate() {
+        let mut list = Vec::with_capacity(length);
+        for i in 0..length {
+            let value = self.item(&array, &name, i)?;
             let path = format!("{name}[{i}]");
-            match Fields::of(&value, &path, known)? {
-                Some(fields) => list.push(item(&fields)?),
-                None => {
-                    return Err(JsError::new(&format!(
-                        "{path} must be an object, got {}",
-                        type_of(&value)
-                    )))
-                }
-            }
+            let Some(fields) = self.child(&value, &path, known)? else {
+                return Err(JsError::new(&format!(
+                    "{path} must be an object, got {}",
+                    type_of(&value)
+                )));
+            };
+            list.push(item(&fields)?);
         }
         Ok(Some(list))
     }
 }
 
-/// A JS value's type in words, for error messages.
+/// The error for an exception the caller's object threw while `name` was read.
+fn threw(name: &str, exception: &JsValue) -> JsError {
+    let message = Reflect::get(exception, &JsValue::from_str("message"))
+        .ok()
+        .and_then(|message| message.as_string())
+        .or_else(|| exception.as_string())
+        .unwrap_or_else(|| "a value that is not an Error".into());
+    JsError::new(&format!("{name} could not be read: it threw {message}"))
+}
+
+/// A JS value's type in words, for error messages: `undefined`, `null`, `an array`, `a number`.
 fn type_of(value: &JsValue) -> String {
-    if Array::is_array(value) {
-        "an array".into()
-    } else if value.is_null() {
-        "null".into()
-    } else {
-        format!("a {}", value.js_typeof().as_string().unwrap_or_default())
+    if value.is_undefined() {
+        return "undefined".into();
     }
+    if value.is_null() {
+        return "null".into();
+    }
+    if is_array(value).unwrap_or(false) {
+        return "an array".into();
+    }
+    let name = value.js_typeof().as_string().unwrap_or_default();
+    let article = if name.starts_with('o') { "an" } else { "a" };
+    format!("{article} {name}")
 }
 
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {

@@ -164,6 +164,84 @@ fn bad_configs_throw_errors_and_the_module_keeps_working() {
     );
 }
 
+/// A JS object whose getter for `key` throws, built with `eval`-free JS: `Object.defineProperty`.
+fn throwing_getter(key: &str) -> JsValue {
+    let object = Object::new();
+    let descriptor = Object::new();
+    let thrower = js_sys::Function::new_no_args("throw new Error('no access')");
+    Reflect::set(&descriptor, &"get".into(), &thrower).unwrap();
+    Reflect::set(&descriptor, &"enumerable".into(), &true.into()).unwrap();
+    Object::define_property(&object, &key.into(), &descriptor);
+    object.into()
+}
+
+#[wasm_bindgen_test]
+fn hostile_options_are_errors_that_name_the_option_and_leave_memory_alone() {
+    // A getter that throws is reported, not silently replaced by the default.
+    assert_eq!(
+        message(
+            JsSession::with_config(throwing_getter("budget"))
+                .err()
+                .unwrap()
+        ),
+        "budget could not be read: it threw no access"
+    );
+    assert_eq!(
+        message(
+            JsFactStore::with_config(throwing_getter("halfLife"))
+                .err()
+                .unwrap()
+        ),
+        "halfLife could not be read: it threw no access"
+    );
+    // An array that claims a huge length is refused before anything is reserved for it.
+    let memory = || {
+        wasm_bindgen::memory()
+            .unchecked_into::<js_sys::WebAssembly::Memory>()
+            .buffer()
+            .unchecked_into::<js_sys::ArrayBuffer>()
+            .byte_length()
+    };
+    let before = memory();
+    for length in [1e6, 1e8, 4294967295.0] {
+        let script = Array::new();
+        Reflect::set(&script, &"length".into(), &length.into()).unwrap();
+        let config = Object::new();
+        Reflect::set(&config, &"script".into(), &script).unwrap();
+        let err = message(JsSession::with_config(config.into()).err().unwrap());
+        assert!(
+            err.starts_with("script must have at most 10000 items, got "),
+            "{err}"
+        );
+    }
+    assert_eq!(memory(), before);
+    // Types are named the way a person says them.
+    assert_eq!(
+        message(
+            JsSession::with_config(options(r#"{"script": [null, 1]}"#))
+                .err()
+                .unwrap()
+        ),
+        "script[0] must be an object, got null"
+    );
+    let config = Object::new();
+    let script = Array::of1(&JsValue::UNDEFINED);
+    Reflect::set(&config, &"script".into(), &script).unwrap();
+    assert_eq!(
+        message(JsSession::with_config(config.into()).err().unwrap()),
+        "script[0] must be an object, got undefined"
+    );
+    // Half-lives whose scores would overflow are refused.
+    assert_eq!(
+        message(
+            JsFactStore::with_config(options(r#"{"halfLife": 1e308}"#))
+                .err()
+                .unwrap()
+        ),
+        "halfLife must be a number from 0.001 to 1000000, got 1e308"
+    );
+}
+
 #[wasm_bindgen_test]
 fn state_shapes_are_plain_objects_with_null_for_absent_values() {
     let keys = |value: &JsValue| {

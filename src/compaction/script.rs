@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
-use crate::limits::{check_len, check_text, MAX_TURNS};
+use crate::limits::{check_len, TextBudget, MAX_TURNS};
 use crate::units::Tokens;
 
 /// What a turn is, which decides what compaction does with it.
@@ -140,11 +140,11 @@ impl Script {
             return Err(Error::new("script must have at least 1 turn, got 0"));
         }
         check_len("script", specs.len(), MAX_TURNS)?;
-        let turns = specs
-            .into_iter()
-            .enumerate()
-            .map(|(index, spec)| validate(index, spec))
-            .collect::<Result<_, _>>()?;
+        let mut budget = TextBudget::default();
+        let mut turns = Vec::with_capacity(specs.len());
+        for (index, spec) in specs.into_iter().enumerate() {
+            turns.push(validate(index, spec, &mut budget)?);
+        }
         Ok(Script { turns })
     }
 
@@ -192,11 +192,11 @@ impl Default for Script {
     }
 }
 
-fn validate(index: usize, spec: TurnSpec) -> Result<Turn, Error> {
+fn validate(index: usize, spec: TurnSpec, budget: &mut TextBudget) -> Result<Turn, Error> {
     let at = |field: &str| format!("script[{index}].{field} (turn {})", index + 1);
-    let required = |field: &str, value: Option<String>| match value {
+    let mut required = |field: &str, value: Option<String>| match value {
         Some(value) if !value.trim().is_empty() => {
-            check_text(&at(field), &value)?;
+            budget.take(&at(field), &value)?;
             Ok(value)
         }
         _ => Err(Error::new(format!(

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{whole_number, Error};
 use crate::forgetting::store::{check_importance, FactId, FactKind};
-use crate::limits::{check_len, check_text, MAX_EVENTS, MAX_FACTS, MAX_READS, MAX_RULES};
+use crate::limits::{check_len, TextBudget, MAX_EVENTS, MAX_FACTS, MAX_READS, MAX_RULES};
 use crate::units::Time;
 
 /// A fact the store holds at t = 0.
@@ -169,6 +169,7 @@ impl Scenario {
         check_len("events", spec.events.len(), MAX_EVENTS)?;
         check_len("reads", spec.reads.len(), MAX_READS)?;
         check_len("consolidation", spec.consolidation.len(), MAX_RULES)?;
+        let mut budget = TextBudget::default();
         let total = spec.facts.len() + spec.events.len() + spec.consolidation.len();
         let max_id = u32::try_from(total)
             .map_err(|_| Error::new("scenario must have at most 4294967295 facts and events"))?;
@@ -187,7 +188,7 @@ impl Scenario {
             .enumerate()
             .map(|(i, fact)| {
                 Ok(SeedFact {
-                    text: text(format!("facts[{i}].text"), fact.text)?,
+                    text: text(&mut budget, format!("facts[{i}].text"), fact.text)?,
                     importance: importance(format!("facts[{i}].importance"), fact.importance)?,
                 })
             })
@@ -212,7 +213,7 @@ impl Scenario {
             .into_iter()
             .enumerate()
             .map(|(i, event)| {
-                let text = text(format!("events[{i}].text"), event.text)?;
+                let text = text(&mut budget, format!("events[{i}].text"), event.text)?;
                 let supersedes = match event.supersedes {
                     None => None,
                     Some(value) => Some(fact_id(format!("events[{i}].supersedes"), Some(value))?),
@@ -224,7 +225,9 @@ impl Scenario {
                 }
                 Ok(WriteEvent {
                     label: match event.label {
-                        Some(label) => self::text(format!("events[{i}].label"), Some(label))?,
+                        Some(label) => {
+                            self::text(&mut budget, format!("events[{i}].label"), Some(label))?
+                        }
                         None => text.clone(),
                     },
                     text,
@@ -267,7 +270,7 @@ impl Scenario {
                     .collect::<Result<_, Error>>()?;
                 Ok(ConsolidationRule {
                     kind,
-                    text: text(format!("{path}.text"), rule.text)?,
+                    text: text(&mut budget, format!("{path}.text"), rule.text)?,
                     importance: importance(format!("{path}.importance"), rule.importance)?,
                     sources,
                 })
@@ -391,10 +394,10 @@ impl Default for Scenario {
     }
 }
 
-fn text(path: String, value: Option<String>) -> Result<String, Error> {
+fn text(budget: &mut TextBudget, path: String, value: Option<String>) -> Result<String, Error> {
     match value {
         Some(text) if !text.trim().is_empty() => {
-            check_text(&path, &text)?;
+            budget.take(&path, &text)?;
             Ok(text)
         }
         _ => Err(Error::new(format!("{path}: must be a non-empty text"))),

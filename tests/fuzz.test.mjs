@@ -1,0 +1,372 @@
+// A fuzz of the release package (www/pkg, as a page loads it), in Node: random operation
+// sequences over Session, FactStore and Playground with hostile arguments and configs.
+//
+// Every call is classified: it returned, it threw a clean Error (an Error with a readable
+// message), or it failed. A failure is a trap (WebAssembly.RuntimeError), a throw of anything
+// but an Error, an empty message, a non-finite number or `undefined` anywhere in a state, or a
+// broken invariant (the score formula, ranking by score, capacity, the token recount). A failing
+// sequence is shrunk, in fresh instances, to a short reproduction printed as JavaScript.
+//
+//   node --test tests/fuzz.test.mjs                        a few thousand sequences (make test)
+//   FUZZ_ITER=100000 make fuzz                             a long run
+//   FUZZ_SEED=1234 node --test tests/fuzz.test.mjs         replay one seed
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { resolve } from "node:path";
+
+const PKG = resolve(import.meta.dirname, "../www/pkg");
+const WASM = readFileSync(`${PKG}/agent_memory_widgets_bg.wasm`);
+const ITERATIONS = Number(process.env.FUZZ_ITER ?? 3000);
+const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
+
+let instances = 0;
+/** A fresh module instance: its own glue module (a new URL) over its own wasm memory. */
+async function instantiate() {
+  const glue = await import(`${pathToFileURL(`${PKG}/agent_memory_widgets.js`)}?instance=${instances++}`);
+  const exports = glue.initSync({ module: WASM });
+  return { ...glue, memory: () => exports.memory.buffer.byteLength };
+}
+
+// ---- Random values ---------------------------------------------------------------------------
+
+/** A small seeded generator (mulberry32): the same seed gives the same sequences. */
+function random(seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+  const int = (n) => Math.floor(next() * n);
+  const pick = (list) => list[int(list.length)];
+  return { next, int, pick, chance: (p) => next() < p };
+}
+
+// Values are described as data (so a reproduction can be printed and replayed) and built fresh
+// for each call. Each description is [kind, ...parts].
+const NUMBERS = [NaN, Infinity, -Infinity, 1e308, -1, 0, -0, 0.5, 1, 2, 3, 6, 10, 12, 40, 2 ** 53 + 1,
+  2 ** 32, 2 ** 31, 1e-300, 1e6, 1e6 + 1, 4.5, 100, 1e9];
+
+function wildNumber(r) {
+  if (r.chance(0.5)) return ["number", r.int(14) - 1];
+  return ["number", r.pick(NUMBERS)];
+}
+
+function wildValue(r, depth = 0) {
+  switch (r.int(depth > 1 ? 8 : 12)) {
+    case 0: case 1: case 2: return wildNumber(r);
+    case 3: return ["string", r.pick(["", " ", "Dana", "chatter", "decision", "tool", "question", "semantic", "<b>x</b>", "\u0000", "é\u2003ü"])];
+    case 4: return ["undefined"];
+    case 5: return ["null"];
+    case 6: return ["bool", r.chance(0.5)];
+    case 7: return ["special", r.pick(["symbol", "bigint", "function", "longString", "hugeString"])];
+    case 8: return ["proxy", r.pick(["throwKeys", "throwGet", "revoked"])];
+    // (V8 takes a long time to make a real array of length 1e6 or 1e7, so those are left out;
+    // above that it switches to a sparse representation and is fast again.)
+    case 9: return ["hugeArray", r.pick([1e3 + 1, 1e4 + 1, 1e8, 2 ** 32 - 1])];
+    case 10: return ["array", Array.from({ length: r.int(4) }, () => wildValue(r, depth + 1))];
+    default: return ["object", Object.fromEntries(Array.from({ length: r.int(4) }, () =>
+      [r.pick(["budget", "hotN", "script", "text", "kind", "speaker", "summary", "halfLife", "x"]), wildValue(r, depth + 1)]))];
+  }
+}
+
+function turnSpec(r) {
+  const kind = r.pick(["chatter", "decision", "tool", "question"]);
+  const words = Array.from({ length: 1 + r.int(14) }, () => r.pick(["Dana", "ORD-3300", "$180.00", "refund", "the", "a", "Globex", "é", "ok"]));
+  const spec = { speaker: r.pick(["Dana", "agent", "tool"]), kind, text: words.join(r.pick([" ", "  ", "\n", "\u2003"])) };
+  if (kind !== "chatter" || r.chance(0.2)) spec.summary = words.slice(0, 3).join(" ");
+  if (r.chance(0.05)) spec[r.pick(["text", "kind", "speaker", "summary"])] = wildValue(r, 2);
+  return ["object", Object.fromEntries(Object.entries(spec).map(([k, v]) => [k, Array.isArray(v) ? v : [typeof v === "string" ? "string" : "number", v]]))];
+}
+
+function sessionConfig(r) {
+  if (r.chance(0.15)) return wildValue(r);
+  const config = {};
+  if (r.chance(0.7)) config.budget = r.chance(0.8) ? ["number", 1 + r.int(60)] : wildNumber(r);
+  if (r.chance(0.7)) config.hotN = r.chance(0.8) ? ["number", 1 + r.int(4)] : wildNumber(r);
+  if (r.chance(0.6)) config.script = r.chance(0.9) ? ["array", Array.from({ length: r.int(30) }, () => turnSpec(r))] : wildValue(r);
+  return ["object", config];
+}
+
+function storeConfig(r) {
+  if (r.chance(0.15)) return wildValue(r);
+  const config = {};
+  if (r.chance(0.5)) config.halfLife = r.chance(0.7) ? ["number", 0.5 + r.int(16)] : wildNumber(r);
+  if (r.chance(0.5)) config.capacity = r.chance(0.7) ? ["number", 1 + r.int(6)] : wildNumber(r);
+  if (r.chance(0.4)) config.accessBoost = r.chance(0.7) ? ["number", r.int(4) / 2] : wildNumber(r);
+  if (r.chance(0.3)) config.semanticHalfLife = r.chance(0.7) ? ["number", 1 + r.int(40)] : wildNumber(r);
+  if (r.chance(0.3)) config.proceduralHalfLife = r.chance(0.7) ? ["number", 1 + r.int(40)] : wildNumber(r);
+  if (r.chance(0.4)) {
+    const n = 1 + r.int(6);
+    const fact = () => ["object", { text: ["string", `fact ${r.int(5)}`], importance: ["number", r.pick([0.1, 0.4, 0.5, 0.9, 1])] }];
+    const scenario = {
+      facts: ["array", Array.from({ length: n }, fact)],
+      reads: ["array", Array.from({ length: r.int(4) }, () => ["object", { fact: ["number", 1 + r.int(n + 2)], at: ["number", r.int(12)] }])],
+      events: ["array", Array.from({ length: r.int(3) }, () => ["object", { text: ["string", `event ${r.int(5)}`], importance: ["number", 0.7], supersedes: r.chance(0.5) ? ["number", 1 + r.int(n + 2)] : ["null"] }])],
+      consolidation: ["array", Array.from({ length: r.int(3) }, () => ["object", { kind: ["string", r.pick(["semantic", "procedural"])], text: ["string", `rule ${r.int(5)}`], importance: ["number", 0.8], sources: ["array", [["number", 1 + r.int(n)]]] }])],
+    };
+    if (r.chance(0.1)) scenario[r.pick(Object.keys(scenario))] = wildValue(r);
+    config.scenario = ["object", scenario];
+  }
+  return ["object", config];
+}
+
+/** Builds the JS value a description stands for. */
+function build(value) {
+  const [kind, data] = value;
+  switch (kind) {
+    case "number": case "string": case "bool": return data;
+    case "undefined": return undefined;
+    case "null": return null;
+    case "array": return data.map(build);
+    case "object": return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, build(v)]));
+    case "hugeArray": return Object.assign([], { length: data });
+    case "special": return {
+      symbol: Symbol("s"), bigint: 10n, function: () => 1,
+      longString: "word ".repeat(2500), hugeString: "x".repeat(1 << 20),
+    }[data];
+    case "proxy": {
+      if (data === "revoked") { const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); return proxy; }
+      if (data === "throwKeys") return new Proxy({}, { ownKeys() { throw new Error("ownKeys trap"); } });
+      return new Proxy({ budget: 1, halfLife: 1, script: [] }, { get() { throw new Error("get trap"); } });
+    }
+    default: throw new Error(`unknown value ${kind}`);
+  }
+}
+
+/** The JavaScript a description stands for, for a printed reproduction. */
+function show(value) {
+  const [kind, data] = value;
+  switch (kind) {
+    case "number": return Object.is(data, -0) ? "-0" : String(data);
+    case "string": return JSON.stringify(data);
+    case "bool": return String(data);
+    case "undefined": case "null": return kind;
+    case "array": return `[${data.map(show).join(", ")}]`;
+    case "object": return `{ ${Object.entries(data).map(([k, v]) => `${k}: ${show(v)}`).join(", ")} }`;
+    case "hugeArray": return `Object.assign([], { length: ${data} })`;
+    case "special": return { symbol: 'Symbol("s")', bigint: "10n", function: "() => 1", longString: '"word ".repeat(2500)', hugeString: '"x".repeat(1 << 20)' }[data];
+    case "proxy": return `/* ${data} Proxy */ ${data}`;
+    default: return "?";
+  }
+}
+
+// ---- Operations ------------------------------------------------------------------------------
+
+const CLASSES = ["Session", "FactStore", "Playground"];
+const METHODS = {
+  Session: [["addTurn"], ["reset"], ["goTo", 1], ["state"], ["state"]],
+  FactStore: [["setTime", 1], ["time"], ["events"], ["fire", 1], ["read", 1], ["chart", 2], ["consolidate"], ["reset"], ["state"], ["state"]],
+  Playground: [["goTo", 1], ["turn"], ["state"]],
+};
+
+/** One random operation on one of three object slots. */
+function operation(r) {
+  const cls = r.pick(CLASSES);
+  const slot = r.int(3);
+  const roll = r.int(20);
+  if (roll === 0) return { slot, cls, call: "new" };
+  if (roll <= 2) return { slot, cls, call: "withConfig", args: [cls === "FactStore" ? storeConfig(r) : sessionConfig(r)] };
+  if (roll === 3) return { slot, cls, call: "free" };
+  const [call, arity = 0] = r.pick(METHODS[cls]);
+  const args = Array.from({ length: arity }, () => {
+    if (r.chance(0.7)) return ["number", call === "chart" ? r.pick([12, 0.25, 1, 6, 0]) : r.int(13) / (r.chance(0.3) ? 2 : 1)];
+    return wildValue(r);
+  });
+  return { slot, cls, call, args };
+}
+
+function describe(op) {
+  const target = `${op.cls.toLowerCase()}${op.slot}`;
+  if (op.call === "new") return `${target} = new ${op.cls}();`;
+  if (op.call === "withConfig") return `${target} = ${op.cls}.withConfig(${show(op.args[0])});`;
+  if (op.call === "time" || op.call === "turn") return `${target}.${op.call};`;
+  return `${target}.${op.call}(${(op.args ?? []).map(show).join(", ")});`;
+}
+
+// ---- Checks ----------------------------------------------------------------------------------
+
+const WHITESPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u;
+const words = (text) => text.split(WHITESPACE).filter(Boolean).length;
+
+/** Every number finite and nothing `undefined`, anywhere in `value`. */
+function checkValues(value, path) {
+  if (value === undefined) throw new Failure(`${path} is undefined`);
+  if (typeof value === "number" && !Number.isFinite(value)) throw new Failure(`${path} is ${value}`);
+  if (Array.isArray(value)) value.forEach((item, i) => checkValues(item, `${path}[${i}]`));
+  else if (value && typeof value === "object") for (const [key, item] of Object.entries(value)) checkValues(item, `${path}.${key}`);
+}
+
+function checkSession(state, path) {
+  const texts = [...(state.cold ? [state.cold.text] : []), ...state.warm.map((l) => l.text), ...state.hot.map((t) => t.text)];
+  const recount = texts.reduce((sum, text) => sum + words(text), 0);
+  if (recount !== state.tokens) throw new Failure(`${path}.tokens is ${state.tokens}, the window's words recount to ${recount}`);
+  if (!state.overBudget && state.tokens > state.budget) throw new Failure(`${path}: ${state.tokens} tokens over a budget of ${state.budget}, yet overBudget is false`);
+  if (state.overBudget !== (typeof state.overBudgetReason === "string")) throw new Failure(`${path}: overBudget and overBudgetReason disagree`);
+}
+
+const close = (a, b) => Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)) || Math.abs(a - b) < 1e-300;
+
+function checkStore(state) {
+  let active = 0;
+  let previous = Infinity;
+  for (const [i, fact] of state.facts.entries()) {
+    const at = `state.facts[${i}] (fact ${fact.id})`;
+    const recency = 0.5 ** (fact.age / fact.halfLife);
+    const access = 1 + state.accessBoost * fact.reads;
+    if (!close(fact.recency, recency)) throw new Failure(`${at}.recency is ${fact.recency}, the formula gives ${recency}`);
+    if (!close(fact.access, access)) throw new Failure(`${at}.access is ${fact.access}, the formula gives ${access}`);
+    if (!close(fact.score, fact.importance * recency * access)) throw new Failure(`${at}.score is ${fact.score}, the formula gives ${fact.importance * recency * access}`);
+    if (fact.status === "active") {
+      if (i !== active) throw new Failure(`${at} is active but listed after a retired fact`);
+      if (fact.score > previous * (1 + 1e-12)) throw new Failure(`${at} scores ${fact.score}, above the fact ranked before it (${previous})`);
+      previous = fact.score;
+      active++;
+    }
+  }
+  if (active !== state.activeCount) throw new Failure(`activeCount is ${state.activeCount}, ${active} facts are active`);
+  if (active > state.capacity) throw new Failure(`${active} active facts over a capacity of ${state.capacity}`);
+}
+
+function checkResult(op, result) {
+  if (op.call !== "state") {
+    if (result !== undefined) checkValues(result, `${op.call}()`);
+    return;
+  }
+  checkValues(result, "state");
+  if (op.cls === "Session") checkSession(result, "state");
+  if (op.cls === "FactStore") checkStore(result);
+  if (op.cls === "Playground") result.policies.forEach((row, i) => checkSession(row.window, `state.policies[${i}].window`));
+}
+
+class Failure extends Error {}
+
+/** Runs `ops` on `lib`; returns counts, or throws a Failure naming the operation. */
+function run(lib, ops, counts = { returned: 0, error: 0 }) {
+  const objects = { Session: [], FactStore: [], Playground: [] };
+  for (const [index, op] of ops.entries()) {
+    const slots = objects[op.cls];
+    let result;
+    try {
+      try {
+        if (op.call === "new") { slots[op.slot]?.free(); slots[op.slot] = new lib[op.cls](); continue; }
+        if (op.call === "withConfig") {
+          const made = lib[op.cls].withConfig(...op.args.map(build));
+          slots[op.slot]?.free();
+          slots[op.slot] = made;
+          counts.returned++;
+          continue;
+        }
+        const target = slots[op.slot] ?? (slots[op.slot] = new lib[op.cls]());
+        if (op.call === "free") { target.free(); counts.returned++; continue; }
+        result = op.call === "time" || op.call === "turn" ? target[op.call] : target[op.call](...(op.args ?? []).map(build));
+      } catch (thrown) {
+        if (thrown instanceof WebAssembly.RuntimeError) throw new Failure(`trapped: ${thrown.message}`);
+        if (!(thrown instanceof Error)) throw new Failure(`threw a non-Error: ${String(thrown)}`);
+        if (thrown instanceof Failure) throw thrown;
+        if (typeof thrown.message !== "string" || thrown.message.trim() === "" || thrown.message.includes("undefined undefined"))
+          throw new Failure(`threw an Error with an unreadable message: ${JSON.stringify(thrown.message)}`);
+        counts.error++;
+        continue;
+      }
+      counts.returned++;
+      checkResult(op, result);
+    } catch (failure) {
+      if (failure instanceof Failure) { failure.index = index; throw failure; }
+      throw failure;
+    }
+  }
+  for (const list of Object.values(objects)) for (const object of list) object?.free();
+  return counts;
+}
+
+/** Shrinks a failing sequence in fresh instances: drops operations while it still fails. */
+async function shrink(ops) {
+  const fails = async (candidate) => {
+    try { run(await instantiate(), candidate); return false; } catch (e) { return e instanceof Failure; }
+  };
+  if (!(await fails(ops))) return null; // depends on what earlier sequences did to the instance
+  let current = ops;
+  for (let size = Math.ceil(current.length / 2); size >= 1; size = Math.floor(size / 2)) {
+    for (let start = 0; start < current.length;) {
+      const candidate = [...current.slice(0, start), ...current.slice(start + size)];
+      if (candidate.length && (await fails(candidate))) current = candidate;
+      else start += size;
+    }
+  }
+  return current;
+}
+
+// ---- Tests -----------------------------------------------------------------------------------
+
+test(`${ITERATIONS} random operation sequences (seed ${SEED}) return or throw clean Errors, with finite states and every invariant kept`, async () => {
+  console.log(`fuzz seed ${SEED} (set FUZZ_SEED to replay), ${ITERATIONS} sequences`);
+  const lib = await instantiate();
+  const r = random(SEED);
+  const counts = { returned: 0, error: 0 };
+  for (let i = 0; i < ITERATIONS; i++) {
+    const ops = Array.from({ length: 1 + r.int(24) }, () => operation(r));
+    try {
+      run(lib, ops, counts);
+    } catch (failure) {
+      if (!(failure instanceof Failure)) throw failure;
+      const small = await shrink(ops);
+      const repro = (small ?? ops).map(describe).join("\n  ");
+      const note = small ? "shrunk reproduction, from a fresh instance" : "does not fail alone in a fresh instance; the sequence it failed in";
+      assert.fail(`sequence ${i} of seed ${SEED}: ${failure.message}\n${note}:\n  ${repro}`);
+    }
+  }
+  console.log(`fuzz outcomes: ${counts.returned} calls returned, ${counts.error} threw a clean Error, 0 failed`);
+  assert.ok(counts.returned > 0 && counts.error > 0, "the fuzz exercised both outcomes");
+});
+
+test("100,000 of each kind of failing call leave the instance working", async () => {
+  const lib = await instantiate();
+  const golden = (() => { const s = new lib.Session(); s.goTo(10); const state = s.state(); s.free(); return JSON.stringify(state); })();
+  const freed = { Session: new lib.Session(), FactStore: new lib.FactStore(), Playground: new lib.Playground() };
+  for (const object of Object.values(freed)) object.free();
+  const failing = {
+    "state() after free()": () => freed.Session.state(),
+    "setTime() after free()": () => freed.FactStore.setTime(1),
+    "goTo() after free()": () => freed.Playground.goTo(1),
+    "free() twice": () => { freed.Session.free(); throw new Error("freed twice: nothing to do"); },
+    "an ownKeys trap that throws": () => lib.Session.withConfig(new Proxy({}, { ownKeys() { throw new Error("x"); } })),
+    "a getter that throws": () => lib.FactStore.withConfig({ get halfLife() { throw new Error("x"); } }),
+    "a revoked Proxy": () => { const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); lib.Playground.withConfig(proxy); },
+    "a script that claims 1e8 turns": () => lib.Session.withConfig({ script: Object.assign([], { length: 1e8 }) }),
+    "a bad budget": () => lib.Session.withConfig({ budget: -1 }),
+  };
+  for (const [name, call] of Object.entries(failing)) {
+    for (let i = 0; i < 100_000; i++) {
+      try { call(); assert.fail(`${name} did not throw`); } catch (error) {
+        assert.ok(error instanceof Error && !(error instanceof WebAssembly.RuntimeError), `${name}: ${error}`);
+        assert.ok(error.message.length > 0, `${name}: empty message`);
+      }
+    }
+    const session = new lib.Session();
+    session.goTo(10);
+    assert.equal(JSON.stringify(session.state()), golden, `after 100,000 × ${name}, a fresh Session still works`);
+    session.free();
+  }
+});
+
+test("10,000 create/free cycles and 10,000 rejected configs grow no memory", async () => {
+  const lib = await instantiate();
+  const cycle = () => {
+    for (const cls of CLASSES) { const object = new lib[cls](); object.state(); object.free(); }
+    for (const config of [{ budget: 0 }, { script: Object.assign([], { length: 1e8 }) }, { script: [{ speaker: "x", kind: "chatter", text: "y".repeat(20_001) }] }]) {
+      assert.throws(() => lib.Session.withConfig(config));
+    }
+    assert.throws(() => lib.FactStore.withConfig({ scenario: { facts: Object.assign([], { length: 2 ** 32 - 1 }) } }));
+    assert.throws(() => lib.FactStore.withConfig({ halfLife: 1e308 }));
+  };
+  for (let i = 0; i < 200; i++) cycle(); // let the allocator reach its working size
+  const before = lib.memory();
+  for (let i = 0; i < 10_000; i++) cycle();
+  assert.equal(lib.memory(), before, `wasm memory grew from ${before} to ${lib.memory()} bytes`);
+});
