@@ -22,8 +22,9 @@ use crate::units::Tokens;
 /// **Letta**'s sliding window with a recursive summary (its default compaction mode,
 /// `sliding_window`).
 ///
-/// Source: [`letta-ai/letta`](https://github.com/letta-ai/letta) at `56ba9c2` (its last commit
-/// with source code), `letta/services/summarizer/thresholds.py`, `summarizer_sliding_window.py`,
+/// Source: [`letta-ai/letta`](https://github.com/letta-ai/letta) at
+/// `56ba9c25552605eec89de8ed3dc6394b625c1993` (its last commit with source code),
+/// `letta/services/summarizer/thresholds.py`, `summarizer_sliding_window.py`,
 /// `compact.py`, `summarizer_config.py`, `letta/constants.py` and `letta/agents/letta_agent_v3.py`.
 ///
 /// - **Trigger**, after each step, at 90% of the window for every model at that commit:
@@ -221,8 +222,9 @@ impl CompactionPolicy for SummaryBuffer {
 /// **OpenAI Codex** auto-compaction: a handoff summary plus the newest user messages.
 ///
 /// Sources: [`openai/codex`](https://github.com/openai/codex), `codex-rs/core/src/compact.rs`
-/// (commit `e06dd0e`), `codex-rs/core/src/codex.rs` (commit `f793618`),
-/// `codex-rs/protocol/src/openai_models.rs` (commit `0d4367d`). This is the local path
+/// at `e06dd0e5d5694c24968bf49b62466cdedae04aaa`, `codex-rs/core/src/codex.rs` at
+/// `f793618e7b4d32961d4891b75550dcaced1f033b` and `codex-rs/protocol/src/openai_models.rs` at
+/// `0d4367d0e6a976082b36d9eea8f8a579fca368cb`. This is the local path
 /// (`run_inline_auto_compact_task`); for OpenAI's own provider Codex compacts on the server
 /// instead (`should_use_remote_compact_task`), which cannot be replayed.
 ///

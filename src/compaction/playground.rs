@@ -55,7 +55,7 @@ pub const POLICIES: [PolicyInfo; 6] = [
                under 70%; the evicted turns and the old summary become one new summary, which \
                that check does not count.",
         source: "letta-ai/letta@56ba9c2, letta/services/summarizer/summarizer_sliding_window.py",
-        url: "https://github.com/letta-ai/letta/blob/56ba9c25552605eec89de8ed3dc6394b625c1993/letta/services/summarizer/summarizer_sliding_window.py",
+        url: "https://github.com/letta-ai/letta/blob/56ba9c2/letta/services/summarizer/summarizer_sliding_window.py",
     },
     PolicyInfo {
         id: "summary-buffer",
@@ -76,7 +76,7 @@ pub const POLICIES: [PolicyInfo; 6] = [
                summary, and only the newest user messages stay verbatim, up to 7.35% of the \
                budget (Codex: 20,000 of 272,000 tokens), the last one cut to fit.",
         source: "openai/codex@e06dd0e, codex-rs/core/src/compact.rs",
-        url: "https://github.com/openai/codex/blob/e06dd0e5d5694c24968bf49b62466cdedae04aaa/codex-rs/core/src/compact.rs",
+        url: "https://github.com/openai/codex/blob/e06dd0e/codex-rs/core/src/compact.rs",
     },
     PolicyInfo {
         id: "interval",
