@@ -426,10 +426,7 @@ impl CompactionPolicy for Interval {
     fn over_budget_reason(&self, window: &Window, config: &SessionConfig) -> Option<String> {
         Some(format!(
             "ADK compacts every {INTERVAL} user invocations whatever the budget, and keeps every \
-             summary: {} summary lines and {} verbatim turns take {} tokens, more than the budget \
-             of {}.",
-            window.warm().len(),
-            window.verbatim().len(),
+             summary: its summaries and the turns since take {} tokens, more than the budget of {}.",
             window.tokens(),
             config.budget()
         ))
@@ -441,7 +438,8 @@ impl CompactionPolicy for Interval {
 ///
 /// Source: `langchain-core` 0.3.79 (PyPI), `langchain_core/messages/utils.py`, `trim_messages`
 /// with `strategy="last"` and `max_tokens` = the budget. Ours never cuts a turn in part
-/// (`allow_partial=False`, its default).
+/// (`allow_partial=False`, its default). Where the newest turn alone is over the budget,
+/// `trim_messages` would return no messages at all; ours keeps that turn and says so.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Truncate;
 

@@ -39,9 +39,9 @@ pub const POLICIES: [PolicyInfo; 6] = [
         name: "HOT / WARM / COLD",
         origin: "this project",
         kind: "seed design",
-        rule: "When a turn takes the window over the budget: the last HOT turns (2) stay verbatim, \
-               older turns become one-line summaries (chatter is dropped), and the oldest \
-               summaries are squeezed into one line of key terms until the window fits.",
+        rule: "When a turn takes the window over the budget: the last HOT turns (2 in the \
+               seed) stay verbatim, older turns become one-line summaries (chatter is dropped), \
+               and the oldest summaries are squeezed into one line of key terms until it fits.",
         source: "this project: the seed design",
         url: "",
     },
@@ -95,7 +95,7 @@ pub const POLICIES: [PolicyInfo; 6] = [
         origin: "LangChain",
         kind: "plain truncation",
         rule: "When the window passes the budget: the oldest turns are dropped, with no \
-               summary, until it fits (the newest always stays).",
+               summary, until it fits (ours keeps the newest even when it alone is over).",
         source: "langchain-core 0.3.79, langchain_core/messages/utils.py, trim_messages, strategy \"last\"",
         url: "https://pypi.org/project/langchain-core/0.3.79/",
     },
