@@ -855,7 +855,7 @@ function sparkline(row, budget, turn) {
     svg("text", { x: x(0), y: hgt - 2, class: "tick", "text-anchor": "start" }, "turn 1"),
     svg("text", { x: x(n - 1), y: hgt - 2, class: "tick", "text-anchor": "end" }, String(n)),
     svg("line", { x1: left, x2: w - right, y1: y(budget), y2: y(budget), class: "budget-line" }),
-    svg("text", { x: w - right, y: y(budget) - 3, class: "budget-label", "text-anchor": "end" }, `budget ${budget}`),
+    svg("text", { x: left + 3, y: y(budget) - 3, class: "budget-label", "text-anchor": "start" }, `budget ${budget}`),
   ];
   if (turn < n) {
     const from = Math.max(0, turn - 1);
