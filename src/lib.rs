@@ -72,11 +72,11 @@ mod units;
 pub mod wasm;
 
 pub use compaction::{
-    policy, rewrite, window_text, Compaction, CompactionPolicy, DroppedTurn, HandoffCheckpoint,
-    HotTurn, HotWarmCold, Interval, Kind, Line, Playground, PlaygroundState, PolicyInfo, PolicyRow,
+    policy, window_text, Compaction, CompactionPolicy, DroppedTurn, HandoffCheckpoint, HotTurn,
+    HotWarmCold, Interval, Kind, Line, Named, Playground, PlaygroundState, PolicyInfo, PolicyRow,
     Script, Session, SessionConfig, SessionOptions, SessionState, SlidingWindow, Step,
-    SummaryBuffer, TranscriptTurn, Truncate, Turn, TurnSpec, Window, BUDGET, GIST_TERMS, HOT_N,
-    INTERVAL, KEY_FACTS, POLICIES,
+    SummaryBuffer, TranscriptTurn, Truncate, Turn, TurnSpec, Window, BUDGET, FACTS_RULE,
+    GIST_TERMS, HOT_N, INTERVAL, KEY_FACTS, OVERLAP, POLICIES,
 };
 pub use error::Error;
 pub use forgetting::{

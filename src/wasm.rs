@@ -80,13 +80,18 @@ export interface Change {
   at: number; action: "write" | "refresh" | "read" | "missedRead" | "distill"; fact: number;
   event: number | null; superseded: number | null; evicted: number | null;
 }
+export interface PolicyInfo {
+  id: string; name: string; origin: string; kind: string; rule: string; source: string; url: string;
+}
+export type Named = "meaning" | "bareTerm" | "gone";
 export interface PolicyRow {
-  info: { id: string; name: string; source: string };
-  series: number[]; peaks: number[]; compactions: number; tokens: number; kept: boolean[];
+  info: PolicyInfo;
+  series: number[]; peaks: number[]; compactions: number; tokens: number; kept: Named[];
   window: SessionState;
 }
 export interface PlaygroundState {
-  turn: number; totalTurns: number; budget: number; facts: string[]; policies: PolicyRow[];
+  turn: number; totalTurns: number; budget: number; facts: string[]; factsRule: string;
+  policies: PolicyRow[];
 }
 export interface ChartLine { id: number; text: string; kind: string; points: [number, number][]; }
 export interface TranscriptTurn { turn: number; speaker: string; kind: TurnKind; text: string; place: "hot" | "warm" | "cold" | "dropped" | "faded"; }

@@ -1,15 +1,17 @@
-//! The policy playground: the refund desk under six frameworks' compaction policies, each
-//! asserted in full, plus properties over random scripts.
+//! The policy playground: the refund desk under six policies, each asserted in full; the three
+//! framework policies recomputed by small references written here from their sources' rules;
+//! and properties over random scripts.
 
 use agent_memory_widgets::{
-    policy, window_text, Playground, Script, Session, SessionConfig, TurnSpec, KEY_FACTS, POLICIES,
+    policy, window_text, Named, Playground, Script, Session, SessionConfig, SessionState, TurnSpec,
+    KEY_FACTS, POLICIES,
 };
 use proptest::prelude::*;
 
-/// One policy on the refund desk: its tokens after each turn, its compaction count and which
-/// of the key facts its final window still names (Dana, ORD-3300, $200.00, 30-day window,
-/// 10% fee, $180.00, Globex).
-fn check(id: &str, series: [u32; 10], compactions: u32, kept: [bool; 7]) {
+/// One policy on the refund desk: its tokens after each turn, its compaction count and how its
+/// final window names each key fact (Dana, ORD-3300, $200.00, 30-day window, 10% fee, $180.00,
+/// Globex).
+fn check(id: &str, series: [u32; 10], compactions: u32, kept: [Named; 7]) {
     let mut playground = Playground::default();
     playground.go_to(10);
     let state = playground.state();
@@ -21,26 +23,27 @@ fn check(id: &str, series: [u32; 10], compactions: u32, kept: [bool; 7]) {
     assert_eq!(row.tokens.0, series[9], "{id}: final tokens");
 }
 
-const T: bool = true;
-const F: bool = false;
+const M: Named = Named::Meaning;
+const B: Named = Named::BareTerm;
+const G: Named = Named::Gone;
 
 #[test]
-fn hot_warm_cold_keeps_every_fact_within_budget() {
+fn hot_warm_cold_stays_within_budget_and_keeps_the_refund_as_bare_terms() {
     check(
         "hot-warm-cold",
         [8, 18, 29, 30, 34, 32, 38, 39, 40, 39],
         5,
-        [T, T, T, T, T, T, T],
+        [M, B, B, B, B, B, M],
     );
 }
 
 #[test]
-fn lettas_sliding_window_stays_small_and_forgets_the_refund() {
+fn lettas_sliding_window_keeps_every_fact_and_ends_over_budget() {
     check(
         "sliding-window",
-        [8, 18, 29, 20, 24, 33, 39, 23, 35, 21],
-        3,
-        [T, F, F, F, F, F, T],
+        [8, 18, 29, 30, 34, 39, 34, 43, 51, 64],
+        6,
+        [M, M, M, M, M, M, M],
     );
 }
 
@@ -50,44 +53,43 @@ fn the_summary_buffer_keeps_everything_by_going_over_budget() {
         "summary-buffer",
         [8, 18, 29, 33, 37, 43, 45, 54, 59, 64],
         5,
-        [T, T, T, T, T, T, T],
+        [M, M, M, M, M, M, M],
     );
 }
 
 #[test]
-fn the_codex_handoff_keeps_user_questions_and_a_short_summary() {
+fn the_codex_handoff_keeps_a_growing_summary_and_one_cut_user_message() {
     check(
         "handoff",
-        [8, 18, 29, 22, 26, 35, 22, 31, 21, 34],
-        3,
-        [T, T, T, F, F, F, T],
-    );
-}
-
-#[test]
-fn adk_interval_compaction_runs_every_three_turns_whatever_the_budget() {
-    check(
-        "interval",
-        [8, 18, 18, 30, 34, 28, 34, 43, 51, 64],
-        3,
-        [T, T, T, T, T, T, T],
+        [8, 18, 29, 23, 27, 28, 34, 43, 50, 54],
+        5,
+        [M, M, M, M, M, M, M],
     );
     let mut playground = Playground::default();
     playground.go_to(10);
-    let state = playground.state();
-    let row = state
-        .policies
-        .iter()
-        .find(|row| row.info.id == "interval")
-        .unwrap();
-    let compacted: Vec<u32> = row
-        .window
-        .log
-        .iter()
-        .filter(|s| s.compacted)
-        .map(|s| s.turn)
-        .collect();
-    assert_eq!(compacted, [3, 6, 9]);
+    let row = &playground.state().policies[3];
+    let verbatim: Vec<&str> = row.window.hot.iter().map(|t| t.text.as_str()).collect();
+    assert_eq!(verbatim, ["Also, … under warranty?"]);
+    assert_eq!(row.window.hot[0].turn, 8);
+}
+
+#[test]
+fn adk_compacts_once_three_invocations_have_ended_whatever_the_budget() {
+    check(
+        "interval",
+        [8, 18, 29, 41, 45, 54, 32, 41, 53, 66],
+        1,
+        [M, M, M, M, M, M, M],
+    );
+    let mut playground = Playground::default();
+    playground.go_to(7);
+    let window = &playground.state().policies[4].window;
+    assert!(
+        window.hot.is_empty(),
+        "nothing in the compacted range stays verbatim"
+    );
+    assert_eq!(window.warm.len(), 1);
+    assert_eq!(window.warm[0].turns, [2, 3, 4, 6, 7]);
 }
 
 #[test]
@@ -96,7 +98,7 @@ fn truncation_keeps_the_last_turns_and_nothing_else() {
         "truncate",
         [8, 18, 29, 33, 37, 36, 31, 40, 40, 40],
         5,
-        [T, F, F, F, F, T, T],
+        [M, G, G, G, G, M, M],
     );
 }
 
@@ -119,27 +121,457 @@ fn the_playground_steps_every_policy_together() {
     assert_eq!(playground.state().facts, KEY_FACTS.map(|(label, _)| label));
 }
 
+#[test]
+fn every_policy_states_its_rule_and_source() {
+    for info in POLICIES {
+        assert!(
+            info.rule.starts_with("When ") || info.rule.starts_with("After "),
+            "{}",
+            info.id
+        );
+        assert!(
+            !info.source.is_empty() && !info.origin.is_empty(),
+            "{}",
+            info.id
+        );
+        assert!(
+            info.url.is_empty() == (info.origin == "this project"),
+            "{}",
+            info.id
+        );
+    }
+}
+
+/// Every summary line any policy writes on the refund desk, at every turn, starts where a
+/// scripted summary line starts, or with `…` where it was cut; every verbatim turn is the turn's
+/// text or a cut of it marked with `…`.
+#[test]
+fn no_summary_starts_mid_sentence_and_every_cut_is_marked() {
+    let script = Script::refund_desk();
+    let starts: Vec<&str> = script.turns().iter().filter_map(|t| t.summary()).collect();
+    let mut playground = Playground::default();
+    for turn in 0..=10 {
+        playground.go_to(turn);
+        for row in playground.state().policies {
+            for line in &row.window.warm {
+                assert!(
+                    starts.iter().any(|s| line.text.starts_with(s)) || line.text.starts_with('…'),
+                    "{} at turn {turn}: {:?}",
+                    row.info.id,
+                    line.text
+                );
+            }
+            for hot in &row.window.hot {
+                let text = script.turn(hot.turn).unwrap().text();
+                if hot.text != text {
+                    let (head, tail) = hot.text.split_once('…').expect("a cut is marked");
+                    assert!(text.starts_with(head.trim_end()) && text.ends_with(tail.trim_start()));
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Independent references: each framework's rule written again from its source, on a plain list
+// of messages, sharing no code with the policies. Tokens are words; a summary is the summary
+// lines of what it covers, in order.
+
+fn words(text: &str) -> u64 {
+    text.split_whitespace().count() as u64
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Role {
+    User,
+    Agent,
+}
+
+/// Tool results and calls and the agent's decisions are the agent's side; the rest is the user's.
+fn role(script: &Script, n: u32) -> Role {
+    let turn = script.turn(n).unwrap();
+    let kind = turn.kind().name();
+    let speaker = turn.speaker().to_ascii_lowercase();
+    if kind == "tool" || kind == "decision" || speaker == "tool" || speaker == "agent" {
+        Role::Agent
+    } else {
+        Role::User
+    }
+}
+
+fn text(script: &Script, n: u32) -> &str {
+    script.turn(n).unwrap().text()
+}
+
+fn summary_line(script: &Script, n: u32) -> Option<&str> {
+    script.turn(n).unwrap().summary()
+}
+
+fn join(parts: Vec<String>) -> Option<String> {
+    let joined = parts.join(" ");
+    (!joined.is_empty()).then_some(joined)
+}
+
+/// Letta at 56ba9c2: `summarize_via_sliding_window` and `compact_messages`, transcribed.
+fn letta_reference(script: &Script, budget: u32) -> Vec<u32> {
+    #[derive(Clone)]
+    enum Message {
+        System,
+        Summary(String),
+        Turn(u32),
+    }
+    let context_window = f64::from(budget);
+    let threshold = (context_window * 0.9) as u64; // int(context_window * 0.9)
+    let goal_tokens = (1.0 - 0.3) * context_window;
+    let count = |messages: &[Message]| -> u64 {
+        messages
+            .iter()
+            .map(|m| match m {
+                Message::System => 0,
+                Message::Summary(s) => words(s),
+                Message::Turn(n) => words(text(script, *n)),
+            })
+            .sum()
+    };
+    let summarize = |messages: &[Message]| -> Option<String> {
+        join(
+            messages
+                .iter()
+                .filter_map(|m| match m {
+                    Message::System => None,
+                    Message::Summary(s) => Some(s.clone()),
+                    Message::Turn(n) => summary_line(script, *n).map(str::to_owned),
+                })
+                .collect(),
+        )
+    };
+    let mut messages = vec![Message::System];
+    let mut series = Vec::new();
+    for n in 1..=script.len() as u32 {
+        messages.push(Message::Turn(n));
+        if count(&messages) > threshold {
+            let total = messages.len();
+            let mut eviction_percentage = 0.3_f64;
+            let mut approx_token_count = context_window;
+            let mut index = None;
+            while approx_token_count >= goal_tokens && eviction_percentage < 1.0 {
+                eviction_percentage += 0.10;
+                let cutoff = (eviction_percentage * total as f64).round_ties_even() as usize;
+                index = (1..=cutoff).rev().find(|&i| {
+                    i < total
+                        && matches!(messages[i], Message::Turn(t) if role(script, t) == Role::Agent)
+                });
+                if let Some(i) = index {
+                    let mut buffer = vec![Message::System];
+                    buffer.extend_from_slice(&messages[i..]);
+                    approx_token_count = count(&buffer) as f64;
+                }
+            }
+            let all = |messages: &[Message]| -> Vec<Message> {
+                let mut out = vec![Message::System];
+                out.extend(summarize(&messages[1..]).map(Message::Summary));
+                out
+            };
+            messages = match index {
+                Some(i) if eviction_percentage < 1.0 && i < total - 1 => {
+                    let mut compacted = vec![Message::System];
+                    compacted.extend_from_slice(&messages[i..]);
+                    if count(&compacted) >= threshold {
+                        all(&compacted) // compact.py's fallback drops the new summary
+                    } else {
+                        let mut out = vec![Message::System];
+                        out.extend(summarize(&messages[1..i]).map(Message::Summary));
+                        out.extend_from_slice(&messages[i..]);
+                        out
+                    }
+                }
+                _ => all(&messages),
+            };
+        }
+        series.push(count(&messages) as u32);
+    }
+    series
+}
+
+/// Codex: the auto-compact limit, `collect_user_messages` and `build_compacted_history_with_limit`,
+/// with the 20,000-of-272,000 share of the budget.
+fn codex_reference(script: &Script, budget: u32) -> Vec<u32> {
+    let limit = u64::from(budget) * 9 / 10;
+    let max_tokens = (f64::from(budget) * 20_000.0 / 272_000.0).round() as u64;
+    let mut summary: Option<String> = None;
+    let mut summarised: Vec<u32> = Vec::new();
+    // The history since the last compaction: (turn, text as the model sees it).
+    let mut history: Vec<(u32, String)> = Vec::new();
+    let mut series = Vec::new();
+    for n in 1..=script.len() as u32 {
+        history.push((n, text(script, n).to_owned()));
+        let total = |summary: &Option<String>, history: &[(u32, String)]| {
+            summary.as_deref().map_or(0, words) + history.iter().map(|(_, t)| words(t)).sum::<u64>()
+        };
+        if total(&summary, &history) >= limit {
+            let mut parts: Vec<String> = summary.iter().cloned().collect();
+            for (turn, _) in &history {
+                if !summarised.contains(turn) {
+                    summarised.push(*turn);
+                    parts.extend(summary_line(script, *turn).map(str::to_owned));
+                }
+            }
+            summary = join(parts);
+            let user_messages: Vec<(u32, String)> = history
+                .iter()
+                .filter(|(turn, _)| role(script, *turn) == Role::User)
+                .cloned()
+                .collect();
+            let mut selected = Vec::new();
+            let mut remaining = max_tokens;
+            for (turn, message) in user_messages.iter().rev() {
+                if remaining == 0 {
+                    break;
+                }
+                let tokens = words(message);
+                if tokens <= remaining {
+                    selected.push((*turn, message.clone()));
+                    remaining -= tokens;
+                } else {
+                    let w: Vec<&str> = message.split_whitespace().collect();
+                    let left = remaining as usize / 2;
+                    let right = remaining as usize - left;
+                    let truncated = [&w[..left], &["…"], &w[w.len() - right..]]
+                        .concat()
+                        .join(" ");
+                    selected.push((*turn, truncated));
+                    break;
+                }
+            }
+            selected.reverse();
+            history = selected;
+        }
+        series.push(total(&summary, &history) as u32);
+    }
+    series
+}
+
+/// ADK: `_run_compaction_for_sliding_window` at the end of each invocation, and
+/// `_process_compaction_events` to build the prompt. Turn numbers stand for timestamps.
+fn adk_reference(script: &Script, interval: usize, overlap: usize) -> Vec<u32> {
+    enum Event {
+        Raw(u32),
+        Compaction { start: u32, text: String },
+    }
+    let n_turns = script.len() as u32;
+    let mut invocations: Vec<Vec<u32>> = Vec::new();
+    let mut events: Vec<Event> = Vec::new();
+    let mut last_compacted_end = 0;
+    let mut series = Vec::new();
+    for n in 1..=n_turns {
+        if invocations.is_empty() || role(script, n) == Role::User {
+            invocations.push(Vec::new());
+        }
+        invocations.last_mut().unwrap().push(n);
+        events.push(Event::Raw(n));
+        let invocation_over = n == n_turns || role(script, n + 1) == Role::User;
+        if invocation_over {
+            let new: Vec<usize> = (0..invocations.len())
+                .filter(|&i| *invocations[i].last().unwrap() > last_compacted_end)
+                .collect();
+            if new.len() >= interval {
+                let start_idx = new[0].saturating_sub(overlap);
+                let start = invocations[start_idx][0];
+                let parts = (start..=n)
+                    .filter_map(|t| summary_line(script, t).map(str::to_owned))
+                    .collect();
+                if let Some(text) = join(parts) {
+                    events.push(Event::Compaction { start, text });
+                    last_compacted_end = n;
+                }
+            }
+        }
+        // _process_compaction_events: newest first, keep every summary, skip raw events at or
+        // after the earliest compacted start seen so far.
+        let mut tokens = 0;
+        let mut last_compaction_start = u32::MAX;
+        for event in events.iter().rev() {
+            match event {
+                Event::Compaction { start, text } => {
+                    tokens += words(text);
+                    last_compaction_start = last_compaction_start.min(*start);
+                }
+                Event::Raw(t) if *t < last_compaction_start => tokens += words(text(script, *t)),
+                Event::Raw(_) => {}
+            }
+        }
+        series.push(tokens as u32);
+    }
+    series
+}
+
+fn series_of(id: &str, script: &Script, budget: u32) -> Vec<u32> {
+    let mut session = Session::with_policy(
+        SessionConfig::new(budget, 2).unwrap(),
+        script.clone(),
+        policy(id).unwrap(),
+    );
+    let mut series = Vec::new();
+    while let Some(step) = session.add_turn() {
+        series.push(step.tokens_after.0);
+    }
+    series
+}
+
+#[test]
+fn letta_matches_its_reference_on_the_refund_desk() {
+    let script = Script::refund_desk();
+    assert_eq!(
+        series_of("sliding-window", &script, 40),
+        letta_reference(&script, 40)
+    );
+}
+
+/// A script of `(agent's turn, words, summary words)`; no summary words makes it chatter.
+fn synthetic(turns: &[(bool, usize, usize)]) -> Script {
+    let specs = turns
+        .iter()
+        .map(|&(agent, words, summary)| TurnSpec {
+            speaker: Some(if agent { "agent" } else { "Dana" }.into()),
+            kind: Some(
+                match (agent, summary) {
+                    (_, 0) => "chatter",
+                    (true, _) => "decision",
+                    (false, _) => "question",
+                }
+                .into(),
+            ),
+            text: Some(vec!["word"; words].join(" ")),
+            summary: (summary > 0).then(|| vec!["gist"; summary].join(" ")),
+        })
+        .collect();
+    Script::new(specs).unwrap()
+}
+
+/// One of Letta's cuts here falls exactly half-way, and Python's `round` goes to the even side.
+#[test]
+fn lettas_cut_rounds_half_to_even_as_python_does() {
+    let script = synthetic(&[
+        (false, 2, 1),
+        (true, 5, 2),
+        (true, 3, 1),
+        (true, 3, 1),
+        (false, 3, 1),
+        (false, 4, 2),
+        (false, 4, 2),
+        (true, 4, 0),
+        (true, 2, 1),
+        (true, 6, 1),
+        (true, 1, 2),
+        (false, 3, 0),
+        (false, 3, 0),
+        (false, 5, 1),
+        (false, 2, 2),
+        (true, 3, 0),
+        (false, 1, 0),
+        (false, 6, 1),
+    ]);
+    let series = series_of("sliding-window", &script, 56);
+    assert_eq!(series, letta_reference(&script, 56));
+    assert_eq!(series[15..], [39, 40, 46]);
+}
+
+/// Letta re-counts what the sliding window kept (without the summary); at its threshold it
+/// summarises only that, and the evicted turns' summary is lost.
+#[test]
+fn lettas_check_after_the_sliding_window_can_lose_the_evicted_summary() {
+    let script = synthetic(&[(false, 1, 1), (true, 1, 1), (true, 1, 1)]);
+    assert_eq!(
+        series_of("sliding-window", &script, 3),
+        letta_reference(&script, 3)
+    );
+    let mut session = Session::with_policy(
+        SessionConfig::new(3, 2).unwrap(),
+        script,
+        policy("sliding-window").unwrap(),
+    );
+    while session.add_turn().is_some() {}
+    let state = session.state();
+    assert!(state.hot.is_empty());
+    assert_eq!(state.warm.len(), 1);
+    assert_eq!(state.warm[0].turns, [2, 3]);
+}
+
+#[test]
+fn codex_matches_its_reference_on_the_refund_desk() {
+    let script = Script::refund_desk();
+    assert_eq!(
+        series_of("handoff", &script, 40),
+        codex_reference(&script, 40)
+    );
+}
+
+#[test]
+fn adk_matches_its_reference_on_the_refund_desk() {
+    let script = Script::refund_desk();
+    assert_eq!(
+        series_of("interval", &script, 40),
+        adk_reference(&script, 3, 1)
+    );
+}
+
+/// Turns listed as `4, 6, 8`, or `none`.
+fn turns(list: impl Iterator<Item = u32>) -> String {
+    let list: Vec<String> = list.map(|t| t.to_string()).collect();
+    if list.is_empty() {
+        "none".into()
+    } else {
+        list.join(", ")
+    }
+}
+
 /// The section of the README that compares the frameworks, generated here from the core.
 fn frameworks_section() -> String {
     let mut playground = Playground::default();
     playground.go_to(10);
     let state = playground.state();
-    let mut out = String::from("| policy | source | compactions | final tokens (budget 40) |");
+    let mut out = String::from("| policy | from | its rule | source |\n|---|---|---|---|\n");
+    for row in &state.policies {
+        let info = &row.info;
+        let source = if info.url.is_empty() {
+            info.source.to_owned()
+        } else {
+            format!("[{}]({})", info.source, info.url)
+        };
+        out += &format!(
+            "| {} | {} | {} | {source} |\n",
+            info.name, info.origin, info.rule
+        );
+    }
+    out += "\n| policy | compactions | final tokens (budget 40) | over budget at the peak, turns | over budget after the step, turns |";
     for fact in &state.facts {
         out += &format!(" {fact} |");
     }
-    out += "\n|---|---|---|---|";
+    out += "\n|---|---|---|---|---|";
     out += &"---|".repeat(state.facts.len());
     for row in &state.policies {
+        let log = &row.window.log;
+        let after = log
+            .iter()
+            .filter(|s| s.tokens_after > state.budget)
+            .map(|s| s.turn);
         out += &format!(
-            "\n| {} | {} | {} | {} |",
-            row.info.name, row.info.source, row.compactions, row.tokens.0
+            "\n| {} | {} | {} | {} | {} |",
+            row.info.name,
+            row.compactions,
+            row.tokens.0,
+            turns(row.window.crossings.iter().copied()),
+            turns(after)
         );
         for kept in &row.kept {
-            out += if *kept { " yes |" } else { " no |" };
+            out += match kept {
+                Named::Meaning => " meaning |",
+                Named::BareTerm => " bare term |",
+                Named::Gone => " gone |",
+            };
         }
     }
-    out + "\n"
+    out + "\n\n" + state.facts_rule + "\n"
 }
 
 #[test]
@@ -175,18 +607,20 @@ fn arb_script() -> impl Strategy<Value = Script> {
         Just("tool"),
         Just("question")
     ];
+    let speakers = prop_oneof![Just("Dana"), Just("agent"), Just("tool")];
     let word = prop_oneof![
         Just("word".to_owned()),
         (0u32..500).prop_map(|n| format!("ORD-{n}")),
         Just("Dana".to_owned())
     ];
     let turn = (
+        speakers,
         kinds,
         prop::collection::vec(word.clone(), 1..40),
         prop::collection::vec(word, 1..10),
     )
-        .prop_map(|(kind, text, summary)| TurnSpec {
-            speaker: Some("Dana".into()),
+        .prop_map(|(speaker, kind, text, summary)| TurnSpec {
+            speaker: Some(speaker.into()),
             kind: Some(kind.into()),
             text: Some(text.join(" ")),
             summary: Some(summary.join(" ")),
@@ -200,24 +634,72 @@ fn run(id: &str, config: SessionConfig, script: &Script) -> Session {
     session
 }
 
+/// Whether every verbatim turn of `state` is the user's.
+fn only_user_turns(script: &Script, state: &SessionState) -> bool {
+    state.hot.iter().all(|t| role(script, t.turn) == Role::User)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
-    fn ours_and_lettas_stay_within_budget_whenever_a_fit_is_possible(script in arb_script(), budget in 1u32..120, hot_n in 1u32..4) {
+    fn the_frameworks_match_their_references(script in arb_script(), budget in prop_oneof![1u32..6, 1u32..120]) {
+        prop_assert_eq!(series_of("sliding-window", &script, budget), letta_reference(&script, budget));
+        prop_assert_eq!(series_of("handoff", &script, budget), codex_reference(&script, budget));
+        prop_assert_eq!(series_of("interval", &script, budget), adk_reference(&script, 3, 1));
+    }
+
+    #[test]
+    fn ours_stays_within_budget_whenever_a_fit_is_possible(script in arb_script(), budget in 1u32..120, hot_n in 1u32..4) {
         let config = SessionConfig::new(budget, hot_n).unwrap();
-        // Letta evicts down to its capped summary, so it always fits.
-        let letta = run("sliding-window", config, &script);
-        for step in letta.log() {
-            prop_assert!(step.tokens_after <= config.budget(), "letta turn {}: {}", step.turn, step.tokens_after);
-        }
-        // Ours fits whenever the HOT turns and a full gist do.
         let ours = run("hot-warm-cold", config, &script);
         for step in ours.log() {
             let from = step.turn.saturating_sub(hot_n) + 1;
             let hot: u32 = (from..=step.turn).map(|n| script.turn(n).unwrap().tokens().0).sum();
             if hot + agent_memory_widgets::GIST_TERMS as u32 <= budget {
                 prop_assert!(step.tokens_after <= config.budget(), "ours turn {}", step.turn);
+            }
+        }
+    }
+
+    #[test]
+    fn letta_keeps_one_summary_and_its_kept_turns_under_70_percent(script in arb_script(), budget in 1u32..120) {
+        let config = SessionConfig::new(budget, 2).unwrap();
+        let mut session = Session::with_policy(config, script.clone(), policy("sliding-window").unwrap());
+        while let Some(step) = session.add_turn() {
+            let state = session.state();
+            prop_assert!(state.warm.len() <= 1 && state.cold.is_none());
+            if step.compacted {
+                let kept = session.window().verbatim_tokens().0;
+                prop_assert!(state.hot.is_empty() || kept * 10 < budget * 7, "turn {}: {kept}", step.turn);
+            }
+        }
+    }
+
+    #[test]
+    fn codex_keeps_only_user_messages_within_its_share(script in arb_script(), budget in 1u32..400) {
+        let config = SessionConfig::new(budget, 2).unwrap();
+        let cap = (budget * 20_000 + 136_000) / 272_000;
+        let mut session = Session::with_policy(config, script.clone(), policy("handoff").unwrap());
+        while let Some(step) = session.add_turn() {
+            let state = session.state();
+            prop_assert!(state.warm.len() <= 1);
+            if step.compacted {
+                prop_assert!(only_user_turns(&script, &state));
+                // A message cut to fit carries one `…` beyond the share.
+                prop_assert!(session.window().verbatim_tokens().0 <= cap + 1);
+            }
+        }
+    }
+
+    #[test]
+    fn adk_leaves_nothing_verbatim_in_a_compacted_range(script in arb_script()) {
+        let mut session = Session::with_policy(SessionConfig::default(), script.clone(), policy("interval").unwrap());
+        while let Some(step) = session.add_turn() {
+            if step.compacted {
+                prop_assert!(session.state().hot.is_empty());
+                let next = script.turn(step.turn + 1);
+                prop_assert!(next.is_none_or(|_| role(&script, step.turn + 1) == Role::User));
             }
         }
     }

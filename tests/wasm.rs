@@ -422,8 +422,18 @@ fn the_playground_steps_six_policies_and_reports_the_facts_kept() {
         get(&get(&ours, "info"), "id").as_string().unwrap(),
         "hot-warm-cold"
     );
-    let kept: Array = get(&ours, "kept").unchecked_into();
-    assert!(kept.iter().all(|k| k.as_bool() == Some(true)));
+    let kept: Vec<String> = Array::from(&get(&ours, "kept"))
+        .iter()
+        .map(|k| k.as_string().unwrap())
+        .collect();
+    assert_eq!(
+        kept,
+        ["meaning", "bareTerm", "bareTerm", "bareTerm", "bareTerm", "bareTerm", "meaning"]
+    );
+    assert!(get(&state, "factsRule")
+        .as_string()
+        .unwrap()
+        .contains("bare term"));
     assert_eq!(get(&get(&ours, "window"), "tokens").as_f64(), Some(39.0));
     assert_eq!(
         message(playground.go_to(-1.0).err().unwrap()),

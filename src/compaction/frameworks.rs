@@ -1,25 +1,61 @@
 //! The compaction policies of real agent frameworks, replayed on our session with the same
 //! scripted summaries and word-count tokens, so that the playground can set them side by side.
 //!
-//! Each type names its source (framework and setting) and what our version simplifies. Where a
-//! framework asks an LLM for a summary, ours uses the script's summary lines, so every run is
-//! deterministic; where a summary is rewritten, [`rewrite`] keeps the old summary's key terms and
-//! appends the new summaries, capped at a number of words from the newest end.
+//! Each type cites its source (repository or package, path, commit or version) and quotes the
+//! rule it follows. Two simplifications are shared by all of them, and are the only ones:
+//!
+//! - **Tokens are words**, as everywhere in this crate.
+//! - **Summaries are the script's summary lines.** Where a framework asks an LLM to summarise
+//!   some messages, ours joins the summary lines of those turns, oldest first, into one summary
+//!   (chatter has none, so it adds nothing); a summary that is summarised again keeps its text.
+//!   Every run is deterministic, and no summary starts in the middle of a sentence.
+//!
+//! Our window has no system prompt and no tool definitions, so they count 0 tokens. Each turn is
+//! one message; a `tool` turn stands for the agent's tool call together with its result. Where a
+//! framework's constant is a share of its model's context window, ours is the same share of the
+//! budget, rounded down unless the doc comment says otherwise.
 
-use crate::compaction::policy::key_terms;
-use crate::compaction::script::Kind;
+use crate::compaction::script::{Kind, Turn};
 use crate::compaction::{Compaction, CompactionPolicy, Line, Script, SessionConfig, Window};
 use crate::units::Tokens;
 
-/// **Letta** (MemGPT): a sliding window with a recursive summary.
+/// **Letta**'s sliding window with a recursive summary (its default compaction mode,
+/// `sliding_window`).
 ///
-/// When the window passes 100% of the budget, the oldest messages are evicted until the rest
-/// fits in 70% of it: first 30% of the messages, then 40%, and so on in steps of 10%, cutting only
-/// at a turn boundary. One summary line is then rewritten from the old summary plus the evicted
-/// turns. Ours: the summary is [`rewrite`] capped at 20% of the budget (dropping the oldest words),
-/// kept as the one WARM line.
+/// Source: [`letta-ai/letta`](https://github.com/letta-ai/letta) at
+/// `56ba9c25552605eec89de8ed3dc6394b625c1993` (its last commit with source code),
+/// `letta/services/summarizer/thresholds.py`, `summarizer_sliding_window.py`,
+/// `compact.py`, `summarizer_config.py`, `letta/constants.py` and `letta/agents/letta_agent_v3.py`.
+///
+/// - **Trigger**, after each step, at 90% of the window for every model at that commit:
+///   `if self.context_token_estimate > compaction_trigger_threshold`, where the threshold is
+///   `int(llm_config.context_window * SUMMARIZATION_TRIGGER_MULTIPLIER)` and the multiplier 0.9.
+///   (The docstring still says 100% for models other than GPT-5; commit `98c7d10` did that.)
+/// - **Where it cuts**: `eviction_percentage` starts at `sliding_window_percentage` = 0.3, and
+///   `while approx_token_count >= goal_tokens and eviction_percentage < 1.0` it grows by `0.10`
+///   *before* each try, so the first try evicts 40%. The cut is
+///   `round(eviction_percentage * total_message_count)` over all messages (system prompt and
+///   summary included), moved back to the nearest assistant message, which is kept.
+///   `goal_tokens` is 70% of the window, and the fit check counts only
+///   `[system_prompt, *in_context_messages[assistant_message_index:]]`: not the new summary.
+/// - **What is summarised**: `in_context_messages[1:assistant_message_index]`, the old summary
+///   included, into one new summary, clipped only past `clip_chars` = 50,000 characters.
+/// - **Fallbacks**: no cut found, a cut at the newest message, or a loop that ran to 100% falls
+///   back to summarising everything (`summarize_all`). `compact.py` then re-counts what it kept,
+///   again without the summary; if that is still at the threshold, it summarises what it kept
+///   (the evicted part's summary is lost), and otherwise `logger.critical(f"Failed to summarize
+///   messages after fallback: ...")` and carries on. So the window can end over the budget.
+///
+/// Ours follows that rule step for step, with Letta's floating-point percentages and Python's
+/// round-half-to-even. Assistant messages are the agent's turns; a tool turn counts as one, since
+/// it holds the agent's tool call. A clipped summary is cut at a word boundary before Letta's
+/// suffix `... [summary truncated to fit]`. Not modelled: when a provider rejects an
+/// over-long request, Letta compacts again and retries (`max_summarizer_retries` = 3).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SlidingWindow;
+
+/// Letta's `clip_chars`: the longest summary it keeps, in characters.
+const LETTA_CLIP_CHARS: usize = 50_000;
 
 impl CompactionPolicy for SlidingWindow {
     fn compact(
@@ -28,55 +64,108 @@ impl CompactionPolicy for SlidingWindow {
         script: &Script,
         config: &SessionConfig,
     ) -> Option<Compaction> {
-        let budget = config.budget().0;
-        if window.tokens().0 <= budget {
+        let budget = u64::from(config.budget().0);
+        let threshold = budget * 9 / 10;
+        if u64::from(window.tokens().0) <= threshold {
             return None;
         }
-        let target = budget * 7 / 10;
-        let cap = (budget / 5).max(1) as usize;
         let turns: Vec<u32> = window.verbatim().collect();
         let old = window.warm().last().cloned();
-        if turns.is_empty() {
-            return Some(Compaction::default());
-        }
-        let tokens_of = |n: &u32| script.turn(*n).map_or(Tokens(0), |t| t.tokens());
-        let verbatim = window.verbatim_tokens();
-        // Evict 30%, 40%, ... 100% of the messages until the rest fits in 70% of the budget.
-        let mut chosen = (turns.len(), None);
-        for tenths in 3..=10 {
-            let evict = (turns.len() * tenths).div_ceil(10).clamp(1, turns.len());
-            let summary = rewrite(old.as_ref(), script, &turns[..evict], cap);
-            let evicted = turns[..evict]
-                .iter()
-                .map(tokens_of)
-                .fold(Tokens(0), |a, b| a + b);
-            let summary_tokens = summary.as_ref().map_or(Tokens(0), |line| line.tokens);
-            let fits = ((verbatim - evicted) + summary_tokens).0 <= target;
-            chosen = (evict, summary);
-            if fits {
-                break;
+        // The messages are [system prompt, summary (if any), the turns]; the first turn is at
+        // index `first`, and message `i >= first` is turn `turns[i - first]`.
+        let first = 1 + usize::from(old.is_some());
+        let total = first + turns.len();
+        let mut percentage = 0.3_f64;
+        let mut kept_tokens = budget;
+        let mut cut = None;
+        while kept_tokens * 10 >= budget * 7 && percentage < 1.0 {
+            percentage += 0.1;
+            let cutoff = (percentage * total as f64).round_ties_even() as usize;
+            cut = None;
+            let mut i = cutoff.min(total - 1);
+            while i >= first {
+                if is_agent(script, turns[i - first]) {
+                    cut = Some(i - first);
+                    break;
+                }
+                i -= 1;
+            }
+            if let Some(at) = cut {
+                kept_tokens = u64::from(tokens_of(script, &turns[at..]).0);
             }
         }
-        let (evict, summary) = chosen;
+        let evict = match cut {
+            Some(at) if percentage < 1.0 && first + at < total - 1 => {
+                if u64::from(tokens_of(script, &turns[at..]).0) >= threshold {
+                    // compact.py's check after the sliding window: summarise what was kept.
+                    let mut step = Compaction::default();
+                    for &number in &turns {
+                        window.pop_verbatim();
+                        step.record(script, number);
+                    }
+                    replace_summary(window, summarise(None, script, &turns[at..], &[]));
+                    return Some(step);
+                }
+                at
+            }
+            _ => turns.len(),
+        };
         let mut step = Compaction::default();
         for &number in &turns[..evict] {
             window.pop_verbatim();
             step.record(script, number);
         }
-        while window.pop_warm().is_some() {}
-        if let Some(line) = summary {
-            window.push_warm(line);
-        }
+        let summary = summarise(old.as_ref(), script, &turns[..evict], &[]);
+        replace_summary(window, summary.map(clip_letta));
         Some(step)
     }
+
+    fn over_budget_reason(&self, window: &Window, config: &SessionConfig) -> Option<String> {
+        let summary = window.tokens() - window.verbatim_tokens();
+        Some(format!(
+            "Letta checks the fit without its new summary: the turns it kept take {} tokens, \
+             under 70% of the window, but the summary adds {summary}, so the window holds {} \
+             tokens, more than the budget of {}. Letta logs this and carries on.",
+            window.verbatim_tokens(),
+            window.tokens(),
+            config.budget()
+        ))
+    }
+}
+
+/// A summary longer than Letta's `clip_chars` keeps its head, cut at a word boundary, and Letta's
+/// suffix.
+fn clip_letta(line: Line) -> Line {
+    if line.text.len() <= LETTA_CLIP_CHARS {
+        return line;
+    }
+    let Some((end, _)) = line.text.char_indices().nth(LETTA_CLIP_CHARS) else {
+        return line;
+    };
+    let (head, rest) = line.text.split_at(end);
+    let head = if rest.starts_with(char::is_whitespace) || head.ends_with(char::is_whitespace) {
+        head
+    } else {
+        head.rfind(char::is_whitespace)
+            .map_or("", |space| &head[..space])
+    };
+    let suffix = "... [summary truncated to fit]";
+    let head = head.trim_end();
+    let text = if head.is_empty() {
+        suffix.to_owned()
+    } else {
+        format!("{head} {suffix}")
+    };
+    Line::new(line.turns, text)
 }
 
 /// **LangChain** `ConversationSummaryBufferMemory` with `max_token_limit` = the budget.
 ///
-/// When the verbatim buffer passes the limit, the oldest turns are popped into a moving summary
-/// until the buffer fits. The summary is *not* counted against the limit, so the real window can
-/// exceed the budget; that is a known complaint about this class, and the playground shows it.
-/// Ours: the moving summary is the popped turns' summary lines, appended (chatter adds nothing).
+/// Source: `langchain` 0.3.30 (PyPI), `langchain/memory/summary_buffer.py`, `prune`:
+/// `while curr_buffer_length > self.max_token_limit: pruned_memory.append(buffer.pop(0))`, and the
+/// pruned messages go into the moving summary. The summary is *not* counted against the limit, so
+/// the real window can exceed the budget; the playground shows it. Ours: the moving summary is
+/// the popped turns' summary lines, appended.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SummaryBuffer;
 
@@ -123,20 +212,45 @@ impl CompactionPolicy for SummaryBuffer {
     fn over_budget_reason(&self, window: &Window, config: &SessionConfig) -> Option<String> {
         let summary = window.tokens() - window.verbatim_tokens();
         Some(format!(
-            "The summary buffer keeps its verbatim turns within the limit of {} tokens but does not \\
+            "The summary buffer keeps its verbatim turns within the limit of {} tokens but does not \
              count its moving summary, which adds {summary} more.",
             config.budget()
         ))
     }
 }
 
-/// **OpenAI Codex** auto-compaction: a handoff checkpoint.
+/// **OpenAI Codex** auto-compaction: a handoff summary plus the newest user messages.
 ///
-/// At 90% of the budget the history is replaced by a handoff summary plus the most recent user
-/// turns up to a cap; assistant and tool turns are dropped. Ours: user turns are the `question`
-/// turns, the cap is 30% of the budget, and the handoff summary is [`rewrite`] capped at 30%.
+/// Sources: [`openai/codex`](https://github.com/openai/codex), `codex-rs/core/src/compact.rs`
+/// at `e06dd0e5d5694c24968bf49b62466cdedae04aaa`, `codex-rs/core/src/codex.rs` at
+/// `f793618e7b4d32961d4891b75550dcaced1f033b` and `codex-rs/protocol/src/openai_models.rs` at
+/// `0d4367d0e6a976082b36d9eea8f8a579fca368cb`. This is the local path
+/// (`run_inline_auto_compact_task`); for OpenAI's own provider Codex compacts on the server
+/// instead (`should_use_remote_compact_task`), which cannot be replayed.
+///
+/// - **Trigger**: `if total_usage_tokens >= auto_compact_limit`, with the limit
+///   `(context_window * 9) / 10` unless the model sets its own.
+/// - **What is summarised**: the whole history, the previous summary included: the model writes
+///   a handoff summary, which replaces the history.
+/// - **What stays verbatim**: `collect_user_messages` keeps every real user message (it drops
+///   only earlier summaries), newest first, while they fit `COMPACT_USER_MESSAGE_MAX_TOKENS`
+///   = 20,000: `if tokens <= remaining { selected_messages.push(..) } else { truncate_text(message,
+///   TruncationPolicy::Tokens(remaining)); break; }`. Assistant and tool turns go.
+///
+/// Ours: 20,000 tokens is 7.35% of GPT-5-Codex's 272,000-token window, so the user messages get
+/// `budget × 20,000 / 272,000` tokens, rounded to the nearest whole token (3 of 40). Codex's
+/// summary is whatever the model writes, so it has no cap here either: it is the old summary
+/// followed by the summary lines of every turn not yet in it. A user message cut to fit keeps its
+/// first `remaining / 2` and last words with one `…` word between them, where Codex keeps a head
+/// and a tail around `…N tokens truncated…`. The page lists the summary above the user messages;
+/// Codex puts it after them.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HandoffCheckpoint;
+
+/// Codex's `COMPACT_USER_MESSAGE_MAX_TOKENS`.
+const CODEX_USER_MESSAGE_TOKENS: u64 = 20_000;
+/// The context window of GPT-5-Codex, which `COMPACT_USER_MESSAGE_MAX_TOKENS` is a share of.
+const CODEX_CONTEXT_WINDOW: u64 = 272_000;
 
 impl CompactionPolicy for HandoffCheckpoint {
     fn compact(
@@ -146,70 +260,126 @@ impl CompactionPolicy for HandoffCheckpoint {
         config: &SessionConfig,
     ) -> Option<Compaction> {
         let budget = u64::from(config.budget().0);
-        if u64::from(window.tokens().0) * 10 < budget * 9 {
+        if u64::from(window.tokens().0) < budget * 9 / 10 {
             return None;
         }
         let turns: Vec<u32> = window.verbatim().collect();
-        // The most recent user turns, newest first, while they fit the cap.
-        let cap = budget * 3 / 10;
-        let mut kept = Vec::new();
-        let mut used = 0u64;
+        let old = window.warm().last().cloned();
+        let known = old.as_ref().map_or(&[][..], |line| &line.turns[..]);
+        let summary = summarise(old.as_ref(), script, &turns, known);
+        // The newest user messages, newest first, while they fit.
+        let cap =
+            (budget * CODEX_USER_MESSAGE_TOKENS + CODEX_CONTEXT_WINDOW / 2) / CODEX_CONTEXT_WINDOW;
+        let mut remaining = cap;
+        let mut kept: Vec<(u32, Option<String>)> = Vec::new();
         for &number in turns.iter().rev() {
+            if remaining == 0 {
+                break;
+            }
             let Some(turn) = script.turn(number) else {
                 continue;
             };
-            if turn.kind() != Kind::Question {
+            if role(turn) != Role::User {
                 continue;
             }
-            used += u64::from(turn.tokens().0);
-            if used > cap {
+            let cut = window.cut(number);
+            let text = cut.unwrap_or(turn.text());
+            let words = u64::from(Tokens::of(text).0);
+            if words <= remaining {
+                kept.push((number, cut.map(str::to_owned)));
+                remaining -= words;
+            } else {
+                kept.push((number, Some(cut_middle(text, remaining as usize))));
                 break;
             }
-            kept.push(number);
         }
         kept.reverse();
-        let old = window.warm().last().cloned();
-        let handed_off: Vec<u32> = turns
-            .iter()
-            .copied()
-            .filter(|n| !kept.contains(n))
-            .collect();
-        let summary = rewrite(
-            old.as_ref(),
-            script,
-            &handed_off,
-            (budget * 3 / 10).max(1) as usize,
-        );
         let mut step = Compaction::default();
-        while window.pop_verbatim().is_some() {}
-        while window.pop_warm().is_some() {}
-        if let Some(line) = summary {
-            window.push_warm(line);
+        for &number in &turns {
+            window.pop_verbatim();
+            if !kept.iter().any(|(n, _)| *n == number) {
+                step.record(script, number);
+            }
         }
-        for &number in &handed_off {
-            step.record(script, number);
-        }
-        for &number in &kept {
-            window.push_verbatim(
-                number,
-                script.turn(number).map_or(Tokens(0), |t| t.tokens()),
-            );
+        replace_summary(window, summary);
+        for (number, cut) in kept {
+            match cut {
+                Some(text) => window.push_cut(number, text),
+                None => window.push_verbatim(number, tokens_of(script, &[number])),
+            }
         }
         Some(step)
     }
+
+    fn over_budget_reason(&self, window: &Window, config: &SessionConfig) -> Option<String> {
+        let summary = window.tokens() - window.verbatim_tokens();
+        Some(format!(
+            "Codex's handoff summary has no length limit: it takes {summary} tokens, and the user \
+             messages kept with it {}, more than the budget of {}.",
+            window.verbatim_tokens(),
+            config.budget()
+        ))
+    }
 }
 
-/// **Google ADK** events compaction with `compaction_interval` = 3 and `overlap_size` = 1.
-///
-/// Every 3 turns, the turns since the last compaction are summarised into one line, keeping an
-/// overlap of 1: the newest turn stays verbatim and is summarised with the next window. Ours: the
-/// line is the turns' summary lines joined; chatter is dropped. It runs on a schedule, not on the
-/// budget, so the window can pass the budget between compactions.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Interval;
+/// The first `keep / 2` and the last `keep - keep / 2` words of `text` with one `…` word between
+/// them: a cut at word boundaries, marked.
+fn cut_middle(text: &str, keep: usize) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let head = keep / 2;
+    let tail = (keep - head).min(words.len());
+    let mut out = String::new();
+    for word in &words[..head.min(words.len())] {
+        out.push_str(word);
+        out.push(' ');
+    }
+    out.push('…');
+    for word in &words[words.len() - tail..] {
+        out.push(' ');
+        out.push_str(word);
+    }
+    out
+}
 
-/// ADK's `compaction_interval`, in turns.
+/// **Google ADK** sliding-window events compaction with `compaction_interval` = 3 and
+/// `overlap_size` = 1.
+///
+/// Source: `google-adk` 1.21.0 (PyPI; [`google/adk-python`](https://github.com/google/adk-python)
+/// `src/`), `google/adk/apps/compaction.py` (`_run_compaction_for_sliding_window`),
+/// `google/adk/apps/app.py` (`EventsCompactionConfig`), `google/adk/runners.py` and
+/// `google/adk/flows/llm_flows/contents.py` (`_process_compaction_events`).
+///
+/// - **Trigger**: at the end of an invocation (a user message and every reply to it; "we only
+///   compact at the end of an invocation"), once enough invocations are new since the last
+///   compaction: `if len(new_invocation_ids) < ...compaction_interval: return None`. Tokens and
+///   budget play no part.
+/// - **What is summarised**: every event from `start_idx = max(0, first_new_inv_idx -
+///   overlap_size)` through the newest invocation, earlier summaries left out, into one
+///   summary; the overlapped invocation is summarised again.
+/// - **What stays verbatim**: only events after the newest compacted range. When the prompt is
+///   built, every compaction event is kept as a summary and the raw events inside compacted
+///   ranges are skipped, so all summaries stay in the window.
+///
+/// Ours: an invocation starts at each user turn (and at turn 1), and ends when the next turn is
+/// the user's or the script ends. A range with no summary lines gives no summary (the LLM would
+/// return nothing), and then no compaction event.
+#[derive(Clone, Debug, Default)]
+pub struct Interval {
+    /// The first turn of the invocation in progress.
+    open: u32,
+    /// The first turns of the completed invocations that the next compaction may cover, oldest
+    /// first.
+    // Invariant: at most `fresh + OVERLAP` entries; the last `fresh` are new since the last
+    // compaction.
+    starts: Vec<u32>,
+    /// Completed invocations since the last compaction.
+    fresh: u32,
+}
+
+/// ADK's `compaction_interval`: new invocations per compaction.
 pub const INTERVAL: u32 = 3;
+/// ADK's `overlap_size`: earlier invocations summarised again with the new ones.
+pub const OVERLAP: u32 = 1;
 
 impl CompactionPolicy for Interval {
     fn compact(
@@ -219,32 +389,57 @@ impl CompactionPolicy for Interval {
         _config: &SessionConfig,
     ) -> Option<Compaction> {
         let newest = window.verbatim().last()?;
-        if newest % INTERVAL != 0 {
+        let turn = script.turn(newest)?;
+        if self.open == 0 || role(turn) == Role::User {
+            self.open = newest;
+        }
+        let next = newest.checked_add(1).and_then(|number| script.turn(number));
+        if next.is_some_and(|next| role(next) != Role::User) {
+            return None; // the invocation goes on
+        }
+        self.starts.push(self.open);
+        self.fresh += 1;
+        let keep = (self.fresh + OVERLAP) as usize;
+        if self.starts.len() > keep {
+            self.starts.drain(..self.starts.len() - keep);
+        }
+        if self.fresh < INTERVAL {
             return None;
         }
+        let first_new = self.starts.len() - self.fresh as usize;
+        let start = self.starts[first_new.saturating_sub(OVERLAP as usize)];
+        let range: Vec<u32> = (start..=newest).collect();
+        let line = summarise(None, script, &range, &[])?;
+        self.fresh = 0;
         let mut step = Compaction::default();
-        let mut texts = Vec::new();
-        while window.verbatim().len() > 1 {
-            let Some(number) = window.pop_verbatim() else {
-                break;
-            };
-            match script.turn(number).and_then(|t| t.summary()) {
-                Some(text) => {
-                    texts.push(text);
-                    step.to_warm.push(number);
-                }
-                None => step.dropped.push(number),
-            }
+        while let Some(number) = window.pop_verbatim() {
+            step.record(script, number);
         }
-        if !texts.is_empty() {
-            window.push_warm(Line::new(step.to_warm.clone(), texts.join(" ")));
-        }
+        window.push_warm(line);
         Some(step)
+    }
+
+    fn reset(&mut self) {
+        *self = Interval::default();
+    }
+
+    fn over_budget_reason(&self, window: &Window, config: &SessionConfig) -> Option<String> {
+        Some(format!(
+            "ADK compacts every {INTERVAL} user invocations whatever the budget, and keeps every \
+             summary: its summaries and the turns since take {} tokens, more than the budget of {}.",
+            window.tokens(),
+            config.budget()
+        ))
     }
 }
 
-/// A plain **`trim_messages`** (LangChain) keeping the last turns: the oldest turns are dropped,
-/// with no summary, until the window fits, keeping at least the newest. The baseline.
+/// A plain **`trim_messages`** keeping the last turns: the oldest turns are dropped, with no
+/// summary, until the window fits, keeping at least the newest. The baseline.
+///
+/// Source: `langchain-core` 0.3.79 (PyPI), `langchain_core/messages/utils.py`, `trim_messages`
+/// with `strategy="last"` and `max_tokens` = the budget. Ours never cuts a turn in part
+/// (`allow_partial=False`, its default). Where the newest turn alone is over the budget,
+/// `trim_messages` would return no messages at all; ours keeps that turn and says so.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Truncate;
 
@@ -266,31 +461,107 @@ impl CompactionPolicy for Truncate {
     }
 }
 
-/// A rewritten summary line: the old summary's key terms, then the summary lines of `turns`
-/// (chatter has none), at most `cap` words, dropping the oldest words first. `None` when there
-/// is nothing to say.
-pub fn rewrite(old: Option<&Line>, script: &Script, turns: &[u32], cap: usize) -> Option<Line> {
-    let mut words: Vec<&str> = Vec::new();
+/// How a turn is sent to the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// The user's message.
+    User,
+    /// The agent's message, a tool call among them.
+    Assistant,
+    /// A tool's result.
+    Tool,
+}
+
+/// A `tool` turn (or a turn spoken by `tool`) is a tool's; a `decision` (or a turn spoken by
+/// `agent`) the agent's; any other turn, a question or chatter, the user's.
+fn role(turn: &Turn) -> Role {
+    let speaker = turn.speaker();
+    if turn.kind() == Kind::Tool || speaker.eq_ignore_ascii_case("tool") {
+        Role::Tool
+    } else if turn.kind() == Kind::Decision || speaker.eq_ignore_ascii_case("agent") {
+        Role::Assistant
+    } else {
+        Role::User
+    }
+}
+
+/// Whether turn `number` comes from the agent's side: its message or its tool call.
+fn is_agent(script: &Script, number: u32) -> bool {
+    script
+        .turn(number)
+        .is_some_and(|turn| role(turn) != Role::User)
+}
+
+/// The verbatim token count of `turns`.
+fn tokens_of(script: &Script, turns: &[u32]) -> Tokens {
+    let mut sum = Tokens(0);
+    for &number in turns {
+        if let Some(turn) = script.turn(number) {
+            sum += turn.tokens();
+        }
+    }
+    sum
+}
+
+/// One summary of `old` (if any) and `turns`, leaving out the turns in `known`: the old text,
+/// then each turn's summary line (chatter has none), lists its source turns. `None` when there is
+/// nothing to say.
+fn summarise(old: Option<&Line>, script: &Script, turns: &[u32], known: &[u32]) -> Option<Line> {
+    let mut text = String::new();
     let mut sources: Vec<u32> = Vec::new();
     if let Some(old) = old {
-        for term in key_terms(&old.text) {
-            if !words.contains(&term) {
-                words.push(term);
-            }
-        }
+        text.push_str(&old.text);
         sources.extend(&old.turns);
     }
     for &number in turns {
-        if let Some(summary) = script.turn(number).and_then(|t| t.summary()) {
-            words.extend(summary.split_whitespace());
+        if known.contains(&number) {
+            continue;
+        }
+        if let Some(summary) = script.turn(number).and_then(Turn::summary) {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(summary);
             sources.push(number);
         }
     }
-    if words.is_empty() {
+    if text.is_empty() {
         return None;
     }
-    let start = words.len().saturating_sub(cap);
     sources.sort_unstable();
     sources.dedup();
-    Some(Line::new(sources, words[start..].join(" ")))
+    Some(Line::new(sources, text))
+}
+
+/// Replaces every WARM line of `window` with `summary`.
+fn replace_summary(window: &mut Window, summary: Option<Line>) {
+    while window.pop_warm().is_some() {}
+    if let Some(line) = summary {
+        window.push_warm(line);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cut_keeps_whole_words_at_both_ends_and_marks_the_gap() {
+        let text = "I returned order ORD-3300. Can I get my $200.00 back?";
+        assert_eq!(cut_middle(text, 3), "I … $200.00 back?");
+        assert_eq!(cut_middle(text, 1), "… back?");
+        assert_eq!(cut_middle(text, 4), "I returned … $200.00 back?");
+    }
+
+    #[test]
+    fn a_long_summary_is_clipped_at_a_word_with_lettas_suffix() {
+        let word = "refund ";
+        let line = Line::new(vec![1], word.repeat(LETTA_CLIP_CHARS / word.len() + 10));
+        let clipped = clip_letta(line);
+        assert!(clipped
+            .text
+            .ends_with(" refund ... [summary truncated to fit]"));
+        assert!(clipped.text.len() <= LETTA_CLIP_CHARS + 40);
+        assert_eq!(clipped.tokens, Tokens::of(&clipped.text));
+    }
 }

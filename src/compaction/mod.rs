@@ -13,10 +13,11 @@ mod window;
 use serde::{Deserialize, Serialize};
 
 pub use frameworks::{
-    rewrite, HandoffCheckpoint, Interval, SlidingWindow, SummaryBuffer, Truncate, INTERVAL,
+    HandoffCheckpoint, Interval, SlidingWindow, SummaryBuffer, Truncate, INTERVAL, OVERLAP,
 };
 pub use playground::{
-    policy, window_text, Playground, PlaygroundState, PolicyInfo, PolicyRow, KEY_FACTS, POLICIES,
+    policy, window_text, Named, Playground, PlaygroundState, PolicyInfo, PolicyRow, FACTS_RULE,
+    KEY_FACTS, POLICIES,
 };
 pub use policy::{Compaction, CompactionPolicy, HotWarmCold, GIST_TERMS};
 pub use script::{Kind, Script, Turn, TurnSpec};
@@ -134,7 +135,8 @@ pub struct HotTurn {
     pub speaker: String,
     /// The turn's kind.
     pub kind: Kind,
-    /// The verbatim text.
+    /// The verbatim text, or the part of it a policy kept when it cut the turn short (the cut
+    /// marked with `…`).
     pub text: String,
     /// Its token count.
     pub tokens: Tokens,
@@ -347,12 +349,13 @@ impl Session {
             .verbatim()
             .filter_map(|number| {
                 let turn = turn_of(number)?;
+                let cut = self.window.cut(number);
                 Some(HotTurn {
                     turn: number,
                     speaker: turn.speaker().to_owned(),
                     kind: turn.kind(),
-                    text: turn.text().to_owned(),
-                    tokens: turn.tokens(),
+                    text: cut.unwrap_or(turn.text()).to_owned(),
+                    tokens: cut.map_or(turn.tokens(), Tokens::of),
                 })
             })
             .collect();

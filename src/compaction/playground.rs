@@ -11,48 +11,93 @@ use crate::compaction::{
 use crate::error::Error;
 use crate::units::Tokens;
 
-/// A policy the playground compares: an id for code, a name for people, and where it comes from.
+/// A policy the playground compares: an id for code, a name for people, its rule in one line
+/// and where it comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct PolicyInfo {
     /// A stable id, such as `sliding-window`.
     pub id: &'static str,
     /// The name shown on the page.
     pub name: &'static str,
-    /// The framework and setting it follows.
+    /// Whose rule it is: `this project`, or the framework or library.
+    pub origin: &'static str,
+    /// What it is: `seed design`, `agent framework`, `memory class` or `plain truncation`.
+    pub kind: &'static str,
+    /// The rule in one line: when it runs, what stays verbatim, what is summarised.
+    pub rule: &'static str,
+    /// Where the rule comes from: repository or package, commit or version, path.
     pub source: &'static str,
+    /// A link to that source; empty for this project's own policy.
+    pub url: &'static str,
 }
 
-/// The six policies, ours first.
+/// The six policies, ours first. Each framework's type documents its source and the rule in the
+/// source's own words.
 pub const POLICIES: [PolicyInfo; 6] = [
     PolicyInfo {
         id: "hot-warm-cold",
         name: "HOT / WARM / COLD",
+        origin: "this project",
+        kind: "seed design",
+        rule: "When a turn takes the window over the budget: the last HOT turns (2 in the \
+               seed) stay verbatim, older turns become one-line summaries (chatter is dropped), \
+               and the oldest summaries are squeezed into one line of key terms until it fits.",
         source: "this project: the seed design",
+        url: "",
     },
     PolicyInfo {
         id: "sliding-window",
         name: "Sliding window + recursive summary",
-        source: "Letta: evict to 70% of the window when it passes 100%",
+        origin: "Letta",
+        kind: "agent framework",
+        rule: "When the window passes 90% of the budget: the oldest 40%, 50%, … of the messages \
+               are evicted, cutting just before an agent or tool turn, until the turns kept are \
+               under 70%; the evicted turns and the old summary become one new summary, which \
+               that check does not count.",
+        source: "letta-ai/letta@56ba9c2, letta/services/summarizer/summarizer_sliding_window.py",
+        url: "https://github.com/letta-ai/letta/blob/56ba9c2/letta/services/summarizer/summarizer_sliding_window.py",
     },
     PolicyInfo {
         id: "summary-buffer",
         name: "Summary buffer",
-        source: "LangChain ConversationSummaryBufferMemory, max_token_limit",
+        origin: "LangChain",
+        kind: "memory class",
+        rule: "When the verbatim turns pass the budget: the oldest are popped into a moving \
+               summary until they fit; the summary itself is not counted.",
+        source: "langchain 0.3.30, langchain/memory/summary_buffer.py, ConversationSummaryBufferMemory",
+        url: "https://pypi.org/project/langchain/0.3.30/",
     },
     PolicyInfo {
         id: "handoff",
         name: "Handoff checkpoint",
-        source: "OpenAI Codex auto-compaction at 90%",
+        origin: "OpenAI Codex",
+        kind: "agent framework",
+        rule: "When the window reaches 90% of the budget: everything becomes one handoff \
+               summary, and only the newest user messages stay verbatim, up to 7.35% of the \
+               budget (Codex: 20,000 of 272,000 tokens), the last one cut to fit.",
+        source: "openai/codex@e06dd0e, codex-rs/core/src/compact.rs",
+        url: "https://github.com/openai/codex/blob/e06dd0e/codex-rs/core/src/compact.rs",
     },
     PolicyInfo {
         id: "interval",
         name: "Interval compaction",
-        source: "Google ADK compaction_interval 3, overlap_size 1",
+        origin: "Google ADK",
+        kind: "agent framework",
+        rule: "After every 3 new invocations (a user message and the replies to it), whatever \
+               the budget: those invocations and 1 before them become one more summary; nothing \
+               in that range stays verbatim, and every summary stays.",
+        source: "google-adk 1.21.0, google/adk/apps/compaction.py, compaction_interval 3, overlap_size 1",
+        url: "https://pypi.org/project/google-adk/1.21.0/",
     },
     PolicyInfo {
         id: "truncate",
         name: "Truncate",
-        source: "LangChain trim_messages, keeping the last turns",
+        origin: "LangChain",
+        kind: "plain truncation",
+        rule: "When the window passes the budget: the oldest turns are dropped, with no \
+               summary, until it fits (ours keeps the newest even when it alone is over).",
+        source: "langchain-core 0.3.79, langchain_core/messages/utils.py, trim_messages, strategy \"last\"",
+        url: "https://pypi.org/project/langchain-core/0.3.79/",
     },
 ];
 
@@ -63,14 +108,14 @@ pub fn policy(id: &str) -> Option<Box<dyn CompactionPolicy>> {
         "sliding-window" => Box::new(SlidingWindow),
         "summary-buffer" => Box::new(SummaryBuffer),
         "handoff" => Box::new(HandoffCheckpoint),
-        "interval" => Box::new(Interval),
+        "interval" => Box::new(Interval::default()),
         "truncate" => Box::new(Truncate),
         _ => return None,
     })
 }
 
-/// The refund-desk facts the playground looks for in each final window: a label, and the text
-/// whose presence shows the fact survived.
+/// The refund-desk facts the playground looks for in each window: a label, and the term whose
+/// presence shows the fact survived. See [`FACTS_RULE`].
 pub const KEY_FACTS: [(&str, &str); 7] = [
     ("Dana", "Dana"),
     ("ORD-3300", "ORD-3300"),
@@ -80,6 +125,44 @@ pub const KEY_FACTS: [(&str, &str); 7] = [
     ("$180.00", "$180.00"),
     ("Globex", "Globex"),
 ];
+
+/// How the playground tells what a window still knows, the same for every policy.
+pub const FACTS_RULE: &str = "A fact is named with its meaning when its term is in a sentence \
+    the model reads: a verbatim turn or a summary line. It is only a bare term when the term is \
+    in the COLD gist alone, a list of key terms that says nothing about what they mean. Otherwise \
+    it is gone. The same rule applies to every policy.";
+
+/// What a window still says about one of [`KEY_FACTS`], by [`FACTS_RULE`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Named {
+    /// The term is in a verbatim turn or a summary line: a sentence that says what it means.
+    Meaning,
+    /// The term is only in the COLD gist, a list of bare key terms.
+    BareTerm,
+    /// The window does not name it.
+    Gone,
+}
+
+impl Named {
+    /// How `state`'s window names `term`, by [`FACTS_RULE`].
+    pub fn of(state: &SessionState, term: &str) -> Named {
+        for turn in &state.hot {
+            if turn.text.contains(term) {
+                return Named::Meaning;
+            }
+        }
+        for line in &state.warm {
+            if line.text.contains(term) {
+                return Named::Meaning;
+            }
+        }
+        match &state.cold {
+            Some(line) if line.text.contains(term) => Named::BareTerm,
+            _ => Named::Gone,
+        }
+    }
+}
 
 /// One policy's row at the playground's turn.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -95,8 +178,8 @@ pub struct PolicyRow {
     pub compactions: u32,
     /// The window's tokens at the playground's turn.
     pub tokens: Tokens,
-    /// For each of [`KEY_FACTS`], whether the window at the playground's turn still names it.
-    pub kept: Vec<bool>,
+    /// For each of [`KEY_FACTS`], how the window at the playground's turn names it.
+    pub kept: Vec<Named>,
     /// The whole session state at the playground's turn, for the tier view.
     pub window: SessionState,
 }
@@ -113,6 +196,8 @@ pub struct PlaygroundState {
     pub budget: Tokens,
     /// The labels of [`KEY_FACTS`], in the order of each row's `kept`.
     pub facts: Vec<&'static str>,
+    /// [`FACTS_RULE`], to state under the facts.
+    pub facts_rule: &'static str,
     /// One row per policy, in the order of [`POLICIES`].
     pub policies: Vec<PolicyRow>,
 }
@@ -122,15 +207,16 @@ pub struct PlaygroundState {
 /// # Example
 ///
 /// ```
-/// use agent_memory_widgets::Playground;
+/// use agent_memory_widgets::{Named, Playground};
 ///
 /// let mut playground = Playground::default(); // the refund desk, budget 40
 /// playground.go_to(10);
 /// let state = playground.state();
 /// let ours = &state.policies[0];
 /// let truncate = state.policies.iter().find(|row| row.info.id == "truncate").unwrap();
-/// assert!(ours.kept.iter().all(|&kept| kept)); // every key fact survives compaction
-/// assert!(!truncate.kept[1]); // plain truncation has forgotten the order number
+/// assert!(!ours.kept.contains(&Named::Gone)); // every key fact survives compaction
+/// assert_eq!(ours.kept[3], Named::BareTerm); // "30-day" survives, in the COLD gist alone
+/// assert_eq!(truncate.kept[1], Named::Gone); // plain truncation has forgotten the order number
 /// ```
 pub struct Playground {
     sessions: Vec<Session>,
@@ -199,7 +285,6 @@ impl Playground {
             .enumerate()
             .map(|(i, (info, session))| {
                 let window = session.state();
-                let text = window_text(&window);
                 PolicyRow {
                     info: *info,
                     series: self.series[i].clone(),
@@ -208,7 +293,7 @@ impl Playground {
                     tokens: window.tokens,
                     kept: KEY_FACTS
                         .iter()
-                        .map(|(_, needle)| text.contains(needle))
+                        .map(|(_, term)| Named::of(&window, term))
                         .collect(),
                     window,
                 }
@@ -219,6 +304,7 @@ impl Playground {
             total_turns: first.map_or(0, |s| s.script().len() as u32),
             budget: first.map_or(Tokens(0), |s| s.config().budget()),
             facts: KEY_FACTS.iter().map(|(label, _)| *label).collect(),
+            facts_rule: FACTS_RULE,
             policies,
         }
     }

@@ -40,6 +40,9 @@ pub struct Window {
     warm: VecDeque<Line>,
     /// Turn numbers and token counts of the verbatim turns, oldest first.
     verbatim: VecDeque<(u32, Tokens)>,
+    /// The texts that stand for verbatim turns cut short, by turn number.
+    // Invariant: every turn here is in `verbatim`, and its count there is its text's.
+    cuts: Vec<(u32, String)>,
     // Invariant: tokens == cold's + every warm line's + every verbatim turn's tokens.
     tokens: Tokens,
     // Invariant: verbatim_tokens == every verbatim turn's tokens.
@@ -79,11 +82,31 @@ impl Window {
         self.verbatim_tokens += tokens;
     }
 
+    /// Appends a verbatim turn cut short: `text`, a part of the turn with the cut marked, stands
+    /// for it in the window.
+    pub fn push_cut(&mut self, turn: u32, text: String) {
+        self.push_verbatim(turn, Tokens::of(&text));
+        self.cuts.push((turn, text));
+    }
+
+    /// The text that stands for verbatim turn `turn` when it was cut short.
+    pub fn cut(&self, turn: u32) -> Option<&str> {
+        for (number, text) in &self.cuts {
+            if *number == turn {
+                return Some(text);
+            }
+        }
+        None
+    }
+
     /// Removes the oldest verbatim turn and returns its number.
     pub fn pop_verbatim(&mut self) -> Option<u32> {
         let (turn, tokens) = self.verbatim.pop_front()?;
         self.tokens -= tokens;
         self.verbatim_tokens -= tokens;
+        if !self.cuts.is_empty() {
+            self.cuts.retain(|(number, _)| *number != turn);
+        }
         Some(turn)
     }
 

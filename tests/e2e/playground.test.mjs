@@ -7,21 +7,29 @@ import { open, screenshot, axe, useBrowser } from "./harness.mjs";
 const env = useBrowser();
 
 /** The core's own view of the playground at `turn`, from the page's wasm module. */
-const coreState = (page, turn) => page.evaluate(async (turn) => {
+const coreState = (page, turn, config = null) => page.evaluate(async ([turn, config]) => {
   const { Playground } = await import("./pkg/agent_memory_widgets.js");
-  const playground = new Playground();
+  const playground = config ? Playground.withConfig(config) : new Playground();
   playground.goTo(turn);
   const state = playground.state();
   playground.free();
   return state;
-}, turn);
+}, [turn, config]);
 
-test("six policies step together and the facts matrix matches the core", async () => {
-  const { page, problems } = await open(env.browser, env.server.url, { bypassCSP: true });
+/** Opens the page and waits for the playground's rows. */
+async function openPlayground(options = {}) {
+  const { page, problems } = await open(env.browser, env.server.url, { bypassCSP: true, ...options });
   await page.goto(env.server.url);
   const widget = page.locator("memory-playground");
   const rows = widget.getByRole("table", { name: "Six compaction policies, one session" }).locator("tbody tr");
   await rows.first().waitFor({ timeout: 5000 });
+  return { page, problems, widget, rows };
+}
+
+const tokensNow = async (rows) => (await rows.locator("td.tokens-now").allTextContents()).map((t) => Number(t.split(" / ")[0]));
+
+test("six policies step together and the facts matrix follows the core's rule", async () => {
+  const { page, problems, widget, rows } = await openPlayground();
   assert.equal(await rows.count(), 6);
   const names = await rows.locator("th button").allTextContents();
   assert.deepEqual(names, (await coreState(page, 0)).policies.map((row) => row.info.name));
@@ -31,22 +39,25 @@ test("six policies step together and the facts matrix matches the core", async (
   for (let turn = 1; turn <= 10; turn++) {
     await next.click();
     const expected = await coreState(page, turn);
-    const tokens = await rows.locator("td.tokens-now").allTextContents();
-    assert.deepEqual(tokens.map((t) => Number(t.split(" / ")[0])), expected.policies.map((row) => row.tokens), `turn ${turn}`);
+    assert.deepEqual(await tokensNow(rows), expected.policies.map((row) => row.tokens), `turn ${turn}`);
   }
   assert.equal(await next.isDisabled(), true);
-  assert.match(await widget.getByRole("status").textContent(), /^Turn 10: over budget: Summary buffer, Interval compaction\.$/);
+  assert.equal(await widget.getByRole("status").textContent(),
+    "Turn 10: over budget after the step: Sliding window + recursive summary, Summary buffer, Handoff checkpoint, Interval compaction.");
 
-  // The facts matrix after turn 10 is the core's.
+  // The facts matrix after turn 10 is the core's, in three grades, with the rule stated under it.
   const expected = await coreState(page, 10);
   const matrix = widget.getByRole("table", { name: "Facts the window still names" });
-  const cells = await matrix.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent.endsWith("yes"))));
-  assert.deepEqual(cells, expected.policies.map((row) => row.kept));
+  const cells = await matrix.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
+  const word = { meaning: "\u2713 meaning", bareTerm: "~ bare term", gone: "\u2717 gone" };
+  assert.deepEqual(cells, expected.policies.map((row) => row.kept.map((named) => word[named])));
   assert.deepEqual(await matrix.locator("thead th").allTextContents(), ["policy", ...expected.facts]);
-
-  // Each sparkline is labelled with its numbers.
-  const label = await rows.first().locator("svg").getAttribute("aria-label");
-  assert.match(label, new RegExp(expected.policies[0].series.join(", ")));
+  // Ours keeps the 30-day window and the 10% fee only as bare terms in the COLD gist.
+  assert.deepEqual(cells[0], ["\u2713 meaning", "~ bare term", "~ bare term", "~ bare term", "~ bare term", "~ bare term", "\u2713 meaning"]);
+  const rule = widget.locator("p.facts-rule");
+  assert.ok((await rule.textContent()).endsWith(expected.factsRule));
+  assert.match(await rule.textContent(), /bare term when the term is in the COLD gist alone/);
+  assert.deepEqual(await axe(page), []);
 
   // Opening a policy shows its window; the keyboard works too.
   const letta = widget.getByRole("button", { name: "Sliding window + recursive summary" });
@@ -54,13 +65,208 @@ test("six policies step together and the facts matrix matches the core", async (
   await page.keyboard.press("Enter");
   assert.equal(await letta.getAttribute("aria-expanded"), "true");
   const detail = widget.getByRole("region", { name: "the window under the chosen policy" });
-  assert.match(await detail.textContent(), /Sliding window \+ recursive summary at turn 10: 21 of 40 tokens/);
+  assert.match(await detail.textContent(), /Sliding window \+ recursive summary at turn 10: 64 of 40 tokens/);
+  assert.match(await detail.textContent(), /Letta checks the fit without its new summary/);
 
   // The slider steps them too.
   await widget.getByRole("slider", { name: "turn" }).fill("3");
-  assert.deepEqual((await rows.locator("td.tokens-now").allTextContents()).map((t) => Number(t.split(" / ")[0])),
-    (await coreState(page, 3)).policies.map((row) => row.tokens));
+  assert.deepEqual(await tokensNow(rows), (await coreState(page, 3)).policies.map((row) => row.tokens));
   assert.deepEqual(await axe(page), []);
-  await screenshot(page.locator("memory-playground"), "playground");
   assert.deepEqual(problems, []);
 });
+
+test("the page counts and names the policies truthfully, and each states its rule and source", async () => {
+  const { page, problems, widget, rows } = await openPlayground();
+  const state = await coreState(page, 0);
+  const n = await rows.count();
+  assert.equal(n, state.policies.length);
+
+  // The widget's own count: a number word, then groups whose counts add up to the rows.
+  const lede = await widget.locator("p.lede").textContent();
+  assert.match(lede, /^Six policies, one session: 1 seed design \(this project\), 3 agent frameworks \(Letta, OpenAI Codex, Google ADK\), 1 memory class \(LangChain\), 1 plain truncation \(LangChain\)\./);
+  const groups = [...lede.split(". ")[0].matchAll(/(\d+) [a-z ]+ \(/g)].map((m) => Number(m[1]));
+  assert.equal(groups.reduce((a, b) => a + b, 0), n);
+
+  // The page's words: ours plus "five more", not "five agent frameworks".
+  const intro = await page.locator("#frameworks + p").textContent();
+  assert.match(intro, /replayed under five more: the built-in compaction of three agent frameworks/);
+  assert.doesNotMatch(await page.locator("main").textContent(), /five agent frameworks/);
+  assert.equal(["one", "two", "three", "four", "five", "six"].indexOf(intro.match(/under (\w+) more/)[1]) + 2, n);
+
+  // Each row states its rule in one line (trigger, what stays verbatim, what is summarised) and
+  // cites its source, linked where it is not ours.
+  for (let i = 0; i < n; i++) {
+    const info = state.policies[i].info;
+    const header = rows.nth(i).locator("th");
+    assert.equal(await header.locator(".rule").textContent(), info.rule);
+    assert.match(info.rule, /^(When|After) /);
+    assert.equal(await header.locator(".origin").textContent(), `${info.origin} \u00b7 ${info.kind}`);
+    const link = header.locator(".source a");
+    if (info.url) {
+      assert.equal(await link.textContent(), info.source);
+      assert.equal(await link.getAttribute("href"), info.url);
+    } else {
+      assert.equal(await link.count(), 0);
+    }
+  }
+  const letta = state.policies.find((row) => row.info.id === "sliding-window").info;
+  assert.match(letta.source, /letta-ai\/letta@56ba9c2/);
+  assert.match(state.policies.find((row) => row.info.id === "handoff").info.rule, /7\.35% of the budget \(Codex: 20,000 of 272,000 tokens\)/);
+  assert.deepEqual(problems, []);
+});
+
+test("sparklines draw the run only up to the current turn, with the future faded and labelled", async () => {
+  const { page, problems, widget, rows } = await openPlayground();
+  const charts = rows.locator("svg.spark");
+  const pointsOf = (selector) => charts.evaluateAll((svgs, selector) => svgs.map((svg) => {
+    const line = svg.querySelector(selector);
+    return line ? line.getAttribute("points").trim().split(/\s+/).length : 0;
+  }), selector);
+  const texts = () => charts.evaluateAll((svgs) => svgs.map((svg) => [...svg.querySelectorAll("text")].map((t) => t.textContent)));
+
+  // Turn 0: nothing played, the whole run faded as the future.
+  assert.deepEqual(await pointsOf("polyline.series"), [0, 0, 0, 0, 0, 0]);
+  assert.deepEqual(await pointsOf("polyline.future"), [10, 10, 10, 10, 10, 10]);
+  for (const labels of await texts()) {
+    assert.ok(labels.includes("future"));
+    assert.ok(labels.includes("budget 40"), labels.join("|"));
+    assert.ok(labels.includes("0"));
+  }
+  const first = await charts.first().getAttribute("aria-label");
+  assert.match(first, /no turns yet; the 10 turns to come are drawn faded as the future\. Budget 40, y axis 0 to \d+ tokens/);
+  const top = Number(first.match(/y axis 0 to (\d+) tokens/)[1]);
+  assert.ok(top >= Math.max(...(await coreState(page, 0)).policies[0].peaks));
+  assert.ok((await texts())[0].includes(String(top)));
+
+  // Turn 3: three points drawn; the future starts at the current point.
+  await widget.getByRole("slider", { name: "turn" }).fill("3");
+  assert.deepEqual(await pointsOf("polyline.series"), [3, 3, 3, 3, 3, 3]);
+  assert.deepEqual(await pointsOf("polyline.future"), [8, 8, 8, 8, 8, 8]);
+  const state = await coreState(page, 3);
+  const label = await charts.first().getAttribute("aria-label");
+  assert.match(label, new RegExp(`turns 1 to 3: window tokens after each step ${state.policies[0].series.slice(0, 3).join(", ")};`));
+  assert.match(label, /Turns 4 to 10 are drawn faded as the future/);
+
+  // Turn 10: the whole run, no future.
+  await widget.getByRole("slider", { name: "turn" }).fill("10");
+  assert.deepEqual(await pointsOf("polyline.series"), [10, 10, 10, 10, 10, 10]);
+  assert.deepEqual(await pointsOf("polyline.future"), [0, 0, 0, 0, 0, 0]);
+  for (const labels of await texts()) assert.ok(!labels.includes("future"));
+  // The y range covers the highest peak: the ADK row peaks at 66, so its axis runs to 70.
+  const adk = (await texts())[4];
+  assert.ok(adk.includes("70"), adk.join("|"));
+  assert.deepEqual(problems, []);
+});
+
+test("policies that end over budget are shown over budget, at the moment each claim is about", async () => {
+  const { page, problems, widget, rows } = await openPlayground();
+  await widget.getByRole("slider", { name: "turn" }).fill("10");
+  const state = await coreState(page, 10);
+  for (let i = 0; i < state.policies.length; i++) {
+    const row = state.policies[i];
+    const tr = rows.nth(i);
+    const overAfter = row.series.filter((tokens) => tokens > state.budget).length;
+    const overPeaks = row.peaks.filter((tokens, t) => tokens > state.budget && tokens > row.series[t]).length;
+    assert.equal(await tr.locator("circle.point.over").count(), overAfter, row.info.id);
+    assert.equal(await tr.locator("circle.peak.over").count(), overPeaks, row.info.id);
+    const verdict = await tr.locator("td.tokens-now").textContent();
+    if (row.tokens > state.budget) {
+      assert.equal(verdict, `${row.tokens} / ${state.budget} over budget`);
+      assert.match(await tr.getAttribute("class"), /over/);
+    } else {
+      assert.equal(verdict, `${row.tokens} / ${state.budget}`);
+    }
+  }
+  const moments = await rows.locator(".moments").allTextContents();
+  // Ours: never over after a step, over at the peak on the seed's five crossings.
+  assert.equal(moments[0], "After the step: within budget at every turn so far. At the peak, with the new turn and before compacting: over on turns 4, 6, 8, 9 and 10.");
+  // Letta, faithful to its source, ends over budget on turns 8 to 10.
+  assert.equal(moments[1], "After the step: over budget on turns 8, 9 and 10. At the peak, with the new turn and before compacting: over on turns 4, 6, 7, 8, 9 and 10.");
+  assert.match(await rows.nth(1).locator("td.tokens-now").textContent(), /^64 \/ 40 over budget$/);
+  // The numbers table shows the peak and the window after the step where they differ.
+  await widget.getByText("The sparklines as numbers").click();
+  const ours = await widget.getByRole("table", { name: /Window tokens after each turn/ }).locator("tbody tr").first().locator("td").allTextContents();
+  assert.deepEqual(ours.slice(0, 4), ["8", "18", "29", "41 \u2192 30"]);
+  assert.deepEqual(problems, []);
+});
+
+test("no summary starts mid-sentence, and a cut is marked with an ellipsis", async () => {
+  const { page, problems, widget, rows } = await openPlayground();
+  const slider = widget.getByRole("slider", { name: "turn" });
+  const detail = widget.getByRole("region", { name: "the window under the chosen policy" });
+  const names = await rows.locator("th button").allTextContents();
+  // Ours writes each turn's summary as its own WARM line: these are the sentences a summary may
+  // start with.
+  const starts = new Set();
+  const linesOf = async (name, turn) => {
+    await slider.fill(String(turn));
+    const button = widget.getByRole("button", { name, exact: true });
+    if ((await button.getAttribute("aria-expanded")) !== "true") await button.click();
+    const lines = await detail.locator("li.tier-line").evaluateAll((lis) => lis.map((li) => [li.className, li.childNodes[1]?.textContent ?? ""]));
+    await button.click();
+    return lines;
+  };
+  for (let turn = 1; turn <= 10; turn++) {
+    for (const [tier, text] of await linesOf(names[0], turn)) if (tier.includes("warm")) starts.add(text);
+  }
+  assert.equal(starts.size, 6); // the summaries of turns 2, 3, 4, 6, 7 and 8
+  let cuts = 0;
+  for (const name of names.slice(1)) {
+    for (let turn = 1; turn <= 10; turn++) {
+      for (const [tier, text] of await linesOf(name, turn)) {
+        if (tier.includes("warm")) {
+          assert.ok([...starts].some((s) => text.startsWith(s)) || text.startsWith("\u2026"), `${name} at turn ${turn}: ${text}`);
+        } else if (text.includes("\u2026")) {
+          cuts++;
+          assert.match(text, /^(\S+ )*\u2026( \S+)*$/, `${name} at turn ${turn}: a cut falls between whole words`);
+        }
+      }
+    }
+  }
+  assert.ok(cuts > 0, "Codex cuts the user message that overflows its share");
+  assert.deepEqual(problems, []);
+});
+
+test("the playground has its own budget knob and replays to the same turn", async () => {
+  const { page, problems, widget, rows } = await openPlayground();
+  await widget.getByRole("slider", { name: "turn" }).fill("5");
+  await widget.locator("summary", { hasText: "Knobs" }).click();
+  const budget = widget.getByRole("spinbutton", { name: "budget" });
+  assert.equal(await budget.inputValue(), "40");
+  await budget.fill("60");
+  await budget.press("Enter");
+  await widget.getByRole("status").filter({ hasText: "replayed" }).waitFor({ timeout: 5000 });
+  assert.equal(await widget.getByRole("status").textContent(), "Budget 60, 2 HOT turns: every policy replayed to turn 5.");
+  const expected = await coreState(page, 5, { budget: 60 });
+  assert.deepEqual(await tokensNow(rows), expected.policies.map((row) => row.tokens));
+  assert.ok((await rows.locator("td.tokens-now").allTextContents()).every((t) => t.includes("/ 60")));
+  assert.match(await widget.locator("p.lede").textContent(), /with a budget of 60 tokens/);
+  assert.ok((await rows.first().locator("svg text").allTextContents()).includes("budget 60"));
+  assert.equal(await widget.getByRole("slider", { name: "turn" }).inputValue(), "5");
+  assert.equal(await widget.evaluate((el) => el.getAttribute("budget")), "60");
+  // Seed values restore 40.
+  await widget.getByRole("button", { name: "Seed values" }).click();
+  await rows.locator("td.tokens-now", { hasText: "/ 40" }).first().waitFor({ timeout: 5000 });
+  assert.ok((await rows.locator("td.tokens-now").allTextContents()).every((t) => t.includes("/ 40")));
+  assert.deepEqual(await tokensNow(rows), (await coreState(page, 5)).policies.map((row) => row.tokens));
+  assert.deepEqual(problems, []);
+});
+
+for (const width of [390, 1280]) {
+  test(`the playground fits a ${width} px wide page without sideways scrolling`, async () => {
+    const { page, problems, widget } = await openPlayground({ viewport: { width, height: 900 } });
+    await widget.getByRole("slider", { name: "turn" }).fill("6");
+    await widget.getByRole("button", { name: "Handoff checkpoint" }).click();
+    const sizes = await page.evaluate(() => {
+      // Only the playground: the other widgets have their own tests for narrow pages.
+      for (const other of document.querySelectorAll("memory-compaction, memory-forgetting")) other.remove();
+      const el = document.querySelector("memory-playground");
+      return { page: document.documentElement.scrollWidth, inner: innerWidth, widget: el.scrollWidth, box: el.getBoundingClientRect().right };
+    });
+    assert.ok(sizes.page <= sizes.inner, `page ${sizes.page} > ${sizes.inner}`);
+    assert.ok(sizes.widget <= sizes.inner && sizes.box <= sizes.inner, JSON.stringify(sizes));
+    await screenshot(widget, `playground-${width}`);
+    assert.deepEqual(await axe(page), []);
+    assert.deepEqual(problems, []);
+  });
+}
