@@ -94,7 +94,20 @@ ${table(["per operation", "n = 1e3", "n = 1e5", "n = 1e6", "ratio 1e6 / 1e3"], [
 
 - The obvious versions, in the same run: recounting the window costs ${(naiveTurn[2] / addTurn[2]).toFixed(0)}× a turn at 1e6;
   rescoring every fact costs ${(naiveWrite[2] / write[2]).toFixed(0)}× a write at 1e6.
-- \`top_k(10)\` at 1e6 facts: **${time(median("top_k_10_1000000"))}**.`);
+- \`top_k(10)\` at 1e6 facts: **${time(median("top_k_10_1000000"))}**.
+
+${(() => {
+  const [pg3, pg4] = [1000, 10000].map((n) => median(`playground_replay/${n}`) / n);
+  const [c4, c5] = [10000, 100000].map((n) => median(`chart_points/${n}`) / n);
+  return table(["per unit", "small", "large", "ratio large / small"], [
+    ["\`Playground::new\` + \`go_to\`, per turn, all six policies (1e3 and 1e4 turns)", time(pg3), time(pg4), `${(pg4 / pg3).toFixed(2)} (goal ≤ 1.5: ${verdict(pg4 / pg3 <= 1.5)})`],
+    ["\`FactStore::chart\`, per point (1e4 and 1e5 points, 100 facts)", time(c4), time(c5), `${(c5 / c4).toFixed(2)} (goal ≤ 1.5: ${verdict(c5 / c4 <= 1.5)})`],
+  ]);
+})()}
+
+The whole replay of a 1e4-turn playground takes ${time(median("playground_replay/10000"))}, and a chart at its limit of
+100,000 points ${time(median("chart_points/100000"))}. Scripts from a page are limited to 2,000 turns and charts to
+100,000 points (README, "Limits"), which keeps each call well under 100 ms in the browser.`);
 
 if (existsSync(join(ROOT, "target/bench/memory.json"))) {
   const mem = json("target/bench/memory.json");

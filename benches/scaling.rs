@@ -6,7 +6,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use agent_memory_widgets::{
-    LiveStore, Script, Session, SessionConfig, StoreConfig, Time, Tokens, TurnSpec,
+    FactStore, LiveStore, Playground, ScenarioSpec, Script, SeedFactSpec, Session, SessionConfig,
+    StoreConfig, StoreOptions, Time, Tokens, TurnSpec,
 };
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
@@ -215,8 +216,67 @@ fn top_k(c: &mut Criterion) {
     });
 }
 
+/// The playground replays a script under all six policies (for the sparklines) and goes to its
+/// last turn: the per-turn cost should not grow with the script's length.
+fn playground(c: &mut Criterion) {
+    let mut group = c.benchmark_group("playground_replay");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(4));
+    for n in [1_000u32, 10_000] {
+        let script = script(n);
+        let config = SessionConfig::new(40, 2).unwrap();
+        group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
+            b.iter(|| {
+                let mut playground = Playground::new(config, script.clone());
+                playground.go_to(n);
+                black_box(playground.turn())
+            })
+        });
+    }
+    group.finish();
+}
+
+/// The decay chart in one pass: its cost should follow the points it draws (samples × facts).
+fn chart(c: &mut Criterion) {
+    let facts = (0..100)
+        .map(|i| SeedFactSpec {
+            text: Some(format!("fact {i}")),
+            importance: Some(0.05 + f64::from((i * 7919) % 1000) / 1053.0),
+        })
+        .collect();
+    let store = FactStore::from_options(StoreOptions {
+        capacity: Some(100.0),
+        scenario: Some(ScenarioSpec {
+            facts,
+            ..ScenarioSpec::default()
+        }),
+        ..StoreOptions::default()
+    })
+    .unwrap();
+    let mut group = c.benchmark_group("chart_points");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(3));
+    // 100 facts × 100 or 1,000 samples: 10,000 or 100,000 points.
+    for points in [10_000u32, 100_000] {
+        let samples = points / 100;
+        group.bench_with_input(
+            BenchmarkId::from_parameter(points),
+            &samples,
+            |b, &samples| {
+                let until = Time::new(f64::from(samples - 1)).unwrap();
+                b.iter(|| black_box(store.chart(until, 1.0).unwrap().len()))
+            },
+        );
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
+    playground,
+    chart,
     add_turn,
     naive_add_turn,
     write_with_eviction,

@@ -131,12 +131,21 @@ fn every_list_and_text_has_a_limit_named_in_its_error() {
         text: Some(text),
         summary: None,
     };
-    let err = Script::new(vec![turn("hi".into()); MAX_TURNS + 1]).unwrap_err();
+    let err = Script::within_limits(vec![turn("hi".into()); MAX_TURNS + 1]).unwrap_err();
     assert_eq!(
         err.message(),
-        "script must have at most 10000 items, got 10001"
+        "script must have at most 2000 items, got 2001"
     );
-    assert!(Script::new(vec![turn("hi".into()); MAX_TURNS]).is_ok());
+    assert!(Script::within_limits(vec![turn("hi".into()); MAX_TURNS]).is_ok());
+    // A native script may be longer: long sessions are the library's business.
+    assert!(Script::new(vec![turn("hi".into()); MAX_TURNS + 1]).is_ok());
+    // All texts together are limited too.
+    let long = "word ".repeat(MAX_TEXT_CHARS / 5);
+    let err = Script::within_limits(vec![turn(long.clone()); 200]).unwrap_err();
+    assert_eq!(
+        err.message(),
+        "script[99].text (turn 100): all texts together must have at most 1000000 characters"
+    );
     let err = Script::new(vec![turn("é".repeat(MAX_TEXT_CHARS + 1))]).unwrap_err();
     assert_eq!(
         err.message(),
@@ -412,4 +421,39 @@ proptest! {
             assert_ranked(&store.state());
         }
     }
+}
+
+#[test]
+fn regression_over_budget_reasons_are_clean_sentences() {
+    // SummaryBuffer's reason once held a backslash, a newline and 13 spaces: `\\` inside
+    // `format!` is not a line continuation.
+    let mut playground = agent_memory_widgets::Playground::default();
+    playground.go_to(10);
+    let mut reasons = 0;
+    for row in playground.state().policies {
+        if let Some(reason) = row.window.over_budget_reason {
+            reasons += 1;
+            assert!(
+                !reason.contains('\\') && !reason.contains("  ") && !reason.contains('\n'),
+                "{}: {reason:?}",
+                row.info.name
+            );
+            assert!(reason.ends_with('.'), "{reason:?}");
+        }
+    }
+    assert!(reasons >= 3, "the frameworks that end over budget say why");
+}
+
+#[test]
+fn regression_messages_read_as_a_person_writes_them() {
+    // 1e-300 once printed as "10e-301".
+    let err = FactStore::from_options(StoreOptions {
+        half_life: Some(1e-300),
+        ..StoreOptions::default()
+    })
+    .unwrap_err();
+    assert_eq!(
+        err.message(),
+        "halfLife must be a number from 0.001 to 1000000, got 1e-300"
+    );
 }

@@ -56,6 +56,8 @@ pub struct SlidingWindow;
 
 /// Letta's `clip_chars`: the longest summary it keeps, in characters.
 const LETTA_CLIP_CHARS: usize = 50_000;
+/// What Letta puts after a clipped summary.
+const LETTA_CLIP_SUFFIX: &str = "... [summary truncated to fit]";
 
 impl CompactionPolicy for SlidingWindow {
     fn compact(
@@ -70,7 +72,8 @@ impl CompactionPolicy for SlidingWindow {
             return None;
         }
         let turns: Vec<u32> = window.verbatim().collect();
-        let old = window.warm().last().cloned();
+        // Every policy here keeps at most one WARM line: the summary.
+        let old = window.pop_warm();
         // The messages are [system prompt, summary (if any), the turns]; the first turn is at
         // index `first`, and message `i >= first` is turn `turns[i - first]`.
         let first = 1 + usize::from(old.is_some());
@@ -103,7 +106,7 @@ impl CompactionPolicy for SlidingWindow {
                         window.pop_verbatim();
                         step.record(script, number);
                     }
-                    replace_summary(window, summarise(None, script, &turns[at..], &[]));
+                    replace_summary(window, summarise(None, script, &turns[at..]));
                     return Some(step);
                 }
                 at
@@ -115,7 +118,7 @@ impl CompactionPolicy for SlidingWindow {
             window.pop_verbatim();
             step.record(script, number);
         }
-        let summary = summarise(old.as_ref(), script, &turns[..evict], &[]);
+        let summary = summarise(old, script, &turns[..evict]);
         replace_summary(window, summary.map(clip_letta));
         Some(step)
     }
@@ -136,7 +139,8 @@ impl CompactionPolicy for SlidingWindow {
 /// A summary longer than Letta's `clip_chars` keeps its head, cut at a word boundary, and Letta's
 /// suffix.
 fn clip_letta(line: Line) -> Line {
-    if line.text.len() <= LETTA_CLIP_CHARS {
+    // A clipped summary gains no more text (see `summarise`), so it is clipped once.
+    if line.text.len() <= LETTA_CLIP_CHARS || line.text.ends_with(LETTA_CLIP_SUFFIX) {
         return line;
     }
     let Some((end, _)) = line.text.char_indices().nth(LETTA_CLIP_CHARS) else {
@@ -149,7 +153,7 @@ fn clip_letta(line: Line) -> Line {
         head.rfind(char::is_whitespace)
             .map_or("", |space| &head[..space])
     };
-    let suffix = "... [summary truncated to fit]";
+    let suffix = LETTA_CLIP_SUFFIX;
     let head = head.trim_end();
     let text = if head.is_empty() {
         suffix.to_owned()
@@ -180,32 +184,22 @@ impl CompactionPolicy for SummaryBuffer {
             return None;
         }
         let mut step = Compaction::default();
-        let (mut turns, mut text) = window
-            .warm()
-            .last()
-            .map_or((Vec::new(), String::new()), |line| {
-                (line.turns.clone(), line.text.clone())
-            });
+        let mut summary = window
+            .pop_warm()
+            .unwrap_or_else(|| Line::new(Vec::new(), String::new()));
         while window.verbatim_tokens() > config.budget() {
             let Some(number) = window.pop_verbatim() else {
                 break;
             };
             match script.turn(number).and_then(|t| t.summary()) {
-                Some(summary) => {
-                    if !text.is_empty() {
-                        text.push(' ');
-                    }
-                    text.push_str(summary);
-                    turns.push(number);
+                Some(text) => {
+                    summary.append(number, text);
                     step.to_warm.push(number);
                 }
                 None => step.dropped.push(number),
             }
         }
-        while window.pop_warm().is_some() {}
-        if !text.is_empty() {
-            window.push_warm(Line::new(turns, text));
-        }
+        replace_summary(window, (!summary.text.is_empty()).then_some(summary));
         Some(step)
     }
 
@@ -264,9 +258,8 @@ impl CompactionPolicy for HandoffCheckpoint {
             return None;
         }
         let turns: Vec<u32> = window.verbatim().collect();
-        let old = window.warm().last().cloned();
-        let known = old.as_ref().map_or(&[][..], |line| &line.turns[..]);
-        let summary = summarise(old.as_ref(), script, &turns, known);
+        // The kept user messages are in the old summary already: summarise skips them.
+        let summary = summarise(window.pop_warm(), script, &turns);
         // The newest user messages, newest first, while they fit.
         let cap =
             (budget * CODEX_USER_MESSAGE_TOKENS + CODEX_CONTEXT_WINDOW / 2) / CODEX_CONTEXT_WINDOW;
@@ -409,7 +402,7 @@ impl CompactionPolicy for Interval {
         let first_new = self.starts.len() - self.fresh as usize;
         let start = self.starts[first_new.saturating_sub(OVERLAP as usize)];
         let range: Vec<u32> = (start..=newest).collect();
-        let line = summarise(None, script, &range, &[])?;
+        let line = summarise(None, script, &range)?;
         self.fresh = 0;
         let mut step = Compaction::default();
         while let Some(number) = window.pop_verbatim() {
@@ -503,34 +496,27 @@ fn tokens_of(script: &Script, turns: &[u32]) -> Tokens {
     sum
 }
 
-/// One summary of `old` (if any) and `turns`, leaving out the turns in `known`: the old text,
-/// then each turn's summary line (chatter has none), lists its source turns. `None` when there is
-/// nothing to say.
-fn summarise(old: Option<&Line>, script: &Script, turns: &[u32], known: &[u32]) -> Option<Line> {
-    let mut text = String::new();
-    let mut sources: Vec<u32> = Vec::new();
-    if let Some(old) = old {
-        text.push_str(&old.text);
-        sources.extend(&old.turns);
-    }
+/// One summary of `old` (if any) and `turns`: the old text, then the summary line of each turn
+/// it does not cover yet (chatter has none), and every source turn. `None` when there is nothing
+/// to say. The old line is extended in place, so a summary that grows with the session costs
+/// only what it gains at each compaction. A summary Letta clipped keeps its head: once clipped it
+/// gains sources but no text.
+fn summarise(old: Option<Line>, script: &Script, turns: &[u32]) -> Option<Line> {
+    let mut line = old.unwrap_or_else(|| Line::new(Vec::new(), String::new()));
+    let clipped = line.text.ends_with(LETTA_CLIP_SUFFIX);
     for &number in turns {
-        if known.contains(&number) {
+        if line.turns.binary_search(&number).is_ok() {
             continue;
         }
         if let Some(summary) = script.turn(number).and_then(Turn::summary) {
-            if !text.is_empty() {
-                text.push(' ');
+            if clipped {
+                line.add_turn(number);
+            } else {
+                line.append(number, summary);
             }
-            text.push_str(summary);
-            sources.push(number);
         }
     }
-    if text.is_empty() {
-        return None;
-    }
-    sources.sort_unstable();
-    sources.dedup();
-    Some(Line::new(sources, text))
+    (!line.text.is_empty()).then_some(line)
 }
 
 /// Replaces every WARM line of `window` with `summary`.

@@ -259,7 +259,7 @@ impl Session {
         let budget = whole_number("budget", options.budget.unwrap_or(40.0), 1, u32::MAX)?;
         let hot_n = whole_number("hotN", options.hot_n.unwrap_or(2.0), 1, u32::MAX)?;
         let script = match options.script {
-            Some(specs) => Script::new(specs)?,
+            Some(specs) => Script::within_limits(specs)?,
             None => Script::refund_desk(),
         };
         Ok(Session::new(SessionConfig::new(budget, hot_n)?, script))

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
-use crate::limits::{check_len, TextBudget, MAX_TURNS};
+use crate::limits::{check_len, check_text, TextBudget, MAX_TURNS};
 use crate::units::Tokens;
 
 /// What a turn is, which decides what compaction does with it.
@@ -129,7 +129,7 @@ pub struct TurnSpec {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Script {
-    // Invariant: not empty, and at most MAX_TURNS turns, so that turn numbers fit a u32.
+    // Invariant: not empty, and at most u32::MAX turns so that turn numbers fit a u32.
     turns: Vec<Turn>,
 }
 
@@ -139,13 +139,42 @@ impl Script {
         if specs.is_empty() {
             return Err(Error::new("script must have at least 1 turn, got 0"));
         }
-        check_len("script", specs.len(), MAX_TURNS)?;
-        let mut budget = TextBudget::default();
+        if u32::try_from(specs.len()).is_err() {
+            return Err(Error::new("script must have at most 4294967295 turns"));
+        }
         let mut turns = Vec::with_capacity(specs.len());
         for (index, spec) in specs.into_iter().enumerate() {
-            turns.push(validate(index, spec, &mut budget)?);
+            turns.push(validate(index, spec)?);
         }
         Ok(Script { turns })
+    }
+
+    /// Validates `specs` from an untrusted source, such as a page's options, within the limits
+    /// of [`limits`](crate::limits): at most [`MAX_TURNS`] turns and
+    /// [`MAX_TOTAL_TEXT_CHARS`](crate::limits::MAX_TOTAL_TEXT_CHARS) characters in all. The
+    /// library's own [`Script::new`] takes any length, for long native sessions.
+    ///
+    /// # Errors
+    ///
+    /// As [`Script::new`], and when a limit is passed.
+    pub fn within_limits(specs: Vec<TurnSpec>) -> Result<Script, Error> {
+        check_len("script", specs.len(), MAX_TURNS)?;
+        let mut budget = TextBudget::default();
+        for (index, spec) in specs.iter().enumerate() {
+            for (field, text) in [
+                ("speaker", &spec.speaker),
+                ("text", &spec.text),
+                ("summary", &spec.summary),
+            ] {
+                if let Some(text) = text {
+                    budget.take(
+                        &format!("script[{index}].{field} (turn {})", index + 1),
+                        text,
+                    )?;
+                }
+            }
+        }
+        Script::new(specs)
     }
 
     /// The ten-turn refund-desk session of the seed design. With `BUDGET` 40 and `HOT_N` 2 it
@@ -192,11 +221,11 @@ impl Default for Script {
     }
 }
 
-fn validate(index: usize, spec: TurnSpec, budget: &mut TextBudget) -> Result<Turn, Error> {
+fn validate(index: usize, spec: TurnSpec) -> Result<Turn, Error> {
     let at = |field: &str| format!("script[{index}].{field} (turn {})", index + 1);
-    let mut required = |field: &str, value: Option<String>| match value {
+    let required = |field: &str, value: Option<String>| match value {
         Some(value) if !value.trim().is_empty() => {
-            budget.take(&at(field), &value)?;
+            check_text(&at(field), &value)?;
             Ok(value)
         }
         _ => Err(Error::new(format!(

@@ -30,6 +30,32 @@ impl Line {
     }
 }
 
+impl Line {
+    /// Adds `text` from turn `turn` to the end of the line, after a space, and counts its words
+    /// alone: joining at a space never merges two words. Turns stay ascending.
+    pub(crate) fn append(&mut self, turn: u32, text: &str) {
+        if !self.text.is_empty() {
+            self.text.push(' ');
+        }
+        self.text.push_str(text);
+        self.tokens += Tokens::of(text);
+        self.add_turn(turn);
+    }
+
+    /// Adds `turn` to the line's sources, keeping them ascending and without repeats. O(1) for a
+    /// turn newer than every source, which is how lines grow.
+    pub(crate) fn add_turn(&mut self, turn: u32) {
+        match self.turns.last() {
+            Some(&last) if turn <= last => {
+                if let Err(at) = self.turns.binary_search(&turn) {
+                    self.turns.insert(at, turn);
+                }
+            }
+            _ => self.turns.push(turn),
+        }
+    }
+}
+
 /// The window's three tiers with a running token count, so that nothing is ever recounted.
 ///
 /// A [`CompactionPolicy`](crate::CompactionPolicy) rearranges a window through these methods;
