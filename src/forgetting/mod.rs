@@ -278,6 +278,7 @@ pub struct Forecast {
 
 /// One fact's score over time, for the decay chart.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ChartLine {
     /// The fact.
     pub id: FactId,
@@ -285,8 +286,13 @@ pub struct ChartLine {
     pub text: String,
     /// Its kind.
     pub kind: FactKind,
-    /// `[t, score]` at each sampled time while the fact is active; a gap means it was not.
+    /// `[t, score]` at each sampled time while the fact is active, and at every time the
+    /// timeline changes (a read, a write, the consolidation pass). Where a score jumps at `τ`
+    /// there are two points at `τ`, the score just before and the score at `τ`, so the line
+    /// rises straight up; a line that ends at `τ` ends with the score just before `τ`.
     pub points: Vec<[f64; 2]>,
+    /// When the fact stopped being active (superseded or evicted), if it did by the chart's end.
+    pub retired_at: Option<f64>,
 }
 
 /// A snapshot of the store at time `t`.
@@ -489,7 +495,7 @@ impl FactStore {
         };
         if let Some(at) = *slot {
             return Err(Error::new(format!(
-                "write event {index} was already fired at t = {at}; reset to fire it again"
+                "write event {index} was already fired at t = {at}; unfire it to fire it again"
             )));
         }
         *slot = Some(self.t);
@@ -501,6 +507,17 @@ impl FactStore {
             self.fired[index] = None;
         }
         change.ok_or_else(|| Error::new(format!("write event {index} did not apply")))
+    }
+
+    /// Takes fired write event `index` off the timeline, as if it had never been fired, and
+    /// returns the time it had. Fire it again to put it back at another time.
+    pub fn unfire(&mut self, index: usize) -> Result<Time, Error> {
+        match self.fired.get_mut(index) {
+            Some(slot) => slot
+                .take()
+                .ok_or_else(|| Error::new(format!("write event {index} has not been fired"))),
+            None => Err(Error::new(format!("there is no write event {index}"))),
+        }
     }
 
     /// Reads fact `id` at the current time. The fact must be active now.
@@ -530,7 +547,7 @@ impl FactStore {
         }
         if let Some(at) = self.consolidated_at {
             return Err(Error::new(format!(
-                "consolidation already ran at t = {at}; reset to run it again"
+                "consolidation already ran at t = {at}; unconsolidate to run it again"
             )));
         }
         self.consolidated_at = Some(self.t);
@@ -540,6 +557,14 @@ impl FactStore {
             .into_iter()
             .filter(|change| change.action == Action::Distill && change.at == at)
             .collect())
+    }
+
+    /// Takes the consolidation pass off the timeline, as if it had never run, and returns the
+    /// time it had. Run it again to put it back at another time.
+    pub fn unconsolidate(&mut self) -> Result<Time, Error> {
+        self.consolidated_at
+            .take()
+            .ok_or_else(|| Error::new("consolidation has not run"))
     }
 
     /// Forgets every fired event, the consolidation pass and every read, and moves the slider
@@ -613,9 +638,10 @@ impl FactStore {
         }
     }
 
-    /// The score of every fact at each of `0, step, 2·step, … ≤ until`, replaying the timeline at
-    /// each: lines fall, jump at reads, and stop at a supersession or an eviction. At most 10,000
-    /// samples.
+    /// The score of every fact at each of `0, step, 2·step, … ≤ until`, and at every time up
+    /// to `until` when the timeline changes, replaying the timeline at each: lines fall, jump
+    /// straight up at reads, and stop exactly at a supersession or an eviction (see
+    /// [`ChartLine::points`]). At most 10,000 samples.
     pub fn chart(&self, until: Time, step: f64) -> Result<Vec<ChartLine>, Error> {
         if !(step.is_finite() && step > 0.0 && until.get() / step <= 10_000.0) {
             return Err(Error::new(format!(
@@ -623,28 +649,80 @@ impl FactStore {
                 fmt_number(step)
             )));
         }
+        let samples = (until.get() / step).floor() as u32;
+        let mut times: Vec<(f64, bool)> = Vec::with_capacity(samples as usize + 1);
+        for i in 0..=samples {
+            times.push((f64::from(i) * step, false));
+        }
+        for at in self.change_times() {
+            if at <= until.get() {
+                times.push((at, true));
+            }
+        }
+        // One entry per time, a change where there is one.
+        times.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+        times.dedup_by(|later, earlier| later.0 == earlier.0);
+
         let mut lines: Vec<ChartLine> = Vec::new();
         let mut at = self.clone();
-        let samples = (until.get() / step).floor() as u32;
-        for i in 0..=samples {
-            at.t = Time(f64::from(i) * step);
+        for (t, change) in times {
+            if change && t > 0.0 {
+                // Just before the change: the store as the earlier operations left it, scored
+                // at `t` itself, so that a jump or an end is exactly at `t`.
+                at.t = Time(t.next_down());
+                let (store, _) = at.replay();
+                self.chart_points(&mut lines, &store, Time(t));
+            }
+            at.t = Time(t);
             let (store, _) = at.replay();
-            for id in store.ranked() {
-                let Some(fact) = store.get(id) else { continue };
-                let point = [at.t.get(), self.config.score(fact, at.t)];
-                match lines.iter_mut().find(|line| line.id == id) {
-                    Some(line) => line.points.push(point),
-                    None => lines.push(ChartLine {
-                        id,
-                        text: fact.text.clone(),
-                        kind: fact.kind,
-                        points: vec![point],
-                    }),
+            self.chart_points(&mut lines, &store, Time(t));
+            for line in &mut lines {
+                let active = store
+                    .get(line.id)
+                    .is_some_and(|fact| fact.status == Status::Active);
+                if !active && line.retired_at.is_none() {
+                    line.retired_at = Some(t);
                 }
             }
         }
         lines.sort_by_key(|line| line.id);
         Ok(lines)
+    }
+
+    /// Adds `[t, score]` for every fact active in `store` to its line, unless the line already
+    /// ends with that very point.
+    fn chart_points(&self, lines: &mut Vec<ChartLine>, store: &LiveStore, t: Time) {
+        for id in store.ranked() {
+            let Some(fact) = store.get(id) else { continue };
+            let point = [t.get(), self.config.score(fact, t)];
+            match lines.iter_mut().find(|line| line.id == id) {
+                Some(line) => {
+                    if line.points.last() != Some(&point) {
+                        line.points.push(point);
+                    }
+                }
+                None => lines.push(ChartLine {
+                    id,
+                    text: fact.text.clone(),
+                    kind: fact.kind,
+                    points: vec![point],
+                    retired_at: None,
+                }),
+            }
+        }
+    }
+
+    /// Every time at which the timeline changes the store: reads, fired events and the
+    /// consolidation pass.
+    fn change_times(&self) -> Vec<f64> {
+        let mut times = Vec::new();
+        for read in self.scenario.reads().iter().chain(&self.reader_reads) {
+            times.push(read.at.get());
+        }
+        for at in self.fired.iter().flatten().chain(&self.consolidated_at) {
+            times.push(at.get());
+        }
+        times
     }
 
     /// Where active `fact` is heading with no further reads or writes. Scores compare through
