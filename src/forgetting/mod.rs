@@ -669,7 +669,8 @@ impl FactStore {
             if change && t > 0.0 {
                 // Just before the change: the store as the earlier operations left it, scored
                 // at `t` itself, so that a jump or an end is exactly at `t`.
-                at.t = Time(t.next_down());
+                // The largest float below `t` (`t` is above 0, so its bits minus one).
+                at.t = Time(f64::from_bits(t.to_bits() - 1));
                 let (store, _) = at.replay();
                 self.chart_points(&mut lines, &store, Time(t));
             }
