@@ -1074,7 +1074,7 @@ class MemoryForgetting extends MemoryWidget {
       ...state.reads.map((read) => at(read.at, read.scheduled ? "" : "reader", "\u25b2", `read at t = ${read.at}`)),
       ...state.events.filter((event) => event.firedAt !== null)
         .map((event) => at(event.firedAt, "write", "\u25c6", `${event.label} at t = ${event.firedAt}`)),
-      state.consolidatedAt !== null ? at(state.consolidatedAt, "write", "\u25c6", `consolidation at t = ${state.consolidatedAt}`) : null,
+      ...(state.consolidatedAt === null ? [] : [at(state.consolidatedAt, "write", "\u25c6", `consolidation at t = ${state.consolidatedAt}`)]),
     );
     const readTimes = Map.groupBy(scheduled, (read) => read.fact);
     ui.readsNote.textContent = scheduled.length
@@ -1345,8 +1345,8 @@ class MemoryPlayground extends MemoryWidget {
       ui.detail.replaceChildren(...[
         h("h3", {}, `${open.info.name} at turn ${w.turn}: ${w.tokens} of ${w.budget} tokens`),
         h("ul", { className: "lines" },
-          w.cold ? line("cold", w.cold.text, `from turns ${w.cold.turns.join(", ")}`) : null,
-          ...w.warm.map((l) => line("warm", l.text, `from turns ${l.turns.join(", ")}`)),
+          w.cold ? line("cold", w.cold.text, `from ${turnList(w.cold.turns)}`) : null,
+          ...w.warm.map((l) => line("warm", l.text, `from ${turnList(l.turns)}`)),
           ...w.hot.map((t) => line("verbatim", t.text, `turn ${t.turn}`)),
           w.turn === 0 ? h("li", { className: "empty" }, "nothing yet") : null),
         w.overBudgetReason ? h("p", { className: "reason" }, w.overBudgetReason) : null,
