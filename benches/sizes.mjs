@@ -10,8 +10,11 @@ export const ROOT = resolve(import.meta.dirname, "..");
 /**
  * The gzip budget for everything the widgets load, in bytes: a guard against regressions, set a
  * little above today's size. The goal is 30 KB; BENCHMARKS.md says what stands in the way.
+ * Raised from 100 KB when the page learned to say exactly what is true (issues 12 and 16: the
+ * chart's key and axes, the timeline's scheduled events, the knobs' messages), about 6 KB of
+ * unminified JS; minifying what the browser fetches would win it back several times over.
  */
-export const GZIP_BUDGET = 100_000;
+export const GZIP_BUDGET = 110_000;
 
 /** The files a page loads for both widgets (not the page's own HTML). */
 export const WIDGET_FILES = [

@@ -435,7 +435,7 @@ class MemoryCompaction extends MemoryWidget {
         tier("warm", h("p", { className: "caption" },
           "rolling summary: one line for each older decision, tool output or question (chatter is dropped)"), ui.warm),
         tier("cold", h("p", { className: "caption" },
-          "one lossy line: only the key terms of the oldest warm lines, the words that start with a capital letter or contain a digit (names, IDs, amounts); the least recently mentioned fall off"), ui.cold)),
+          "one lossy line: only the key terms of the oldest warm lines, words that start with a capital letter or contain a digit (names, IDs, amounts); the oldest terms fall off"), ui.cold)),
       h("div", { className: "record" },
         h("section", { className: "dropped", attrs: { "aria-label": "dropped" } },
           h("h4", {}, "Dropped chatter"), ui.dropped),
@@ -1000,7 +1000,7 @@ class MemoryForgetting extends MemoryWidget {
         h("th", { scope: "row" }, h("span", { className: "text", id: textId }, fact.text),
           fact.sources.length ? h("span", { className: "note sources" }, `distilled from ${fact.sources.map((id) => quote(textOf(id))).join(", ")}`) : null),
         cell("kind", fact.kind, h("span", { className: "note nowrap" }, ` half-life ${num(fact.halfLife, 2)}`)),
-        cell("importance", num(fact.importance, 2)),
+        cell("importance (as written)", num(fact.importance, 2)),
         cell("age", num(fact.age, 2)),
         cell("recency", num(fact.recency)),
         cell("reads", String(fact.reads), read),
@@ -1046,18 +1046,18 @@ class MemoryForgetting extends MemoryWidget {
    * before t), or scheduled (after t: it has not happened yet, and happens when t reaches it).
    */
   renderEvents(state) {
-    const place = ({ fireButton, noteEl, remove }, at, what, fires, fired) => {
+    const place = ({ fireButton, noteEl, remove }, at, what, fires, [fired, done]) => {
       const scheduled = at !== null && at > state.t;
       fireButton.disabled = at === state.t;
       fireButton.classList.toggle("scheduled", scheduled);
       remove.hidden = at === null;
       const move = at !== null && at !== state.t ? `; press to move it to t = ${state.t}` : "";
       noteEl.textContent = at === null ? `not ${fired} yet: ${what}`
-        : scheduled ? `scheduled: ${fires} at t = ${at}${move}` : `${fired} at t = ${at}${move}`;
+        : scheduled ? `scheduled: ${fires} at t = ${at}${move}` : `${done} at t = ${at}${move}`;
     };
-    state.events.forEach((event, i) => place(this.eventRows[i], event.firedAt, "press to write it now", "fires", "fired"));
+    state.events.forEach((event, i) => place(this.eventRows[i], event.firedAt, "press to write it now", "fires", ["fired", "fired"]));
     if (this.passRow) {
-      place(this.passRow, state.consolidatedAt, "a sleep-time pass that turns episodes into lasting facts", "runs", "run");
+      place(this.passRow, state.consolidatedAt, "a sleep-time pass that turns episodes into lasting facts", "runs", ["run", "ran"]);
     }
   }
 
