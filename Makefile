@@ -27,7 +27,7 @@ help:
 	@echo "make serve   build and serve www/ on http://127.0.0.1:$(PORT)"
 	@echo "make test    native tests, wasm tests in headless Chromium, browser end-to-end tests"
 	@echo "make dist    one-file bundle dist/agent-memory-widgets.js and a page that opens from disk"
-	@echo "make bench   size, browser latency and memory, native scaling: prints and writes BENCHMARKS.md"
+	@echo "make bench   size, browser latency and memory, Lighthouse, native scaling: prints and writes BENCHMARKS.md"
 	@echo "make fuzz    a long fuzz of the release package: FUZZ_ITER=100000 make fuzz (FUZZ_SEED to replay)"
 
 ## Installs ----------------------------------------------------------------------------------
@@ -109,6 +109,7 @@ bench: tools tools-browser dist
 	cargo bench --bench scaling -- --noplot
 	cargo bench --bench memory > target/bench/memory.json
 	node benches/browser.mjs > target/bench/browser.json
+	node benches/lighthouse.mjs
 	node benches/report.mjs
 
 clean:

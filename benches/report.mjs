@@ -5,6 +5,7 @@
 //   browser    target/bench/browser.json      (node benches/browser.mjs)
 //   native     target/criterion/**/estimates.json   (cargo bench --bench scaling)
 //   memory     target/bench/memory.json       (cargo bench --bench memory)
+//   lighthouse target/bench/lighthouse.json   (node benches/lighthouse.mjs)
 
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { execSync } from "node:child_process";
@@ -72,6 +73,20 @@ ${table(["", "before KB", "after KB", "growth KB"], [
   ])}
 
 Creating and freeing 10,000 \`Session\`s grows wasm memory by ${kb(m.handleChurnGrowthBytes)} KB: no handle leaks.`);
+}
+
+// Lighthouse.
+if (existsSync(join(ROOT, "target/bench/lighthouse.json"))) {
+  const lh = json("target/bench/lighthouse.json");
+  const names = { performance: "performance", accessibility: "accessibility", "best-practices": "best practices", seo: "SEO" };
+  sections.push(`## Lighthouse ${lh.lighthouse} (${lh.formFactor} preset, Debian's Chromium)
+
+\`node benches/lighthouse.mjs\`: \`npm exec --package=lighthouse@12.2.3 -- lighthouse <url> --chrome-path=/usr/bin/chromium\`
+on the page served on 127.0.0.1. Goal: 100 in each (${verdict(Object.values(lh.scores).every((score) => score === 100))}).
+Performance is simulated on a slowed CPU, so it moves with the machine's load.
+
+${table(Object.keys(lh.scores).map((id) => names[id] ?? id), [Object.values(lh.scores).map(String)])}
+${lh.failing.length ? `\nAudits that failed: ${lh.failing.map((id) => `\`${id}\``).join(", ")}.` : ""}`);
 }
 
 // Native.

@@ -10,10 +10,12 @@ export const ROOT = resolve(import.meta.dirname, "..");
 /**
  * The gzip budget for everything the widgets load, in bytes: a guard against regressions, set a
  * little above today's size. The goal is 30 KB; BENCHMARKS.md says what stands in the way.
- * Raised from 100,000 when the playground's policies began to follow their sources, with each
- * rule and citation in the core and sparklines with axes on the page (about 5 KB gzip).
+ * Raised from 100 KB as the playground's policies began to follow their sources (about 5 KB:
+ * each rule and citation in the core, sparklines with axes) and the page learned to say exactly
+ * what is true (about 6 KB: the chart's key and axes, scheduled events, the knobs' messages).
+ * Minifying what the browser fetches would win it back several times over.
  */
-export const GZIP_BUDGET = 102_000;
+export const GZIP_BUDGET = 110_000;
 
 /** The files a page loads for both widgets (not the page's own HTML). */
 export const WIDGET_FILES = [

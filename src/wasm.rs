@@ -93,7 +93,7 @@ export interface PlaygroundState {
   turn: number; totalTurns: number; budget: number; facts: string[]; factsRule: string;
   policies: PolicyRow[];
 }
-export interface ChartLine { id: number; text: string; kind: string; points: [number, number][]; }
+export interface ChartLine { id: number; text: string; kind: string; points: [number, number][]; retiredAt: number | null; }
 export interface TranscriptTurn { turn: number; speaker: string; kind: TurnKind; text: string; place: "hot" | "warm" | "cold" | "dropped" | "faded"; }
 export interface FactStoreState {
   t: number; halfLife: number; capacity: number; accessBoost: number; semanticHalfLife: number;
@@ -254,6 +254,13 @@ impl JsFactStore {
         to_js(&self.0.fire(index as usize).map_err(js_error)?)
     }
 
+    /// Takes fired write event `index` off the timeline; returns the time it had.
+    pub fn unfire(&mut self, index: f64) -> Result<f64, JsError> {
+        let index = crate::error::whole_number("index", index, 0, u32::MAX).map_err(js_error)?;
+        let at = self.0.unfire(index as usize).map_err(js_error)?;
+        Ok(at.get())
+    }
+
     /// Reads active fact `id` at the current time.
     #[wasm_bindgen(unchecked_return_type = "Change")]
     pub fn read(&mut self, id: f64) -> Result<JsValue, JsError> {
@@ -272,6 +279,12 @@ impl JsFactStore {
     #[wasm_bindgen(unchecked_return_type = "Change[]")]
     pub fn consolidate(&mut self) -> Result<JsValue, JsError> {
         to_js(&self.0.consolidate().map_err(js_error)?)
+    }
+
+    /// Takes the consolidation pass off the timeline; returns the time it had.
+    pub fn unconsolidate(&mut self) -> Result<f64, JsError> {
+        let at = self.0.unconsolidate().map_err(js_error)?;
+        Ok(at.get())
     }
 
     /// Forgets every fired event, the consolidation pass and every read; back to t = 0.

@@ -42,7 +42,7 @@ fn the_refund_desk_consolidates_into_two_facts_and_a_rule_that_cite_their_episod
                 7,
                 FactKind::Semantic,
                 "Dana's order ORD-3300 was refunded $180.00",
-                &[1, 2, 5][..]
+                &[1, 3, 5][..]
             ),
             (
                 9,
@@ -58,7 +58,9 @@ fn the_refund_desk_consolidates_into_two_facts_and_a_rule_that_cite_their_episod
             ),
         ]
     );
-    // The episodes they cover are superseded, not deleted; the evicted order stays evicted.
+    // The episodes they cover are superseded, not deleted. The order was evicted at t = 6, so it
+    // is forgotten: the rule names it, but the distilled fact does not cite it, and it stays
+    // evicted. The pending refund, superseded at t = 6, is still held, so it is cited.
     for (episode, by) in [(1, 7), (5, 7), (6, 8), (4, 9), (3, 5)] {
         let f = fact(&state.facts, episode);
         assert_eq!(
@@ -105,7 +107,7 @@ fn distilled_knowledge_fades_more_slowly_than_episodes() {
     assert_eq!(episode.recency, 0.25);
     assert_eq!(
         store.consolidate().unwrap_err().to_string(),
-        "consolidation already ran at t = 0; reset to run it again"
+        "consolidation already ran at t = 0; unconsolidate to run it again"
     );
 }
 
@@ -135,6 +137,38 @@ fn eviction_compares_the_weakest_of_each_kind_at_the_current_time() {
     assert_eq!(store.top_k(2), [10, 3]);
 }
 
+/// An evicted episode is forgotten: whatever a distiller names, it is not cited and stays evicted.
+#[test]
+fn a_distilled_fact_never_cites_an_evicted_episode() {
+    struct All;
+    impl Distiller for All {
+        fn distill(&self, _: &LiveStore) -> Vec<Distilled> {
+            vec![Distilled {
+                id: 10,
+                kind: FactKind::Semantic,
+                text: "what happened".into(),
+                importance: 0.5,
+                sources: vec![1, 2, 3, 99],
+            }]
+        }
+    }
+    let mut store = LiveStore::new(StoreConfig::new(4.0, 2, 0.0).unwrap());
+    store.write(1, "a weak episode", 0.1, None).unwrap();
+    store.write(2, "an episode", 0.8, None).unwrap();
+    store.write(3, "a newer episode", 0.9, None).unwrap(); // over capacity: evicts fact 1
+    store.consolidate(&All).unwrap();
+    let distilled = store.get(10).unwrap();
+    assert_eq!(distilled.sources, [2, 3]);
+    assert_eq!(
+        store.get(1).unwrap().status,
+        agent_memory_widgets::Status::Evicted
+    );
+    assert_eq!(
+        store.get(2).unwrap().status,
+        agent_memory_widgets::Status::Superseded { by: 10 }
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 128, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -160,12 +194,12 @@ proptest! {
         };
         let state = run();
         // Every fact written stays in the record, and every distilled fact's sources are there,
-        // retired rather than missing.
+        // superseded rather than missing; an evicted episode is forgotten and never cited.
         for distilled in state.facts.iter().filter(|f| f.kind != FactKind::Episodic) {
             for source in &distilled.sources {
                 let episode = state.facts.iter().find(|f| f.id == *source);
                 prop_assert!(episode.is_some(), "source {} of {} is missing", source, distilled.id);
-                prop_assert!(episode.unwrap().status != "active", "source {} is still active", source);
+                prop_assert_eq!(episode.unwrap().status, "superseded", "source {} of {}", source, distilled.id);
             }
         }
         let written = state.log.iter().filter(|c| matches!(c.action, Action::Write | Action::Distill)).count();
@@ -224,13 +258,32 @@ fn the_chart_falls_jumps_at_reads_and_ends_at_an_eviction() {
     let lines = store.chart(Time::new(12.0).unwrap(), 1.0).unwrap();
     let line = |id| lines.iter().find(|l| l.id == id).unwrap();
     let times = |id| line(id).points.iter().map(|p| p[0]).collect::<Vec<_>>();
-    assert_eq!(times(2), [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+    // The order ends exactly at t = 6, with its score just before the eviction.
+    assert_eq!(times(2), [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    assert_eq!(line(2).points[6][1], 0.55 * 0.5f64.powf(1.5));
+    assert_eq!(line(2).retired_at, Some(6.0));
     assert_eq!(times(6), [6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0]);
+    assert_eq!(line(6).retired_at, None);
+    // Dana falls, then rises straight up at the reads at t = 2 and t = 5: two points at each.
     let dana = &line(1).points;
-    assert!(
-        dana[1][1] < dana[0][1] && dana[2][1] > dana[1][1],
-        "falls, then jumps at the read at t = 2"
+    assert_eq!(
+        times(1),
+        [0.0, 1.0, 2.0, 2.0, 3.0, 4.0, 5.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0]
     );
+    assert_eq!(dana[2], [2.0, 0.4 * 0.5f64.powf(0.5)]);
+    assert_eq!(dana[3], [2.0, 0.4 * 0.5f64.powf(0.5) * 1.5]);
+    assert!(dana[1][1] > dana[2][1], "falls until the read");
+
+    // The breakpoints are exact at any step: an event at t = 5.75 with samples every 0.5.
+    let mut store = FactStore::default();
+    at(&mut store, 5.75);
+    store.fire(0).unwrap(); // supersedes the pending refund (fact 3)
+    let lines = store.chart(Time::new(12.0).unwrap(), 0.5).unwrap();
+    let pending = lines.iter().find(|l| l.id == 3).unwrap();
+    assert_eq!(pending.points.last().unwrap()[0], 5.75);
+    assert_eq!(pending.retired_at, Some(5.75));
+    let refund = lines.iter().find(|l| l.id == 5).unwrap();
+    assert_eq!(refund.points[0], [5.75, 0.9]);
     assert_eq!(
         store
             .chart(Time::new(12.0).unwrap(), 0.0)

@@ -472,7 +472,7 @@ fn bad_times_ids_and_event_indices_are_errors_not_panics() {
     store.fire(0).unwrap();
     assert_eq!(
         store.fire(0).unwrap_err().to_string(),
-        "write event 0 was already fired at t = 0; reset to fire it again"
+        "write event 0 was already fired at t = 0; unfire it to fire it again"
     );
     assert_eq!(
         store.read(99).unwrap_err().to_string(),
@@ -491,6 +491,59 @@ fn bad_times_ids_and_event_indices_are_errors_not_panics() {
             .count(),
         0
     );
+}
+
+/// SPEC section 3: "a reader can remove a fired event or fire it again at another time".
+#[test]
+fn a_fired_event_can_be_removed_or_fired_again_at_another_time() {
+    let mut store = store_at(6.0);
+    store.fire(1).unwrap();
+    store.fire(0).unwrap();
+    let fired_at_six = store.state();
+
+    // Removed: the timeline is as if it had never been fired, at every time.
+    assert_eq!(store.unfire(1).unwrap().get(), 6.0);
+    assert_eq!(store.events()[1].fired_at, None);
+    let mut only_refund = store_at(6.0);
+    only_refund.fire(0).unwrap();
+    assert_eq!(store.state(), only_refund.state());
+    assert_eq!(
+        store.unfire(1).unwrap_err().to_string(),
+        "write event 1 has not been fired"
+    );
+    assert_eq!(
+        store.unfire(7).unwrap_err().to_string(),
+        "there is no write event 7"
+    );
+
+    // Fired again at t = 0: now it evicts Dana, exactly as a first firing at t = 0 would.
+    store.set_time(Time::new(0.0).unwrap());
+    let change = store.fire(1).unwrap();
+    assert_eq!(change.evicted, Some(1));
+    assert_eq!(store.events()[1].fired_at, Some(Time::ZERO));
+    let mut fresh = store_at(0.0);
+    fresh.fire(1).unwrap();
+    fresh.set_time(Time::new(6.0).unwrap());
+    fresh.fire(0).unwrap();
+    store.set_time(Time::new(6.0).unwrap());
+    assert_eq!(store.state(), fresh.state());
+
+    // And back to t = 6: the first timeline again.
+    store.unfire(1).unwrap();
+    store.fire(1).unwrap();
+    assert_eq!(store.state(), fired_at_six);
+
+    // The consolidation pass moves the same way.
+    store.consolidate().unwrap();
+    let consolidated = store.state();
+    assert_eq!(store.unconsolidate().unwrap().get(), 6.0);
+    assert_eq!(store.state(), fired_at_six);
+    assert_eq!(
+        store.unconsolidate().unwrap_err().to_string(),
+        "consolidation has not run"
+    );
+    store.consolidate().unwrap();
+    assert_eq!(store.state(), consolidated);
 }
 
 #[test]

@@ -273,7 +273,7 @@ fn the_chart_is_bounded_by_its_points() {
     assert_eq!(MAX_CHART_POINTS, 100_000);
     assert_eq!(
         big.chart(at(1000.0), 1.0).unwrap_err().message(),
-        "step 1 draws 1001 samples of 100 facts, more than 100000 points; use a larger step"
+        "step 1 draws 100100 points, more than 100000; use a larger step"
     );
     for step in [-1.0, 0.0, f64::NAN, 1e-9] {
         let err = store.chart(at(12.0), step).unwrap_err();

@@ -440,3 +440,36 @@ fn the_playground_steps_six_policies_and_reports_the_facts_kept() {
         "turn must be a whole number of at least 0, got -1"
     );
 }
+
+#[wasm_bindgen_test]
+fn a_fired_event_and_the_consolidation_pass_can_be_taken_off_the_timeline() {
+    let mut store = JsFactStore::new();
+    store.set_time(6.0).unwrap();
+    store.fire(1.0).unwrap();
+    assert_eq!(store.unfire(1.0).unwrap(), 6.0);
+    let fired_at = |store: &JsFactStore| {
+        get(
+            &store.events().unwrap().unchecked_into::<Array>().get(1),
+            "firedAt",
+        )
+    };
+    assert!(fired_at(&store).is_null());
+    assert_eq!(
+        message(store.unfire(1.0).err().unwrap()),
+        "write event 1 has not been fired"
+    );
+    assert_eq!(
+        message(store.unfire(-1.0).err().unwrap()),
+        "index must be a whole number of at least 0, got -1"
+    );
+    store.set_time(2.0).unwrap();
+    store.fire(1.0).unwrap();
+    assert_eq!(fired_at(&store).as_f64(), Some(2.0));
+    assert_eq!(
+        message(store.unconsolidate().err().unwrap()),
+        "consolidation has not run"
+    );
+    store.consolidate().unwrap();
+    assert_eq!(store.unconsolidate().unwrap(), 2.0);
+    assert!(get(&store.state().unwrap(), "consolidatedAt").is_null());
+}

@@ -47,6 +47,9 @@ function h(tag, props = {}, ...children) {
 }
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** `turn 2`, `turns 2 and 3`, `turns 2, 3 and 5`. */
+const turnList = (turns) => turns.length === 1 ? `turn ${turns[0]}`
+  : `turns ${turns.slice(0, -1).join(", ")} and ${turns.at(-1)}`;
 const quote = (text) => `\u201c${text}\u201d`;
 /** A number for a table cell: at most `digits` decimals, trailing zeros trimmed. */
 const num = (value, digits = 3) => String(Number(value.toFixed(digits)));
@@ -95,6 +98,8 @@ function mirror(element, property, attribute) {
 class MemoryWidget extends HTMLElement {
   #model = null;
   #connected = false;
+  /** While set, attribute changes do not rebuild: the knobs rebuild once, themselves. */
+  #quiet = false;
 
   constructor() {
     super();
@@ -117,9 +122,12 @@ class MemoryWidget extends HTMLElement {
   disconnectedCallback() {
     this.#connected = false;
     this.model = null;
+    this.resizeObserver?.disconnect();
+    this.resizeObserver = null;
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
+    if (this.#quiet) return;
     if (oldValue !== newValue && this.#connected && this.#model) this.rebuild();
   }
 
@@ -144,7 +152,42 @@ class MemoryWidget extends HTMLElement {
       next = this.createModel({ fallback: true }); // the seed's settings
     }
     this.model = next;
+    this.opened = null; // the settings a widget opened with, for the words around it
     this.mount();
+    this.fitTables();
+  }
+
+  /**
+   * Puts each table in a box of its own that scrolls sideways when the table is wider than the
+   * widget, so the page never does. While it scrolls, the box is a labelled region that takes
+   * focus, so keyboard users can scroll it too.
+   */
+  fitTables() {
+    for (const table of this.body.querySelectorAll("table")) {
+      if (table.parentElement.classList.contains("scroll")) continue;
+      const box = h("div", { className: "scroll" });
+      table.replaceWith(box);
+      box.append(table);
+      const label = table.querySelector("caption")?.textContent ?? "table";
+      const fit = () => {
+        const scrolls = box.scrollWidth > box.clientWidth + 1;
+        if (scrolls === box.hasAttribute("tabindex")) return;
+        if (scrolls) {
+          Object.entries({ tabindex: "0", role: "region", "aria-label": `${label} (scrolls sideways)` })
+            .forEach(([name, value]) => box.setAttribute(name, value));
+        } else {
+          for (const name of ["tabindex", "role", "aria-label"]) box.removeAttribute(name);
+        }
+      };
+      this.fits ??= new WeakMap();
+      this.resizeObserver ??= new ResizeObserver((entries) => {
+        for (const entry of entries) this.fits.get(entry.target.closest(".scroll"))?.();
+      });
+      this.fits.set(box, fit);
+      this.resizeObserver.observe(box);
+      this.resizeObserver.observe(table);
+      fit();
+    }
   }
 
   /** Shows an error inside the widget, fires `memory-error`, and keeps working. */
@@ -173,39 +216,105 @@ class MemoryWidget extends HTMLElement {
 
   /**
    * Live knobs: number inputs bound to attributes, so turning one rebuilds the widget as an
-   * author's attribute would. Built once, outside the content that a rebuild replaces, so that
-   * focus stays put. `knobs` is `[[attribute, label, { min, step }]]`; `seed` the seed's values.
+   * author's attribute would, then replays the reader's progress (`progress()` and `replay()`,
+   * which a widget may define) under the new settings. Built once, outside the content that a
+   * rebuild replaces, so that focus stays put. `knobs` is `[[attribute, label, { min, step }]]`;
+   * `seed` the seed's values. A value the core rejects is marked invalid at its input, with the
+   * core's message, and is not applied; once the input loses focus it shows the value in force.
    */
   ensureKnobs(knobs, seed) {
+    this.seedValues = seed;
     if (this.knobs) return this.syncKnobs(seed);
     const inputs = knobs.map(([attribute, label, { min, step }]) => {
+      const message = h("span", { className: "knob-error", id: `knob-${attribute}-error` });
       const input = h("input", {
         type: "number", min, step, id: `knob-${attribute}`,
-        on: { change: (event) => this.setAttribute(attribute, event.target.value) },
+        attrs: { "aria-describedby": message.id },
+        on: {
+          change: () => this.applyKnob(input),
+          blur: () => this.syncKnobs(seed),
+        },
       });
-      input.dataset.attribute = attribute;
-      return h("label", { className: "knob" }, label, input);
+      Object.assign(input.dataset, { attribute, label });
+      return h("div", { className: "knob" }, h("label", { htmlFor: input.id }, label), input, message);
     });
-    const restore = () => {
+    const restore = () => this.reconfigure(() => {
       for (const attribute of Object.keys(seed)) this.removeAttribute(attribute);
-      this.announce("Seed values restored.");
-    };
+    }, "Seed values restored");
     this.knobs = h("details", { className: "knobs" },
       h("summary", {}, "Knobs"),
+      h("p", { className: "caption" }, "Changing a knob replays what you did so far under the new settings."),
       h("div", { className: "knob-row" }, ...inputs,
         h("button", { type: "button", className: "quiet", on: { click: restore } }, "Seed values")));
     this.frame.prepend(this.knobs);
     this.syncKnobs(seed);
   }
 
-  /** Shows each knob's current value: its attribute, or the seed's. */
+  /** Shows each knob's value in force, its attribute's or the seed's, unless it has focus. */
   syncKnobs(seed) {
     for (const input of this.knobs.querySelectorAll("input")) {
+      if (input.matches(":focus")) continue;
       const { attribute } = input.dataset;
       input.value = this.getAttribute(attribute) ?? String(seed[attribute]);
+      input.removeAttribute("aria-invalid");
     }
   }
 
+  /** Applies the value typed into a knob, or marks the knob invalid and keeps the old value. */
+  applyKnob(input) {
+    const { attribute, label } = input.dataset;
+    const message = this.knobs.querySelector(`#${input.id}-error`);
+    const raw = input.value.trim();
+    const error = this.reconfigure(() => {
+      if (raw === "") this.removeAttribute(attribute);
+      else this.setAttribute(attribute, raw);
+    }, `${label} is now ${raw === "" ? "the seed's" : raw}`);
+    if (error) {
+      // The core's rule, said of the knob: "must be a whole number of at least 1, got -3".
+      const rule = error.replace(/^[\w-]+="[^"]*": [\w-]+ /, "");
+      const inForce = this.getAttribute(attribute) ?? String(this.seedValues[attribute]);
+      message.textContent = `Not applied: ${label} ${rule}. Still ${inForce}.`;
+      input.setAttribute("aria-invalid", "true");
+      this.announce(message.textContent);
+    } else {
+      for (const other of this.knobs.querySelectorAll(".knob-error")) other.textContent = "";
+      input.removeAttribute("aria-invalid");
+    }
+  }
+
+  /**
+   * Changes attributes with `change`, then builds one new model from them and replays the
+   * reader's progress into it. On an error the attributes go back as they were and the old model
+   * stays; the message is returned (and fired as `memory-error`), not shown in the error box.
+   */
+  reconfigure(change, what) {
+    const names = this.constructor.observedAttributes;
+    const before = names.map((name) => [name, this.getAttribute(name)]);
+    const progress = this.progress?.() ?? null;
+    this.#quiet = true;
+    let next;
+    try {
+      change();
+      next = this.createModel();
+    } catch (error) {
+      for (const [name, value] of before) {
+        if (value === null) this.removeAttribute(name);
+        else this.setAttribute(name, value);
+      }
+      const message = String(error?.message ?? error);
+      this.emit("memory-error", { message });
+      return message;
+    } finally {
+      this.#quiet = false;
+    }
+    this.errorBox.hidden = true;
+    this.model = next;
+    const replayed = progress === null ? "" : this.replay(progress);
+    this.mount();
+    this.fitTables();
+    this.announce(`${what}. ${replayed}`.trim());
+    return null;
+  }
   emit(type, detail) {
     this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
@@ -292,9 +401,10 @@ class MemoryCompaction extends MemoryWidget {
       meterBox: h("div", { className: "meter" }),
       meterText: h("span", { className: "meter-text" }),
       verdict: h("strong", { className: "verdict" }),
-      phase: h("span", { className: "phase", attrs: { "aria-hidden": "true" } }),
+      phase: h("span", { className: "phase", hidden: true, attrs: { "aria-hidden": "true" } }, "COMPACT \u2193"),
       meter: h("meter", { min: 0, attrs: { "aria-label": "live window" } }),
       crossingNote: h("p", { className: "crossing-note" }),
+      settingsNote: h("p", { className: "note settings-note" }),
       hot: h("ol", { className: "lines" }),
       hotCaption: h("p", { className: "caption" }),
       warm: h("ol", { className: "lines" }),
@@ -309,10 +419,11 @@ class MemoryCompaction extends MemoryWidget {
         h("h4", {}, h("span", { className: "swatch", attrs: { "aria-hidden": "true" } }), name),
         caption, ...content);
     ui.meterBox.append(
-      h("p", { className: "meter-label" }, ui.meterText, " ", ui.verdict, " ", ui.phase),
+      h("p", { className: "meter-label" }, ui.meterText, " ", ui.verdict, ui.phase),
       ui.meter,
       ui.crossingNote,
       ui.reason,
+      ui.settingsNote,
     );
     this.frame.className = "widget compaction";
     this.body.replaceChildren(
@@ -321,8 +432,10 @@ class MemoryCompaction extends MemoryWidget {
       h("h3", {}, "The window the model actually sees"),
       h("div", { className: "tiers" },
         tier("hot", ui.hotCaption, ui.hot),
-        tier("warm", h("p", { className: "caption" }, "rolling summary of decisions and tool outputs"), ui.warm),
-        tier("cold", h("p", { className: "caption" }, "one lossy line"), ui.cold)),
+        tier("warm", h("p", { className: "caption" },
+          "rolling summary: one line for each older decision, tool output or question (chatter is dropped)"), ui.warm),
+        tier("cold", h("p", { className: "caption" },
+          "one lossy line: only the key terms of the oldest warm lines, words that start with a capital letter or contain a digit (names, IDs, amounts); the oldest terms fall off"), ui.cold)),
       h("div", { className: "record" },
         h("section", { className: "dropped", attrs: { "aria-label": "dropped" } },
           h("h4", {}, "Dropped chatter"), ui.dropped),
@@ -338,10 +451,48 @@ class MemoryCompaction extends MemoryWidget {
       ["hot", "HOT turns", { min: 1, step: 1 }],
     ], { budget: 40, hot: 2 });
     const state = this.model.state();
+    this.opened ??= [state.budget, state.hotN];
+    ui.settingsNote.textContent = this.settingsSentence(state);
     this.render(state);
     this.announce(state.turn === 0
       ? `Ready: ${state.totalTurns} turns, budget ${state.budget} tokens.`
       : `Opened after turn ${state.turn}: ${state.tokens} of ${state.budget} tokens.`);
+  }
+
+  /** What a knob change keeps: the turn the reader is at. */
+  progress() {
+    this.#settle();
+    return this.model.state().turn;
+  }
+
+  /** Replays to `turn` under new settings, and says so. */
+  replay(turn) {
+    this.model.goTo(turn);
+    const state = this.model.state();
+    const verdict = state.tokens > state.budget ? "over budget" : "under budget";
+    return `Replayed to turn ${state.turn} under the new settings: ${state.tokens} of ${state.budget} tokens, ${verdict}.`;
+  }
+
+  /**
+   * Where this run crosses the budget, from a second model played to the end; and, when the
+   * reader turned the knobs, that the text around the widget describes the opening settings.
+   */
+  settingsSentence(state) {
+    const probe = this.attempt(() => {
+      const model = this.createModel();
+      model.goTo(state.totalTurns);
+      const { crossings } = model.state();
+      model.free();
+      return crossings;
+    });
+    if (!probe.ok) return "";
+    const crossings = probe.value;
+    const where = crossings.length === 0 ? "never crosses the budget"
+      : `crosses the budget on ${turnList(crossings)}`;
+    const now = `With a budget of ${state.budget} tokens and ${plural(state.hotN, "HOT turn")}, the window ${where}.`;
+    const [budget, hotN] = this.opened;
+    return budget === state.budget && hotN === state.hotN ? now
+      : `${now} The text around this widget describes the settings it opened with: a budget of ${budget} and ${plural(hotN, "HOT turn")}.`;
   }
 
   addTurn() {
@@ -381,20 +532,20 @@ class MemoryCompaction extends MemoryWidget {
   }
 
   /**
-   * The bar's story of a crossing: it fills red to the peak, holds, then COMPACT brings it down
-   * to the window's new size. Only the bar moves; the text already says what happened.
+   * The meter's story of a crossing: it shows the peak, over budget, holds, then counts down
+   * to the window COMPACT left. Number, words, colour and bar change together, so at every
+   * moment they describe the same window; the crossing note beside it tells the whole story.
    */
   #animateCompaction(step) {
-    const { meter, meterBox, phase } = this.ui;
-    const budget = meter.max;
-    meterBox.classList.add("peaking");
-    meter.value = Math.min(step.peakTokens, budget);
-    phase.textContent = "COMPACT \u2193";
+    const { phase } = this.ui;
+    const budget = this.model.state().budget;
+    this.showMeter(step.peakTokens, budget);
+    phase.hidden = false;
     this.#timer = setTimeout(() => {
       const start = performance.now();
       const tick = (now) => {
         const progress = Math.min(1, (now - start) / FALL_MS);
-        meter.value = Math.min(budget, step.peakTokens + (step.tokensAfter - step.peakTokens) * progress);
+        this.showMeter(Math.round(step.peakTokens + (step.tokensAfter - step.peakTokens) * progress), budget);
         if (progress < 1) {
           this.#frame = requestAnimationFrame(tick);
         } else {
@@ -405,17 +556,31 @@ class MemoryCompaction extends MemoryWidget {
     }, PEAK_MS);
   }
 
-  /** Ends any running crossing animation at once, leaving the bar at the window's size. */
+  /** Ends any running crossing animation at once, leaving the meter at the window's size. */
   #settle() {
+    const running = this.#timer !== null || this.#frame !== 0;
     clearTimeout(this.#timer);
     cancelAnimationFrame(this.#frame);
     this.#timer = null;
     this.#frame = 0;
-    if (this.ui?.meterBox.classList.contains("peaking")) {
-      this.ui.meterBox.classList.remove("peaking");
-      this.ui.phase.textContent = "";
-      this.ui.meter.value = Math.min(this.model?.state().tokens ?? 0, this.ui.meter.max);
+    if (running && this.ui && this.model) {
+      this.ui.phase.hidden = true;
+      const state = this.model.state();
+      this.showMeter(state.tokens, state.budget);
     }
+  }
+
+  /** The meter at one moment: `tokens` in the window, against `budget`. */
+  showMeter(tokens, budget) {
+    const ui = this.ui;
+    const over = tokens > budget;
+    const verdict = over ? "over budget" : "under budget";
+    ui.meterBox.classList.toggle("over", over);
+    ui.meterText.textContent = `live window ${tokens} / ${budget} tokens`;
+    ui.verdict.textContent = verdict;
+    ui.meter.max = budget;
+    ui.meter.value = Math.min(tokens, budget);
+    ui.meter.setAttribute("aria-valuetext", `${tokens} of ${budget} tokens, ${verdict}`);
   }
 
   disconnectedCallback() {
@@ -430,7 +595,7 @@ class MemoryCompaction extends MemoryWidget {
   sourceLink(el, turns) {
     el.tabIndex = 0;
     el.classList.add("source-link");
-    el.setAttribute("aria-description", `from turn${turns.length === 1 ? "" : "s"} ${turns.join(", ")}`);
+    el.setAttribute("aria-description", `from ${turnList(turns)}`);
     const mark = (on) => {
       for (const item of this.ui.transcript.children) {
         item.classList.toggle("linked", on && turns.includes(Number(item.dataset.turn)));
@@ -442,29 +607,20 @@ class MemoryCompaction extends MemoryWidget {
   }
 
   /**
-   * Renders `state`. The meter's number is always the window the model sees now; on a turn that
-   * crossed the budget the words say so ("over budget at 41, compacted") until the next step.
+   * Renders `state`. The meter shows the window the model sees now; a crossing animation, if
+   * one runs, shows the peak first (see `#animateCompaction`). The crossing note tells the last
+   * step's crossing and the headroom it left.
    */
   render(state) {
     const ui = this.ui;
     const last = state.log.at(-1);
-    const crossed = Boolean(last?.crossed) && !state.overBudget;
-    const verdict = state.overBudget ? "over budget"
-      : crossed ? `over budget at ${last.peakTokens}, compacted` : "under budget";
-    ui.meterBox.classList.toggle("over", state.overBudget);
-    ui.meterBox.classList.toggle("crossed", crossed);
-    ui.meterText.textContent = `live window ${state.tokens} / ${state.budget} tokens`;
-    ui.verdict.textContent = verdict;
-    ui.meter.max = state.budget;
-    ui.meter.value = Math.min(state.tokens, state.budget);
-    ui.meter.setAttribute("aria-valuetext", `${state.tokens} of ${state.budget} tokens, ${verdict}`);
-    ui.crossingNote.textContent = last?.crossed
-      ? `Turn ${last.turn} went over the budget at ${last.peakTokens} tokens; COMPACT brought the window to ${last.tokensAfter}.`
-      : "";
+    this.showMeter(state.tokens, state.budget);
+    ui.crossingNote.textContent = last?.crossed ? crossingStory(last, state) : "";
+    ui.crossingNote.hidden = !last?.crossed;
     ui.reason.textContent = state.overBudgetReason ?? "";
     ui.reason.hidden = !state.overBudgetReason;
 
-    ui.hotCaption.textContent = `last ${plural(state.hotN, "turn")}, verbatim`;
+    ui.hotCaption.textContent = `verbatim turns: all of them until a compaction, which keeps only the last ${plural(state.hotN, "turn")}`;
     ui.hot.replaceChildren(...state.hot.map((turn) =>
       h("li", { className: `turn kind-${turn.kind}` },
         h("span", { className: "who" }, `${turn.speaker} \u00b7 turn ${turn.turn} \u00b7 ${turn.kind}`),
@@ -474,11 +630,11 @@ class MemoryCompaction extends MemoryWidget {
     ui.warm.replaceChildren(...state.warm.map((line) =>
       this.sourceLink(h("li", {},
         h("span", { className: "text" }, line.text),
-        h("span", { className: "tokens" }, `from turn ${line.turns.join(", ")} \u00b7 ${plural(line.tokens, "token")}`)), line.turns)));
+        h("span", { className: "tokens" }, `from ${turnList(line.turns)} \u00b7 ${plural(line.tokens, "token")}`)), line.turns)));
     if (state.warm.length === 0) ui.warm.append(h("li", { className: "empty" }, "empty"));
     ui.cold.replaceChildren(state.cold
       ? this.sourceLink(h("span", {}, h("span", { className: "text" }, state.cold.text),
-          h("span", { className: "tokens" }, ` from turns ${state.cold.turns.join(", ")} \u00b7 ${plural(state.cold.tokens, "token")}`)), state.cold.turns)
+          h("span", { className: "tokens" }, ` from ${turnList(state.cold.turns)} \u00b7 ${plural(state.cold.tokens, "token")}`)), state.cold.turns)
       : h("span", { className: "empty" }, "empty"));
     ui.transcript.replaceChildren(...state.transcript.map((turn) => {
       const item = h("li", { className: `place-${turn.place}` },
@@ -489,7 +645,7 @@ class MemoryCompaction extends MemoryWidget {
       return item;
     }));
     ui.dropped.replaceChildren(...state.dropped.map((d) =>
-      h("li", {}, h("span", { className: "visually-hidden" }, "dropped: "), h("s", {}, d.text), ` (turn ${d.turn})`)));
+      h("li", {}, h("span", { className: "visually-hidden" }, "dropped: "), h("s", {}, d.text), " ", h("span", { className: "nowrap" }, `(turn ${d.turn})`))));
     if (state.dropped.length === 0) ui.dropped.append(h("li", { className: "empty" }, "nothing dropped yet"));
     ui.log.replaceChildren(...state.log.map((step) =>
       h("li", { className: step.crossed ? "crossed" : "" },
@@ -514,17 +670,34 @@ function stepDiff(step) {
   return parts.join(" \u00b7 ");
 }
 
-/** One line of the step log, e.g. `turn 4: 41 / 40 over budget → COMPACT → 30 / 40, ...`. */
+/** `10 tokens of headroom`: room left under the budget after a step. */
+const headroom = (tokens, budget) => `${plural(budget - tokens, "token")} of headroom`;
+
+/**
+ * One line of the step log, e.g.
+ * `turn 4: 41 / 40 over budget → COMPACT → 30 / 40, 1 turn to WARM, 1 dropped; 10 tokens of headroom`.
+ */
 function logLine(step, budget) {
-  if (!step.crossed && !step.compacted) return `turn ${step.turn}: ${step.tokensAfter} / ${budget}`;
+  const room = step.tokensAfter > budget ? " (still over budget)" : `; ${headroom(step.tokensAfter, budget)}`;
+  if (!step.crossed && !step.compacted) return `turn ${step.turn}: ${step.tokensAfter} / ${budget}${room}`;
   const moved = [
     step.toWarm.length && `${plural(step.toWarm.length, "turn")} to WARM`,
     step.toCold.length && `${step.toCold.length} WARM to COLD`,
     step.dropped.length && `${step.dropped.length} dropped`,
   ].filter(Boolean);
   const head = step.crossed ? `${step.peakTokens} / ${budget} over budget \u2192 ` : "";
-  const tail = step.tokensAfter > budget ? " (still over budget)" : "";
-  return `turn ${step.turn}: ${head}COMPACT \u2192 ${step.tokensAfter} / ${budget}${moved.length ? ", " + moved.join(", ") : ""}${tail}`;
+  return `turn ${step.turn}: ${head}COMPACT \u2192 ${step.tokensAfter} / ${budget}${moved.length ? ", " + moved.join(", ") : ""}${room}`;
+}
+
+/** The crossing note: what the last step's crossing did, and how close the next one is. */
+function crossingStory(step, state) {
+  const { budget } = state;
+  const went = `Turn ${step.turn} took the window to ${step.peakTokens} tokens, over the budget of ${budget}.`;
+  if (step.tokensAfter > budget) return `${went} COMPACT could only bring it down to ${step.tokensAfter}, still over budget.`;
+  const room = budget - step.tokensAfter;
+  const next = state.done ? "" : room === 0 ? ": any next turn crosses again"
+    : `: the next turn crosses again if it is longer than ${plural(room, "token")}`;
+  return `${went} COMPACT brought it back to ${step.tokensAfter}, leaving ${headroom(step.tokensAfter, budget)}${next}.`;
 }
 
 /** The live-region sentence for a step. */
@@ -543,6 +716,26 @@ function describeStep(step, state) {
 
 /** The slider's range. */
 const T_MAX = 12;
+
+/** When a score halves: by a time to one decimal, or after the slider's end. */
+const halvesAt = (at) => (at > T_MAX ? `halves after t = ${T_MAX}` : `halves by t = ${num(at, 1)}`);
+
+/** The decay chart's line styles: dash patterns and end markers, so lines differ beyond colour. */
+const DASHES = ["", "7 4", "2 3", "10 3 2 3", "5 2"];
+const MARKERS = ["circle", "square", "triangle", "diamond", "ring", "bar"];
+
+/** A marker shape of `kind` centred on (x, y). */
+function marker(kind, x, y, className) {
+  const r = 4;
+  switch (kind) {
+    case "square": return svg("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r, class: className });
+    case "triangle": return svg("polygon", { points: `${x},${y - r - 1} ${x + r + 1},${y + r} ${x - r - 1},${y + r}`, class: className });
+    case "diamond": return svg("polygon", { points: `${x},${y - r - 1} ${x + r + 1},${y} ${x},${y + r + 1} ${x - r - 1},${y}`, class: className });
+    case "ring": return svg("circle", { cx: x, cy: y, r, class: `${className} hollow` });
+    case "bar": return svg("rect", { x: x - 1.5, y: y - r - 1, width: 3, height: 2 * r + 2, class: className });
+    default: return svg("circle", { cx: x, cy: y, r, class: className });
+  }
+}
 
 class MemoryForgetting extends MemoryWidget {
   static observedAttributes = ["half-life", "capacity", "access-boost", "semantic-half-life", "procedural-half-life", "t", "scenario"];
@@ -581,8 +774,11 @@ class MemoryForgetting extends MemoryWidget {
       summary: h("p", { className: "note" }),
       why: h("input", { type: "checkbox", id: "why", on: { change: () => this.render(this.model.state()) } }),
       chart: h("div", { className: "chart" }),
+      chartKey: h("ul", { className: "chart-key" }),
+      readout: h("p", { className: "note chart-readout", attrs: { "aria-hidden": "true" } }),
       chartHead: h("tr"),
       chartRows: h("tbody"),
+      settingsNote: h("p", { className: "note settings-note" }),
     };
     this.chartLines = null;
     this.renderedTimeline = null;
@@ -594,17 +790,23 @@ class MemoryForgetting extends MemoryWidget {
       ui.marks,
       ui.readsNote,
       ui.events,
-      h("table", {},
+      h("table", { className: "store", attrs: { "aria-describedby": "importance-note" } },
         h("caption", {}, "The store, ranked by score"),
         h("thead", {}, h("tr", {}, ...[
           "text", "kind", "importance (as written)", "age", "recency", "reads", "score", "status",
         ].map((name) => h("th", { scope: "col" }, name)))),
         ui.rows),
-      h("label", { className: "toggle" }, ui.why, "Show the arithmetic and the forget forecast"),
+      h("p", { className: "note", id: "importance-note" },
+        "Importance (as written) is the value a fact was given when it was written; a repeat of the same text can raise it. " +
+        "It never decays on its own: recency carries the decay, and score = importance \u00d7 recency \u00d7 access."),
       ui.summary,
+      ui.settingsNote,
+      h("label", { className: "toggle" }, ui.why, "Show the arithmetic and the forget forecast"),
       h("figure", { className: "decay" },
-        h("figcaption", {}, `Every score from t = 0 to ${T_MAX}: lines fade, jump at reads, and stop when a fact is superseded or evicted.`),
+        h("figcaption", {}, `Every score from t = 0 to ${T_MAX}. Lines fade, rise straight up at a read, and stop at the moment a fact is superseded or evicted. Focus the chart and use the arrow keys, or hover, to pick out a line.`),
         ui.chart,
+        ui.readout,
+        ui.chartKey,
         h("details", {},
           h("summary", {}, "The chart as numbers"),
           h("table", { className: "data" }, h("caption", {}, "Score at each time"), h("thead", {}, ui.chartHead), ui.chartRows))),
@@ -614,8 +816,54 @@ class MemoryForgetting extends MemoryWidget {
       ["capacity", "capacity", { min: 1, step: 1 }],
       ["access-boost", "access boost", { min: 0, step: 0.1 }],
     ], { "half-life": 4, capacity: 4, "access-boost": 0.5 });
+    this.opened ??= [state.halfLife, state.capacity, state.accessBoost];
+    ui.settingsNote.textContent = this.settingsSentence(state);
+    ui.settingsNote.hidden = !ui.settingsNote.textContent;
+    this.buildTimeline(state);
     this.render(state);
     this.announce(`Ready at t = ${state.t}: ${plural(state.activeCount, "active fact")}.`);
+  }
+
+  /** When the reader turned the knobs: the text around the widget describes other settings. */
+  settingsSentence(state) {
+    const [halfLife, capacity, accessBoost] = this.opened;
+    if (halfLife === state.halfLife && capacity === state.capacity && accessBoost === state.accessBoost) return "";
+    return `The text around this widget describes the settings it opened with: half-life ${num(halfLife)}, ` +
+      `capacity ${capacity}, access boost ${num(accessBoost)}. The table and chart follow the knobs.`;
+  }
+
+  /** What a knob change keeps: the time, and every event, pass and read with its time. */
+  progress() {
+    const state = this.model.state();
+    return {
+      t: state.t,
+      events: state.events.filter((event) => event.firedAt !== null),
+      reads: state.reads.filter((read) => !read.scheduled),
+      consolidatedAt: state.consolidatedAt,
+    };
+  }
+
+  /** Replays `progress` under new settings, and says what it did. */
+  replay({ t, events, reads, consolidatedAt }) {
+    let done = 0;
+    let missed = 0;
+    const at = (time, action) => {
+      try {
+        this.model.setTime(time);
+        action();
+        done += 1;
+      } catch {
+        missed += 1;
+      }
+    };
+    for (const event of events) at(event.firedAt, () => this.model.fire(event.index));
+    for (const read of reads) at(read.at, () => this.model.read(read.fact));
+    if (consolidatedAt !== null) at(consolidatedAt, () => this.model.consolidate());
+    this.model.setTime(t);
+    const state = this.model.state();
+    const kept = done ? `Replayed ${plural(done, "thing")} you did, each at its time` : "Kept the time";
+    const lost = missed ? `; ${plural(missed, "read")} no longer applied, because the fact was not active then` : "";
+    return `${kept}${lost}. At t = ${state.t}: ${plural(state.activeCount, "active fact")}.`;
   }
 
   setTime(t) {
@@ -624,37 +872,69 @@ class MemoryForgetting extends MemoryWidget {
     const state = this.model.state();
     this.render(state);
     const top = state.facts.find((fact) => fact.status === "active");
-    this.announce(`t = ${state.t}: ${plural(state.activeCount, "active fact")}${top ? `, ${quote(top.text)} ranks first` : ""}.`);
+    const later = state.events.filter((event) => event.firedAt !== null && event.firedAt > state.t).length +
+      (state.consolidatedAt !== null && state.consolidatedAt > state.t ? 1 : 0);
+    this.announce(`t = ${state.t}: ${plural(state.activeCount, "active fact")}${top ? `, ${quote(top.text)} ranks first` : ""}` +
+      `${later ? `; ${plural(later, "event")} scheduled for later` : ""}.`);
   }
 
-  /** Runs the consolidation pass at the current time. */
+  /** Runs the consolidation pass at the current time, or moves it here if it ran at another. */
   consolidate() {
+    const before = this.model.state().consolidatedAt;
+    if (before !== null && !this.attempt(() => this.model.unconsolidate()).ok) return;
     const { ok, value: changes } = this.attempt(() => this.model.consolidate());
     if (!ok) return;
     this.chartLines = null;
     const state = this.model.state();
     this.render(state);
     const texts = changes.map((change) => quote(state.facts.find((f) => f.id === change.fact)?.text ?? `fact ${change.fact}`));
-    this.announce(changes.length
+    const moved = before === null ? "" : `Moved consolidation from t = ${before} to t = ${state.t}. `;
+    this.announce(moved + (changes.length
       ? `At t = ${state.t}, consolidation distilled ${texts.join(", ")}; the episodes they cite are superseded.`
-      : `At t = ${state.t}, there was nothing to consolidate yet: no rule's episodes were all written and still active.`);
+      : `At t = ${state.t}, there was nothing to consolidate yet: no rule's episodes were all written and one still active.`));
     this.emit("memory-step", { changes, state });
   }
 
+  /** Fires write event `index` at the current time, or moves it here if it was fired at another. */
   fire(index) {
+    const before = this.model.state().events[index]?.firedAt ?? null;
+    if (before !== null && !this.attempt(() => this.model.unfire(index)).ok) return;
     const { ok, value: change } = this.attempt(() => this.model.fire(index));
     if (!ok) return;
     this.chartLines = null;
     const state = this.model.state();
     this.render(state);
     const text = (id) => quote(state.facts.find((fact) => fact.id === id)?.text ?? `fact ${id}`);
+    const moved = before === null ? "" : `Moved ${quote(state.events[index].label)} from t = ${before} to t = ${state.t}. `;
     const parts = [`At t = ${state.t}: ${change.action === "refresh" ? "refreshed" : "wrote"} ${text(change.fact)}`];
     if (change.superseded !== null) parts.push(`it supersedes ${text(change.superseded)}`);
     if (change.evicted !== null) parts.push(`over capacity, so the weakest, ${text(change.evicted)}, was evicted`);
-    this.announce(parts.join("; ") + ".");
+    this.announce(moved + parts.join("; ") + ".");
     this.emit("memory-step", { change, state });
     if (change.superseded !== null) this.emit("memory-supersede", { change, state });
     if (change.evicted !== null) this.emit("memory-evict", { change, state });
+  }
+
+  /** Takes write event `index` off the timeline. */
+  unfire(index) {
+    const { ok, value: at } = this.attempt(() => this.model.unfire(index));
+    if (!ok) return;
+    this.chartLines = null;
+    const state = this.model.state();
+    this.render(state);
+    this.announce(`Removed ${quote(state.events[index].label)}, which was at t = ${at}: the store is as if it had never been written.`);
+    this.emit("memory-step", { change: null, state });
+  }
+
+  /** Takes the consolidation pass off the timeline. */
+  unconsolidate() {
+    const { ok, value: at } = this.attempt(() => this.model.unconsolidate());
+    if (!ok) return;
+    this.chartLines = null;
+    const state = this.model.state();
+    this.render(state);
+    this.announce(`Removed the consolidation pass, which was at t = ${at}: its facts are gone and their episodes are back as they were.`);
+    this.emit("memory-step", { change: null, state });
   }
 
   read(id) {
@@ -684,12 +964,13 @@ class MemoryForgetting extends MemoryWidget {
     ui.output.textContent = `t = ${state.t}`;
 
     const textOf = (id) => state.facts.find((fact) => fact.id === id)?.text ?? `fact ${id}`;
-    // The marks and the buttons change only with the timeline, not with the slider.
+    // The marks change only with the timeline, not with the slider.
     const timeline = JSON.stringify([state.reads, state.events, state.consolidatedAt]);
     if (timeline !== this.renderedTimeline) {
       this.renderedTimeline = timeline;
-      this.renderTimeline(state, textOf);
+      this.renderMarks(state, textOf);
     }
+    this.renderEvents(state);
 
     const best = Math.max(1, ...state.facts.map((fact) => fact.score));
     ui.rows.replaceChildren(...state.facts.map((fact) => {
@@ -710,87 +991,220 @@ class MemoryForgetting extends MemoryWidget {
         : null;
       const why = ui.why.checked;
       const forecast = fact.forecast;
-      const weakest = forecast && (forecast.weakestAt === null ? "never the weakest"
-        : forecast.weakestAt <= state.t ? "the weakest now" : `the weakest from t = ${num(forecast.weakestAt, 2)}`);
+      const next = forecast && (forecast.weakestAt === null ? "never the next to go unless something changes"
+        : forecast.weakestAt <= state.t ? "next to go if the store overflows"
+          : forecast.weakestAt > T_MAX ? `not the next to go before t = ${T_MAX}`
+            : `the next to go from t = ${num(forecast.weakestAt, 1)}, if the store overflows then`);
+      const cell = (label, ...content) => h("td", { attrs: { "data-label": label } }, ...content);
       return h("tr", { className: `status-${fact.status} kind-${fact.kind}` },
         h("th", { scope: "row" }, h("span", { className: "text", id: textId }, fact.text),
           fact.sources.length ? h("span", { className: "note sources" }, `distilled from ${fact.sources.map((id) => quote(textOf(id))).join(", ")}`) : null),
-        h("td", {}, fact.kind, h("span", { className: "note" }, ` half-life ${num(fact.halfLife, 2)}`)),
-        h("td", {}, num(fact.importance, 2)),
-        h("td", {}, num(fact.age, 2)),
-        h("td", {}, num(fact.recency)),
-        h("td", {}, String(fact.reads), read),
-        h("td", { className: "score" }, h("span", { className: "value" }, num(fact.score)), bar,
+        cell("kind", fact.kind, h("span", { className: "note nowrap" }, ` half-life ${num(fact.halfLife, 2)}`)),
+        cell("importance (as written)", num(fact.importance, 2)),
+        cell("age", num(fact.age, 2)),
+        cell("recency", num(fact.recency)),
+        cell("reads", String(fact.reads), read),
+        h("td", { className: "score", attrs: { "data-label": "score" } }, h("span", { className: "value" }, num(fact.score)), bar,
           why ? h("span", { className: "note breakdown" }, `${num(fact.importance, 2)} \u00d7 ${num(fact.recency)} \u00d7 ${num(fact.access, 2)} = ${num(fact.score)}`) : null,
-          why && forecast ? h("span", { className: "note forecast" }, `halves by t = ${num(forecast.halfAt, 2)}; ${weakest}`) : null),
-        h("td", { className: "status" }, status));
+          why && forecast ? h("span", { className: "note forecast" }, `${halvesAt(forecast.halfAt)}; ${next}`) : null),
+        h("td", { className: "status", attrs: { "data-label": "status" } }, status));
     }));
     this.renderChart(state);
-    ui.summary.textContent = `${plural(state.activeCount, "active fact")} of at most ${state.capacity}; recency halves every ${plural(state.halfLife, "time unit")} (semantic facts ${num(state.semanticHalfLife, 2)}, procedural rules ${num(state.proceduralHalfLife, 2)}); each read adds ${state.accessBoost} to access.`;
+    ui.summary.textContent = `${plural(state.activeCount, "active fact")} of at most ${state.capacity}. ` +
+      `Recency halves every ${plural(state.halfLife, "time unit")} for episodes, ${num(state.semanticHalfLife, 2)} for semantic facts ` +
+      `and ${num(state.proceduralHalfLife, 2)} for procedural rules: a distilled fact sums up many episodes and stays true long after ` +
+      `any one conversation, and a rule of how to act stays true longer still. Each read adds ${state.accessBoost} to access. ` +
+      `Forecasts assume no further reads or writes.`;
   }
 
-  /** The read marks under the slider, the scheduled reads, and the write and consolidate buttons. */
-  renderTimeline(state, textOf) {
-    const ui = this.ui;
-    const scheduled = state.reads.filter((read) => read.scheduled);
-    ui.marks.replaceChildren(...state.reads.map((read) => {
-      const mark = h("span", { className: read.scheduled ? "mark" : "mark reader", title: `read at t = ${read.at}` }, "\u25b2");
-      mark.style.setProperty("--at", String(Math.min(read.at, T_MAX) / T_MAX));
-      return mark;
-    }));
-    const readTimes = Map.groupBy(scheduled, (read) => read.fact);
-    ui.readsNote.textContent = scheduled.length
-      ? `Scheduled reads (\u25b2 under the slider): ${[...readTimes].map(([fact, reads]) =>
-        `${quote(textOf(fact))} at t = ${reads.map((r) => r.at).join(" and t = ")}`).join("; ")}.`
-      : "";
-
-    ui.events.replaceChildren(...state.events.map((event) =>
-      h("span", { className: "event" },
-        h("button", { type: "button", disabled: event.firedAt !== null, on: { click: () => this.fire(event.index) } }, event.label),
-        h("span", { className: "note" }, event.firedAt === null ? "not fired yet" : `fired at t = ${event.firedAt}`))),
-      state.canConsolidate
-        ? h("span", { className: "event" },
-          h("button", { type: "button", disabled: state.consolidatedAt !== null, on: { click: () => this.consolidate() } }, "Consolidate"),
-          h("span", { className: "note" }, state.consolidatedAt === null ? "sleep-time pass: episodes into lasting facts" : `ran at t = ${state.consolidatedAt}`))
-        : null,
+  /**
+   * The timeline's controls, built once per model so that focus stays on them: a button per
+   * write event (it fires the event now, or moves it here), its place on the timeline, and a
+   * button that removes it; the same for the consolidation pass; Start over.
+   */
+  buildTimeline(state) {
+    const row = (label, note, onFire, onRemove, removeName) => {
+      const noteEl = h("span", { className: "note", id: `${note}` });
+      const fireButton = h("button", { type: "button", attrs: { "aria-describedby": noteEl.id }, on: { click: onFire } }, label);
+      const remove = h("button", {
+        type: "button", className: "quiet small", hidden: true,
+        attrs: { "aria-label": removeName, "aria-describedby": noteEl.id }, on: { click: onRemove },
+      }, "remove");
+      return { el: h("span", { className: "event" }, fireButton, noteEl, remove), fireButton, noteEl, remove };
+    };
+    this.eventRows = state.events.map((event) =>
+      row(event.label, `event-${event.index}-note`, () => this.fire(event.index), () => this.unfire(event.index), `remove event ${event.index + 1}`));
+    this.passRow = state.canConsolidate
+      ? row("Consolidate", "consolidate-note", () => this.consolidate(), () => this.unconsolidate(), "remove consolidation")
+      : null;
+    this.ui.events.replaceChildren(...this.eventRows.map((r) => r.el), this.passRow?.el ?? null,
       h("button", { type: "button", className: "quiet", on: { click: () => this.reset() } }, "Start over"));
   }
 
-  /** The decay chart: the core's score series as SVG lines, with the slider's time as a cursor. */
+  /**
+   * Each event's place on the timeline at the slider's time: not fired yet, fired (at or
+   * before t), or scheduled (after t: it has not happened yet, and happens when t reaches it).
+   */
+  renderEvents(state) {
+    const place = ({ fireButton, noteEl, remove }, at, what, fires, [fired, done]) => {
+      const scheduled = at !== null && at > state.t;
+      fireButton.disabled = at === state.t;
+      fireButton.classList.toggle("scheduled", scheduled);
+      remove.hidden = at === null;
+      const move = at !== null && at !== state.t ? `; press to move it to t = ${state.t}` : "";
+      noteEl.textContent = at === null ? `not ${fired} yet: ${what}`
+        : scheduled ? `scheduled: ${fires} at t = ${at}${move}` : `${done} at t = ${at}${move}`;
+    };
+    state.events.forEach((event, i) => place(this.eventRows[i], event.firedAt, "press to write it now", "fires", ["fired", "fired"]));
+    if (this.passRow) {
+      place(this.passRow, state.consolidatedAt, "a sleep-time pass that turns episodes into lasting facts", "runs", ["run", "ran"]);
+    }
+  }
+
+  /** The read and event marks under the slider, and the scheduled reads. */
+  renderMarks(state, textOf) {
+    const ui = this.ui;
+    const scheduled = state.reads.filter((read) => read.scheduled);
+    const at = (time, className, symbol, title) => {
+      const mark = h("span", { className: `mark ${className}`, title }, symbol);
+      mark.style.setProperty("--at", String(Math.min(time, T_MAX) / T_MAX));
+      return mark;
+    };
+    ui.marks.replaceChildren(
+      ...state.reads.map((read) => at(read.at, read.scheduled ? "" : "reader", "\u25b2", `read at t = ${read.at}`)),
+      ...state.events.filter((event) => event.firedAt !== null)
+        .map((event) => at(event.firedAt, "write", "\u25c6", `${event.label} at t = ${event.firedAt}`)),
+      ...(state.consolidatedAt === null ? [] : [at(state.consolidatedAt, "write", "\u25c6", `consolidation at t = ${state.consolidatedAt}`)]),
+    );
+    const readTimes = Map.groupBy(scheduled, (read) => read.fact);
+    ui.readsNote.textContent = scheduled.length
+      ? `Scheduled reads (\u25b2 under the slider): ${[...readTimes].map(([fact, reads]) =>
+        `${quote(textOf(fact))} at t = ${reads.map((r) => r.at).join(" and t = ")}`).join("; ")}. Events you fire are marked \u25c6.`
+      : "";
+  }
+
+  /**
+   * The decay chart: the core's score series as SVG lines, each with its own colour, dash
+   * pattern and end marker, numbered by fact id with a key below; a score axis; the slider's
+   * time as a cursor. The lines are one tab stop: arrow keys move between them.
+   */
   renderChart(state) {
     if (this.chartLines) {
-      // Only the cursor moves with the slider; the lines change only with the timeline.
+      // Only the cursor and the readout move with the slider; the lines change with the timeline.
       const x = this.chartX(state.t);
       this.chartCursor.setAttribute("x1", x);
       this.chartCursor.setAttribute("x2", x);
+      this.showReadout(state);
       return;
     }
     this.chartLines = this.model.chart(T_MAX, 0.25);
+    this.chartState = state;
     const lines = this.chartLines;
-    const [w, hgt, pad] = [560, 160, 18];
-    const top = Math.max(1, ...lines.flatMap((line) => line.points.map(([, score]) => score)));
-    const x = (t) => pad + (t / T_MAX) * (w - 2 * pad);
+    const w = Math.max(280, Math.round(this.ui.chart.clientWidth || 560));
+    const [hgt, left, right, top, bottom] = [200, 38, 34, 10, 26];
+    const most = Math.max(1, ...lines.flatMap((line) => line.points.map(([, score]) => score)));
+    const tick = most <= 1 ? 0.25 : most <= 2 ? 0.5 : 1;
+    const yMax = Math.ceil(most / tick) * tick;
+    const x = (t) => left + (t / T_MAX) * (w - left - right);
     this.chartX = x;
-    const y = (score) => hgt - pad - (score / top) * (hgt - 2 * pad);
-    const paths = lines.map((line) => svg("polyline", {
-      points: line.points.map(([t, score]) => `${x(t).toFixed(1)},${y(score).toFixed(1)}`).join(" "),
-      class: `decay-line kind-${line.kind}`,
-    }, svg("title", {}, line.text)));
-    const ticks = Array.from({ length: T_MAX / 2 + 1 }, (_, i) => i * 2).map((t) =>
-      svg("text", { x: x(t), y: hgt - 3, class: "tick", "text-anchor": "middle" }, String(t)));
-    this.ui.chart.replaceChildren(svg("svg", {
-      viewBox: `0 0 ${w} ${hgt}`, role: "img", class: "decay-chart",
-      "aria-label": `Scores of ${plural(lines.length, "fact")} over time; the table below gives the numbers.`,
-    }, svg("line", { x1: pad, x2: w - pad, y1: hgt - pad, y2: hgt - pad, class: "axis" }), ...ticks, ...paths,
-    (this.chartCursor = svg("line", { x1: x(state.t), x2: x(state.t), y1: pad / 2, y2: hgt - pad, class: "cursor" }))));
+    const y = (score) => top + (1 - score / yMax) * (hgt - top - bottom);
+    const grid = [];
+    for (let value = 0; value <= yMax + 1e-9; value += tick) {
+      grid.push(svg("line", { x1: left, x2: w - right, y1: y(value), y2: y(value), class: value === 0 ? "axis" : "grid" }),
+        svg("text", { x: left - 5, y: y(value) + 3.5, class: "tick", "text-anchor": "end" }, num(value, 2)));
+    }
+    for (let t = 0; t <= T_MAX; t += 2) {
+      grid.push(svg("text", { x: x(t), y: hgt - bottom + 14, class: "tick", "text-anchor": "middle" }, String(t)));
+    }
+    grid.push(svg("text", { x: 2, y: top - 1, class: "tick axis-title", "dominant-baseline": "hanging" }, "score"),
+      svg("text", { x: w - right + 6, y: hgt - bottom + 14, class: "tick axis-title" }, "t"));
 
+    // End labels: the fact's id at its line's last point, nudged apart so none overlap.
+    const ends = lines.map((line, i) => ({ i, y: y(line.points.at(-1)[1]) })).sort((a, b) => a.y - b.y);
+    for (let k = 1; k < ends.length; k++) ends[k].y = Math.max(ends[k].y, ends[k - 1].y + 11);
+    const labelY = new Map(ends.map((end) => [end.i, end.y]));
+
+    this.chartGroups = lines.map((line, i) => {
+      const style = `series-${i % 6}`;
+      const [lastT, lastScore] = line.points.at(-1);
+      const points = line.points.map(([t, score]) => `${x(t).toFixed(1)},${y(score).toFixed(1)}`).join(" ");
+      const group = svg("g", {
+        class: `decay-line ${style} kind-${line.kind}`, tabindex: i === 0 ? 0 : -1, role: "img",
+        "aria-label": this.lineLabel(line, state),
+      },
+      svg("polyline", { points, "stroke-dasharray": DASHES[i % DASHES.length] || "none" }),
+      marker(MARKERS[i % MARKERS.length], x(lastT), y(lastScore), "marker"),
+      svg("text", { x: x(lastT) + 7, y: labelY.get(i) + 3.5, class: "end-label" }, `#${line.id}`));
+      const pick = () => this.pickLine(i);
+      group.addEventListener("focus", pick);
+      group.addEventListener("mouseenter", pick);
+      group.addEventListener("mouseleave", () => this.pickLine(null));
+      group.addEventListener("blur", () => this.pickLine(null));
+      group.addEventListener("keydown", (event) => {
+        const step = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 }[event.key];
+        if (!step) return;
+        event.preventDefault();
+        const next = this.chartGroups[(i + step + lines.length) % lines.length];
+        for (const other of this.chartGroups) other.setAttribute("tabindex", other === next ? 0 : -1);
+        next.focus();
+      });
+      return group;
+    });
+    this.pickedLine = null;
+    this.ui.chart.replaceChildren(svg("svg", {
+      viewBox: `0 0 ${w} ${hgt}`, role: "group", class: "decay-chart",
+      "aria-label": `Scores of ${plural(lines.length, "fact")} over time; the table below gives the numbers.`,
+    }, ...grid, ...this.chartGroups,
+    (this.chartCursor = svg("line", { x1: x(state.t), x2: x(state.t), y1: top, y2: hgt - bottom, class: "cursor" }))));
+
+    this.ui.chartKey.replaceChildren(...lines.map((line, i) => h("li", { className: `series-${i % 6}` },
+      svg("svg", { viewBox: "0 0 34 12", width: 34, height: 12, "aria-hidden": "true", class: "key-sample" },
+        svg("line", { x1: 1, x2: 25, y1: 6, y2: 6, "stroke-dasharray": DASHES[i % DASHES.length] || "none" }),
+        marker(MARKERS[i % MARKERS.length], 28, 6, "marker")),
+      h("span", {}, h("span", { className: "key-id" }, `#${line.id}`), " ", line.text,
+        h("span", { className: "note" }, ` (${line.kind})`)))));
+    this.showReadout(state);
+
+    // The numbers at whole times: a line's score at t is its last point at t, unless it
+    // stopped at or before t.
     const times = Array.from({ length: T_MAX + 1 }, (_, t) => t);
-    this.ui.chartHead.replaceChildren(h("th", { scope: "col" }, "fact"), ...times.map((t) => h("th", { scope: "col" }, `t = ${t}`)));
-    this.ui.chartRows.replaceChildren(...lines.map((line) => h("tr", {}, h("th", { scope: "row" }, line.text),
+    this.ui.chartHead.replaceChildren(h("th", { scope: "col" }, "fact"), ...times.map((t) => h("th", { scope: "col" }, `t\u00a0=\u00a0${t}`)));
+    this.ui.chartRows.replaceChildren(...lines.map((line) => h("tr", {}, h("th", { scope: "row" }, `#${line.id} ${line.text}`),
       ...times.map((t) => {
-        const point = line.points.find(([at]) => at === t);
+        const point = line.retiredAt !== null && t >= line.retiredAt ? null : line.points.findLast(([at]) => at === t);
         return h("td", {}, point ? num(point[1]) : "\u2013");
       }))));
+  }
+
+  /** A line's accessible name: its fact, where it starts and where it stops. */
+  lineLabel(line, state) {
+    const [t0, s0] = line.points[0];
+    const [t1, s1] = line.points.at(-1);
+    const status = state.facts.find((fact) => fact.id === line.id)?.status;
+    const end = line.retiredAt === null ? `${num(s1)} at t = ${num(t1, 2)}`
+      : `${num(s1)} at t = ${num(t1, 2)}, where it stops${status && status !== "active" ? ` (${status})` : ""}`;
+    return `#${line.id} ${line.text}, ${line.kind}: score ${num(s0)} at t = ${num(t0, 2)} to ${end}`;
+  }
+
+  /** Highlights line `i` (or none) and says which it is. */
+  pickLine(i) {
+    this.pickedLine = i;
+    this.chartGroups.forEach((group, k) => group.classList.toggle("picked", k === i));
+    this.ui.chart.firstChild?.classList.toggle("picking", i !== null);
+    this.showReadout(this.model.state());
+  }
+
+  /** The picked line's fact and its score at the slider's time. */
+  showReadout(state) {
+    const line = this.pickedLine === null ? null : this.chartLines?.[this.pickedLine];
+    if (!line) {
+      this.ui.readout.textContent = "Hover or focus a line to see its fact.";
+      return;
+    }
+    const fact = state.facts.find((f) => f.id === line.id);
+    const now = !fact ? `not written yet at t = ${state.t}`
+      : fact.status === "active" ? `score ${num(fact.score)} at t = ${state.t}` : `${fact.status} by t = ${state.t}`;
+    this.ui.readout.textContent = `#${line.id} ${line.text} (${line.kind}): ${now}`;
   }
 }
 

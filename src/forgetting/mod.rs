@@ -288,6 +288,7 @@ pub struct Forecast {
 
 /// One fact's score over time, for the decay chart.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ChartLine {
     /// The fact.
     pub id: FactId,
@@ -295,8 +296,13 @@ pub struct ChartLine {
     pub text: String,
     /// Its kind.
     pub kind: FactKind,
-    /// `[t, score]` at each sampled time while the fact is active; a gap means it was not.
+    /// `[t, score]` at each sampled time while the fact is active, and at every time the
+    /// timeline changes (a read, a write, the consolidation pass). Where a score jumps at `τ`
+    /// there are two points at `τ`, the score just before and the score at `τ`, so the line
+    /// rises straight up; a line that ends at `τ` ends with the score just before `τ`.
     pub points: Vec<[f64; 2]>,
+    /// When the fact stopped being active (superseded or evicted), if it did by the chart's end.
+    pub retired_at: Option<f64>,
 }
 
 /// A snapshot of the store at time `t`.
@@ -499,7 +505,7 @@ impl FactStore {
         };
         if let Some(at) = *slot {
             return Err(Error::new(format!(
-                "write event {index} was already fired at t = {at}; reset to fire it again"
+                "write event {index} was already fired at t = {at}; unfire it to fire it again"
             )));
         }
         *slot = Some(self.t);
@@ -511,6 +517,17 @@ impl FactStore {
             self.fired[index] = None;
         }
         change.ok_or_else(|| Error::new(format!("write event {index} did not apply")))
+    }
+
+    /// Takes fired write event `index` off the timeline, as if it had never been fired, and
+    /// returns the time it had. Fire it again to put it back at another time.
+    pub fn unfire(&mut self, index: usize) -> Result<Time, Error> {
+        match self.fired.get_mut(index) {
+            Some(slot) => slot
+                .take()
+                .ok_or_else(|| Error::new(format!("write event {index} has not been fired"))),
+            None => Err(Error::new(format!("there is no write event {index}"))),
+        }
     }
 
     /// Reads fact `id` at the current time. The fact must be active now.
@@ -545,7 +562,7 @@ impl FactStore {
         }
         if let Some(at) = self.consolidated_at {
             return Err(Error::new(format!(
-                "consolidation already ran at t = {at}; reset to run it again"
+                "consolidation already ran at t = {at}; unconsolidate to run it again"
             )));
         }
         self.consolidated_at = Some(self.t);
@@ -555,6 +572,14 @@ impl FactStore {
             .into_iter()
             .filter(|change| change.action == Action::Distill && change.at == at)
             .collect())
+    }
+
+    /// Takes the consolidation pass off the timeline, as if it had never run, and returns the
+    /// time it had. Run it again to put it back at another time.
+    pub fn unconsolidate(&mut self) -> Result<Time, Error> {
+        self.consolidated_at
+            .take()
+            .ok_or_else(|| Error::new("consolidation has not run"))
     }
 
     /// Forgets every fired event, the consolidation pass and every read, and moves the slider
@@ -628,14 +653,16 @@ impl FactStore {
         }
     }
 
-    /// The score of every fact at each of `0, step, 2·step, … ≤ until`: lines fall, jump at
-    /// reads, and stop at a supersession or an eviction. One pass over the timeline, so the cost
-    /// is the replay's plus one point per drawn fact and sample.
+    /// The score of every fact at each of `0, step, 2·step, … ≤ until`, and at every time up
+    /// to `until` when the timeline changes: lines fall, jump straight up at reads, and stop
+    /// exactly at a supersession or an eviction (see [`ChartLine::points`]). One pass over the
+    /// timeline, so the cost is one replay plus one point per drawn fact and time.
     ///
     /// # Errors
     ///
-    /// When `step` is not above 0, or the chart would have more than 10,001 samples or more
-    /// than [`MAX_CHART_POINTS`] points (samples times the scenario's facts).
+    /// When `step` is not above 0, or the chart would have more than 10,001 samples, or more
+    /// than [`MAX_CHART_POINTS`] points (its times, a change counting twice, times the
+    /// scenario's facts).
     pub fn chart(&self, until: Time, step: f64) -> Result<Vec<ChartLine>, Error> {
         let samples = until.get() / step;
         if !(step.is_finite() && step > 0.0 && samples <= 10_000.0) {
@@ -646,22 +673,48 @@ impl FactStore {
         }
         // The checks above make this cast exact.
         let samples = samples.floor() as usize + 1;
+        let changes = self.change_times();
         let facts = self.scenario.fact_count();
-        if samples.saturating_mul(facts) > MAX_CHART_POINTS {
+        let points = (samples + 2 * changes.len()).saturating_mul(facts);
+        if points > MAX_CHART_POINTS {
             return Err(Error::new(format!(
-                "step {} draws {samples} samples of {facts} facts, more than {MAX_CHART_POINTS} points; use a larger step",
+                "step {} draws {points} points, more than {MAX_CHART_POINTS}; use a larger step",
                 fmt_number(step)
             )));
         }
+        let mut times: Vec<(f64, bool)> = Vec::with_capacity(samples + changes.len());
+        for i in 0..samples {
+            times.push((i as f64 * step, false));
+        }
+        for at in changes {
+            if at <= until.get() {
+                times.push((at, true));
+            }
+        }
+        // One entry per time, a change where there is one.
+        times.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+        times.dedup_by(|later, earlier| later.0 == earlier.0);
+
         let ops = self.ops(until);
         let mut next_op = 0;
         let mut store = LiveStore::new(self.config);
         let mut log = Vec::new();
-        let mut lines: Vec<ChartLine> = Vec::new();
-        // line_of[id] is the index in `lines` of fact id's line, once it has one.
-        let mut line_of: Vec<Option<usize>> = vec![None; facts + 1];
-        for i in 0..samples {
-            let at = Time(i as f64 * step);
+        let mut lines = ChartLines::new(facts);
+        for (t, change) in times {
+            let at = Time(t);
+            if change && t > 0.0 {
+                // Just before the change: the store as the earlier operations left it, scored
+                // at `t` itself, so that a jump or an end is exactly at `t`.
+                while let Some(&(op_at, op)) = ops.get(next_op) {
+                    if op_at >= at {
+                        break;
+                    }
+                    self.apply(&mut store, op_at, op, &mut log);
+                    next_op += 1;
+                }
+                let _ = store.advance_to(at);
+                lines.add(self, &store, at);
+            }
             while let Some(&(op_at, op)) = ops.get(next_op) {
                 if op_at > at {
                     break;
@@ -670,27 +723,25 @@ impl FactStore {
                 next_op += 1;
             }
             let _ = store.advance_to(at);
-            for id in store.ranked() {
-                let Some(fact) = store.get(id) else { continue };
-                let point = [at.get(), self.config.score(fact, at)];
-                let slot = line_of.get_mut(id as usize);
-                match slot {
-                    Some(Some(line)) => lines[*line].points.push(point),
-                    Some(slot) => {
-                        *slot = Some(lines.len());
-                        lines.push(ChartLine {
-                            id,
-                            text: fact.text.clone(),
-                            kind: fact.kind,
-                            points: vec![point],
-                        });
-                    }
-                    None => {}
-                }
-            }
+            lines.add(self, &store, at);
+            lines.retire(&store, t);
         }
+        let mut lines = lines.lines;
         lines.sort_unstable_by_key(|line| line.id);
         Ok(lines)
+    }
+
+    /// Every time at which the timeline changes the store: reads, fired events and the
+    /// consolidation pass.
+    fn change_times(&self) -> Vec<f64> {
+        let mut times = Vec::new();
+        for read in self.scenario.reads().iter().chain(&self.reader_reads) {
+            times.push(read.at.get());
+        }
+        for at in self.fired.iter().flatten().chain(&self.consolidated_at) {
+            times.push(at.get());
+        }
+        times
     }
 
     /// Where active `fact` is heading with no further reads or writes. Scores compare through
@@ -838,6 +889,65 @@ impl FactStore {
                     Err(_) => Action::MissedRead,
                 };
                 log.push(change(action, read.fact, None, None));
+            }
+        }
+    }
+}
+
+/// The decay chart's lines as they are drawn, each found by its fact's id in O(1).
+struct ChartLines {
+    lines: Vec<ChartLine>,
+    // Invariant: index[id] is the position in `lines` of fact id's line, once it has one.
+    index: Vec<Option<usize>>,
+}
+
+impl ChartLines {
+    fn new(facts: usize) -> ChartLines {
+        ChartLines {
+            lines: Vec::new(),
+            index: vec![None; facts + 1],
+        }
+    }
+
+    /// Adds `[t, score]` for every fact active in `store` to its line, unless the line already
+    /// ends with that very point.
+    fn add(&mut self, timeline: &FactStore, store: &LiveStore, t: Time) {
+        for id in store.ranked() {
+            let Some(fact) = store.get(id) else { continue };
+            let Some(slot) = self.index.get_mut(id as usize) else {
+                continue;
+            };
+            let point = [t.get(), timeline.config.score(fact, t)];
+            match *slot {
+                Some(line) => {
+                    let points = &mut self.lines[line].points;
+                    if points.last() != Some(&point) {
+                        points.push(point);
+                    }
+                }
+                None => {
+                    *slot = Some(self.lines.len());
+                    self.lines.push(ChartLine {
+                        id,
+                        text: fact.text.clone(),
+                        kind: fact.kind,
+                        points: vec![point],
+                        retired_at: None,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Marks the lines whose facts are no longer active in `store` as retired at `t`.
+    fn retire(&mut self, store: &LiveStore, t: f64) {
+        for line in &mut self.lines {
+            if line.retired_at.is_none()
+                && !store
+                    .get(line.id)
+                    .is_some_and(|fact| fact.status == Status::Active)
+            {
+                line.retired_at = Some(t);
             }
         }
     }

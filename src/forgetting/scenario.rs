@@ -47,7 +47,8 @@ pub struct ConsolidationRule {
     pub text: String,
     /// Its importance, in (0, 1].
     pub importance: f64,
-    /// The episodes it distills: it applies once they have all been written and one is active.
+    /// The episodes it distills: it applies once they have all been written and one is active,
+    /// and the fact it writes cites those that are not evicted by then.
     pub sources: Vec<FactId>,
 }
 
@@ -326,7 +327,7 @@ impl Scenario {
                     FactKind::Semantic,
                     "Dana's order ORD-3300 was refunded $180.00",
                     0.9,
-                    &[1, 2, 5],
+                    &[1, 2, 3, 5],
                 ),
                 rule(
                     FactKind::Semantic,

@@ -87,7 +87,8 @@ pub struct Distilled {
     pub text: String,
     /// Its importance, in (0, 1].
     pub importance: f64,
-    /// The episodes it came from; those still active are superseded by it.
+    /// The episodes it came from; those still active are superseded by it, and evicted ones are
+    /// not cited (see [`LiveStore::consolidate`]).
     pub sources: Vec<FactId>,
 }
 
@@ -246,19 +247,27 @@ impl LiveStore {
 
     /// Runs a consolidation pass: each fact the distiller draws is written (as of now), and the
     /// active episodes it cites are superseded by it, kept for the record rather than deleted.
+    ///
+    /// A distilled fact cites only what the store still holds, active or superseded. An evicted
+    /// fact is forgotten: it is dropped from the sources, whatever the distiller named, and stays
+    /// evicted.
     pub fn consolidate(&mut self, distiller: &dyn Distiller) -> Result<Vec<WriteOutcome>, Error> {
         let distilled = distiller.distill(self);
         let mut outcomes = Vec::with_capacity(distilled.len());
         for fact in distilled {
             check_importance("importance", fact.importance)?;
+            let mut sources = Vec::with_capacity(fact.sources.len());
             for &source in &fact.sources {
-                let episodic = self
-                    .facts
-                    .get(&source)
-                    .is_some_and(|f| f.kind == FactKind::Episodic);
-                if episodic {
+                let Some(held) = self.facts.get(&source) else {
+                    continue;
+                };
+                if held.status == Status::Evicted {
+                    continue;
+                }
+                if held.kind == FactKind::Episodic {
                     self.retire(source, Status::Superseded { by: fact.id });
                 }
+                sources.push(source);
             }
             let outcome = self.write_fact(
                 fact.id,
@@ -266,7 +275,7 @@ impl LiveStore {
                 &fact.text,
                 fact.importance,
                 None,
-                fact.sources,
+                sources,
             )?;
             outcomes.push(outcome);
         }

@@ -92,14 +92,18 @@ export async function screenshot(pageOrElement, name) {
   await pageOrElement.screenshot({ path: join(SCREENSHOTS, `${name}.png`), ...full });
 }
 
-/** Runs axe-core on the page (shadow roots included) and returns its violations. */
-export async function axe(page) {
+/**
+ * Runs axe-core on the page (shadow roots included) and returns its violations. `rules` adds
+ * rules that axe leaves off by default, such as `target-size` (WCAG 2.2), which Lighthouse runs.
+ */
+export async function axe(page, rules = []) {
   const source = await readFile(join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8");
   await page.evaluate(source);
-  return page.evaluate(async () => {
-    const result = await globalThis.axe.run(document, { resultTypes: ["violations"] });
+  return page.evaluate(async (rules) => {
+    const enabled = Object.fromEntries(rules.map((id) => [id, { enabled: true }]));
+    const result = await globalThis.axe.run(document, { resultTypes: ["violations"], rules: enabled });
     return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join("; ")})`);
-  });
+  }, rules);
 }
 
 /**

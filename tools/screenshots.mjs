@@ -1,0 +1,57 @@
+// The README's screenshots: `node tools/screenshots.mjs` (after `make build`) writes docs/*.png
+// from the page served on 127.0.0.1, at a desktop width and at a phone's.
+//
+//   docs/compaction.png     after turn 10, 1280 px wide
+//   docs/forgetting.png     t = 6 after both writes
+//   docs/consolidation.png  after the consolidation pass at t = 8, the arithmetic shown
+//   docs/phone.png          the compaction widget after turn 4, 390 px wide: a phone
+//   docs/phone-forgetting.png  the store at t = 6 after the Globex question, on the same phone
+
+import { join } from "node:path";
+import { ROOT, serve, launch } from "../tests/e2e/harness.mjs";
+
+const server = await serve();
+const browser = await launch();
+const shot = (locator, name) => locator.screenshot({ path: join(ROOT, "docs", `${name}.png`) });
+
+async function open(width) {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, reducedMotion: "reduce", colorScheme: "light" });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.locator("memory-forgetting tbody tr").first().waitFor();
+  return { page, context };
+}
+
+try {
+  const { page, context } = await open(1280);
+  const compaction = page.locator("memory-compaction");
+  for (let i = 0; i < 10; i++) await compaction.getByRole("button", { name: "Add next turn" }).click();
+  await shot(compaction, "compaction");
+  const store = page.locator("memory-forgetting");
+  await store.getByRole("slider", { name: "time" }).fill("6");
+  await store.getByRole("button", { name: "refund approved: $180.00" }).click();
+  await store.getByRole("button", { name: "Dana asks about the Globex earbuds warranty" }).click();
+  await store.locator("figure").evaluate((figure) => { figure.hidden = true; }); // the store alone
+  await shot(store, "forgetting");
+  await store.locator("figure").evaluate((figure) => { figure.hidden = false; });
+  await store.getByRole("slider", { name: "time" }).fill("8");
+  await store.getByRole("button", { name: "Consolidate" }).click();
+  await store.getByRole("checkbox", { name: "Show the arithmetic and the forget forecast" }).check();
+  await shot(store, "consolidation");
+  await context.close();
+
+  const phone = await open(390);
+  for (let i = 0; i < 4; i++) await phone.page.getByRole("button", { name: "Add next turn" }).click();
+  await phone.page.locator("memory-forgetting").getByRole("slider", { name: "time" }).fill("6");
+  await phone.page.getByRole("button", { name: "Dana asks about the Globex earbuds warranty" }).click();
+  // The compaction widget's meter and tiers, then the store: what a phone shows first.
+  const top = await phone.page.locator("memory-compaction").evaluate((el) => el.getBoundingClientRect().top + scrollY);
+  await phone.page.screenshot({ path: join(ROOT, "docs/phone.png"), fullPage: true, clip: { x: 0, y: top - 8, width: 390, height: 1150 } });
+  const storeTop = await phone.page.locator("memory-forgetting").evaluate((el) => el.getBoundingClientRect().top + scrollY);
+  await phone.page.screenshot({ path: join(ROOT, "docs/phone-forgetting.png"), fullPage: true, clip: { x: 0, y: storeTop - 8, width: 390, height: 1150 } });
+  await phone.context.close();
+  console.log("docs/compaction.png docs/forgetting.png docs/consolidation.png docs/phone.png docs/phone-forgetting.png");
+} finally {
+  await browser.close();
+  await server.close();
+}
