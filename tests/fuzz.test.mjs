@@ -161,7 +161,7 @@ function show(value) {
 const CLASSES = ["Session", "FactStore", "Playground"];
 const METHODS = {
   Session: [["addTurn"], ["reset"], ["goTo", 1], ["state"], ["state"]],
-  FactStore: [["setTime", 1], ["time"], ["events"], ["fire", 1], ["read", 1], ["chart", 2], ["consolidate"], ["reset"], ["state"], ["state"]],
+  FactStore: [["setTime", 1], ["time"], ["events"], ["fire", 1], ["unfire", 1], ["read", 1], ["chart", 2], ["consolidate"], ["unconsolidate"], ["reset"], ["state"], ["state"]],
   Playground: [["goTo", 1], ["turn"], ["state"]],
 };
 
