@@ -327,6 +327,7 @@ class MemoryWidget extends HTMLElement {
     this.announce(`${what}. ${replayed}`.trim());
     return null;
   }
+
   emit(type, detail) {
     this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
