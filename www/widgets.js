@@ -116,6 +116,9 @@ class MemoryWidget extends HTMLElement {
   async connectedCallback() {
     this.#connected = true;
     await loadCore();
+    // Each widget builds in a task of its own, so that a page of several never blocks input
+    // for the time of all of them at once.
+    await new Promise((done) => setTimeout(done, 0));
     if (this.#connected) this.rebuild();
   }
 
@@ -153,8 +156,22 @@ class MemoryWidget extends HTMLElement {
     }
     this.model = next;
     this.opened = null; // the settings a widget opened with, for the words around it
+    this.resizeObserver?.disconnect(); // mount() replaces what it watched
     this.mount();
     this.fitTables();
+  }
+
+  /**
+   * Calls `callback` whenever `element` changes size, after layout: never a forced layout.
+   * A ResizeObserver also reports each element once when it starts observing it.
+   */
+  onResize(element, callback) {
+    this.resizeCallbacks ??= new WeakMap();
+    this.resizeObserver ??= new ResizeObserver((entries) => {
+      for (const entry of entries) this.resizeCallbacks.get(entry.target)?.(entry);
+    });
+    this.resizeCallbacks.set(element, callback);
+    this.resizeObserver.observe(element);
   }
 
   /**
@@ -179,14 +196,8 @@ class MemoryWidget extends HTMLElement {
           for (const name of ["tabindex", "role", "aria-label"]) box.removeAttribute(name);
         }
       };
-      this.fits ??= new WeakMap();
-      this.resizeObserver ??= new ResizeObserver((entries) => {
-        for (const entry of entries) this.fits.get(entry.target.closest(".scroll"))?.();
-      });
-      this.fits.set(box, fit);
-      this.resizeObserver.observe(box);
-      this.resizeObserver.observe(table);
-      fit();
+      this.onResize(box, fit);
+      this.onResize(table, fit);
     }
   }
 
@@ -310,11 +321,13 @@ class MemoryWidget extends HTMLElement {
     this.errorBox.hidden = true;
     this.model = next;
     const replayed = progress === null ? "" : this.replay(progress);
+    this.resizeObserver?.disconnect(); // mount() replaces what it watched
     this.mount();
     this.fitTables();
     this.announce(`${what}. ${replayed}`.trim());
     return null;
   }
+
   emit(type, detail) {
     this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
@@ -781,6 +794,7 @@ class MemoryForgetting extends MemoryWidget {
       settingsNote: h("p", { className: "note settings-note" }),
     };
     this.chartLines = null;
+    this.chartWatched = false;
     this.renderedTimeline = null;
     const ui = this.ui;
     this.frame.className = "widget forgetting";
@@ -1089,7 +1103,7 @@ class MemoryForgetting extends MemoryWidget {
    * time as a cursor. The lines are one tab stop: arrow keys move between them.
    */
   renderChart(state) {
-    if (this.chartLines) {
+    if (this.chartLines && this.chartDrawn) {
       // Only the cursor and the readout move with the slider; the lines change with the timeline.
       const x = this.chartX(state.t);
       this.chartCursor.setAttribute("x1", x);
@@ -1097,10 +1111,27 @@ class MemoryForgetting extends MemoryWidget {
       this.showReadout(state);
       return;
     }
-    this.chartLines = this.model.chart(T_MAX, 0.25);
-    this.chartState = state;
+    this.chartLines ??= this.model.chart(T_MAX, 0.25);
+    this.chartDrawn = true;
     const lines = this.chartLines;
-    const w = Math.max(280, Math.round(this.ui.chart.clientWidth || 560));
+    // Drawn at the width last reported for the chart's box, so that its text is true to size;
+    // redrawn when that width changes by much.
+    const w = Math.max(280, Math.round(this.chartWidth ?? 560));
+    this.drawnWidth = w;
+    if (!this.chartWatched) {
+      this.chartWatched = true;
+      this.onResize(this.ui.chart, (entry) => {
+        this.chartWidth = entry.contentRect.width;
+        if (Math.abs(Math.max(280, Math.round(this.chartWidth)) - this.drawnWidth) <= 24) return;
+        // In the next frame, so that this one's layout is not done twice.
+        cancelAnimationFrame(this.chartFrame);
+        this.chartFrame = requestAnimationFrame(() => {
+          if (!this.model) return;
+          this.chartDrawn = false;
+          this.renderChart(this.model.state());
+        });
+      });
+    }
     const [hgt, left, right, top, bottom] = [200, 38, 34, 10, 26];
     const most = Math.max(1, ...lines.flatMap((line) => line.points.map(([, score]) => score)));
     const tick = most <= 1 ? 0.25 : most <= 2 ? 0.5 : 1;

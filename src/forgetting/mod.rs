@@ -361,6 +361,11 @@ pub struct FactStoreState {
 ///
 /// store.set_time(Time::new(3.0).unwrap()); // before the event: as if it never happened
 /// assert!(store.state().facts.iter().all(|fact| fact.status == "active"));
+///
+/// // The event keeps its time (it is scheduled at t = 6) until it is taken off the timeline.
+/// assert_eq!(store.events()[1].fired_at, Some(Time::new(6.0).unwrap()));
+/// assert_eq!(store.unfire(1).unwrap().get(), 6.0);
+/// store.fire(1).unwrap(); // fired again, now at t = 3
 /// ```
 #[derive(Clone, Debug)]
 pub struct FactStore {
