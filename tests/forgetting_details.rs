@@ -4,8 +4,8 @@
 //! from the formulas in SPEC section 3, so that a planted bug (`make mutants`) shows up here.
 
 use agent_memory_widgets::{
-    FactKind, FactStore, FactView, LiveStore, RuleSpec, Scenario, ScenarioSpec, SeedFactSpec,
-    StoreConfig, StoreOptions, Time,
+    Distilled, Distiller, EventSpec, FactKind, FactStore, FactView, LiveStore, ReadSpec, RuleSpec,
+    Scenario, ScenarioSpec, SeedFactSpec, Status, StoreConfig, StoreOptions, Time, WriteOutcome,
 };
 
 fn at(t: f64) -> Time {
@@ -315,4 +315,378 @@ fn the_chart_takes_at_most_ten_thousand_samples() {
         f64::INFINITY,
         "step must be above 0 and give at most 10000 samples up to 12, got Infinity",
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time.
+
+#[test]
+fn times_are_finite_and_at_least_0_and_minus_0_is_0() {
+    assert_eq!(Time::new(0.0).unwrap().get(), 0.0);
+    assert_eq!(Time::new(6.5).unwrap().get(), 6.5);
+    assert!(Time::new(-0.0).unwrap().get().is_sign_positive());
+    assert_eq!(Time::new(-0.0).unwrap().to_string(), "0");
+    assert_eq!(Time::new(9.25).unwrap().to_string(), "9.25");
+    assert_eq!(Time::ZERO, Time::new(0.0).unwrap());
+    let check = |t: f64, expect: &str| {
+        assert_eq!(Time::new(t).unwrap_err().message(), expect, "{t}");
+    };
+    check(-1.0, "t must be a finite number of at least 0, got -1");
+    check(-1e-9, "t must be a finite number of at least 0, got -1e-9");
+    check(
+        f64::INFINITY,
+        "t must be a finite number of at least 0, got Infinity",
+    );
+    check(f64::NAN, "t must be a finite number of at least 0, got NaN");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios.
+
+fn event(text: &str, importance: f64, supersedes: Option<f64>) -> EventSpec {
+    EventSpec {
+        label: None,
+        text: Some(text.into()),
+        importance: Some(importance),
+        supersedes,
+    }
+}
+
+/// Two facts, two events and a rule: facts 1 and 2, events write 3 and 4, the rule writes 5.
+fn small_spec() -> ScenarioSpec {
+    ScenarioSpec {
+        facts: vec![seed("one", 0.5), seed("two", 0.5)],
+        reads: vec![ReadSpec {
+            fact: Some(2.0),
+            at: Some(1.5),
+        }],
+        events: vec![event("three", 0.5, Some(1.0)), event("four", 0.5, None)],
+        consolidation: vec![rule("semantic", "five", 0.5, &[1.0, 3.0])],
+    }
+}
+
+#[test]
+fn a_scenario_numbers_facts_then_events_then_rules() {
+    let scenario = Scenario::new(small_spec()).unwrap();
+    assert_eq!(scenario.facts().len(), 2);
+    assert_eq!(scenario.facts()[1].text, "two");
+    assert_eq!(scenario.facts()[1].importance, 0.5);
+    assert_eq!(scenario.reads()[0].fact, 2);
+    assert_eq!(scenario.reads()[0].at, at(1.5));
+    assert_eq!(scenario.events()[0].label, "three"); // the label defaults to the text
+    assert_eq!(scenario.events()[0].supersedes, Some(1));
+    assert_eq!(scenario.events()[1].supersedes, None);
+    assert_eq!(scenario.consolidation()[0].kind, FactKind::Semantic);
+    assert_eq!(scenario.consolidation()[0].sources, [1, 3]);
+    let ids = |f: &dyn Fn(usize) -> Option<u32>| (0..3).map(f).collect::<Vec<_>>();
+    assert_eq!(ids(&|i| scenario.event_fact(i)), [Some(3), Some(4), None]);
+    assert_eq!(ids(&|i| scenario.rule_fact(i)), [Some(5), None, None]);
+    let known: Vec<bool> = (0..=6).map(|id| scenario.has_fact(id)).collect();
+    assert_eq!(known, [false, true, true, true, true, true, false]);
+
+    let desk = Scenario::refund_desk();
+    assert_eq!(Scenario::default(), desk);
+    assert_eq!((desk.event_fact(0), desk.event_fact(2)), (Some(5), None));
+    assert_eq!((desk.rule_fact(2), desk.rule_fact(3)), (Some(9), None));
+    assert_eq!((desk.has_fact(9), desk.has_fact(10)), (true, false));
+
+    let mut labelled = small_spec();
+    labelled.events[1].label = Some("Ask about earbuds".into());
+    let scenario = Scenario::new(labelled).unwrap();
+    assert_eq!(scenario.events()[1].label, "Ask about earbuds");
+    assert_eq!(scenario.events()[1].text, "four");
+    assert_eq!(scenario.events()[1].importance, 0.5);
+}
+
+#[test]
+fn bad_scenarios_are_errors_that_give_the_path_of_the_field() {
+    let check = |change: &dyn Fn(&mut ScenarioSpec), expect: &str| {
+        let mut spec = small_spec();
+        change(&mut spec);
+        assert_eq!(Scenario::new(spec).unwrap_err().message(), expect);
+    };
+    check(
+        &|s| *s = ScenarioSpec::default(),
+        "scenario must have at least 1 fact or write event",
+    );
+    check(
+        &|s| s.facts[1].text = Some(" ".into()),
+        "facts[1].text: must be a non-empty text",
+    );
+    check(
+        &|s| s.facts[0].importance = None,
+        "facts[0].importance: required",
+    );
+    check(
+        &|s| s.facts[0].importance = Some(0.0),
+        "facts[0].importance must be a number above 0 and at most 1, got 0",
+    );
+    check(
+        &|s| s.facts[0].importance = Some(1.5),
+        "facts[0].importance must be a number above 0 and at most 1, got 1.5",
+    );
+    check(&|s| s.reads[0].at = None, "reads[0].at: required");
+    check(
+        &|s| s.reads[0].at = Some(-2.0),
+        "reads[0].at must be a finite number of at least 0, got -2",
+    );
+    check(&|s| s.reads[0].fact = None, "reads[0].fact: required");
+    check(
+        &|s| s.reads[0].fact = Some(0.0),
+        "reads[0].fact must be a whole number of at least 1, got 0; facts and events number 1 to 5",
+    );
+    check(
+        &|s| s.reads[0].fact = Some(6.0),
+        "reads[0].fact must be a whole number of at most 5, got 6; facts and events number 1 to 5",
+    );
+    check(
+        &|s| s.events[1].text = None,
+        "events[1].text: must be a non-empty text",
+    );
+    check(
+        &|s| s.events[1].label = Some("".into()),
+        "events[1].label: must be a non-empty text",
+    );
+    check(
+        &|s| s.events[0].importance = Some(f64::NAN),
+        "events[0].importance must be a number above 0 and at most 1, got NaN",
+    );
+    check(
+        &|s| s.events[0].supersedes = Some(2.5),
+        "events[0].supersedes must be a whole number of at least 1, got 2.5; facts and events number 1 to 5",
+    );
+    check(
+        &|s| s.events[0].supersedes = Some(3.0),
+        "events[0].supersedes: an event cannot supersede its own fact",
+    );
+    check(
+        &|s| s.events[1].supersedes = Some(4.0),
+        "events[1].supersedes: an event cannot supersede its own fact",
+    );
+    check(
+        &|s| s.consolidation[0].kind = None,
+        "consolidation[0].kind: must be \"semantic\" or \"procedural\", got nothing",
+    );
+    check(
+        &|s| s.consolidation[0].kind = Some("episodic".into()),
+        "consolidation[0].kind: must be \"semantic\" or \"procedural\", got \"episodic\"",
+    );
+    check(
+        &|s| s.consolidation[0].sources.clear(),
+        "consolidation[0].sources: name at least one episode",
+    );
+    check(
+        &|s| s.consolidation[0].sources[1] = 9.0,
+        "consolidation[0].sources[1] must be a whole number of at most 5, got 9; facts and events number 1 to 5",
+    );
+    check(
+        &|s| s.consolidation[0].text = None,
+        "consolidation[0].text: must be a non-empty text",
+    );
+    check(
+        &|s| s.consolidation[0].importance = Some(-1.0),
+        "consolidation[0].importance must be a number above 0 and at most 1, got -1",
+    );
+
+    // Events alone make a scenario, and an event may supersede another event's fact.
+    let spec = ScenarioSpec {
+        events: vec![event("a", 1.0, Some(2.0)), event("b", 1.0, Some(1.0))],
+        ..ScenarioSpec::default()
+    };
+    let scenario = Scenario::new(spec).unwrap();
+    assert_eq!(scenario.event_fact(0), Some(1));
+    // A procedural rule.
+    let mut spec = small_spec();
+    spec.consolidation[0].kind = Some("procedural".into());
+    let scenario = Scenario::new(spec).unwrap();
+    assert_eq!(scenario.consolidation()[0].kind, FactKind::Procedural);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The live store: errors, refreshes and ties.
+
+/// A distiller that hands back a fixed list.
+struct Fixed(Vec<Distilled>);
+
+impl Distiller for Fixed {
+    fn distill(&self, _: &LiveStore) -> Vec<Distilled> {
+        self.0.clone()
+    }
+}
+
+fn distilled(id: u32, kind: FactKind, importance: f64, sources: &[u32]) -> Distilled {
+    Distilled {
+        id,
+        kind,
+        text: format!("distilled {id}"),
+        importance,
+        sources: sources.to_vec(),
+    }
+}
+
+fn live(capacity: u32) -> LiveStore {
+    LiveStore::new(StoreConfig::new(4.0, capacity, 0.5).unwrap())
+}
+
+#[test]
+fn bad_writes_reads_and_moves_back_in_time_are_errors() {
+    let mut store = live(4);
+    let check = |result: Result<WriteOutcome, agent_memory_widgets::Error>, expect: &str| {
+        assert_eq!(result.unwrap_err().message(), expect);
+    };
+    check(
+        store.write(1, "a fact", 0.0, None),
+        "importance must be a number above 0 and at most 1, got 0",
+    );
+    check(
+        store.write(1, "a fact", 1.0 + f64::EPSILON, None),
+        "importance must be a number above 0 and at most 1, got 1",
+    );
+    check(
+        store.write(1, " \n", 0.5, None),
+        "text must be a non-empty text",
+    );
+    check(
+        store.write(1, "a fact", 0.5, Some(7)),
+        "supersedes names fact 7, which does not exist",
+    );
+    assert_eq!(store.facts().count(), 0);
+    store.write(1, "a fact", 1.0, None).unwrap(); // 1 is in range
+    check(
+        store.write(1, "another fact", 0.5, None),
+        "fact 1 already exists; ids must be unique",
+    );
+
+    store.advance_to(at(4.0)).unwrap();
+    store.advance_to(at(4.0)).unwrap(); // staying put is fine
+    assert_eq!(store.now(), at(4.0));
+    assert_eq!(
+        store.advance_to(at(3.5)).unwrap_err().message(),
+        "t must not go back in a LiveStore (now 4, got 3.5); replay into a new store instead"
+    );
+    assert_eq!(store.now(), at(4.0));
+
+    store.write(2, "a newer fact", 0.5, Some(1)).unwrap();
+    assert_eq!(
+        store.read(1).unwrap_err().message(),
+        "fact 1 is no longer active at t = 4; only active facts can be read"
+    );
+    assert_eq!(store.read(3).unwrap_err().message(), "there is no fact 3");
+    assert_eq!((store.score(3), store.get(3)), (None, None));
+    store.read(2).unwrap();
+    store.read(2).unwrap();
+    assert_eq!(store.get(2).unwrap().reads, 2);
+    assert_eq!(store.score(2), Some(0.5 * 2.0));
+    assert_eq!(store.score(1), Some(0.5)); // a retired fact keeps its score: 1 × 0.5 × 1
+}
+
+#[test]
+fn a_duplicate_write_keeps_the_larger_importance_and_never_supersedes_itself() {
+    let mut store = live(4);
+    store.write(1, "Dana prefers email", 0.6, None).unwrap();
+    store.advance_to(at(2.0)).unwrap();
+    let outcome = store
+        .write(2, "  dana PREFERS email ", 0.3, Some(1))
+        .unwrap();
+    assert_eq!(
+        outcome,
+        WriteOutcome {
+            fact: 1,
+            refreshed: true,
+            superseded: None,
+            evicted: None
+        }
+    );
+    let fact = store.get(1).unwrap();
+    assert_eq!(
+        (fact.importance, fact.last_touch, fact.status),
+        (0.6, at(2.0), Status::Active)
+    );
+    assert_eq!(store.get(2), None);
+    store.write(3, "Dana prefers email", 0.8, None).unwrap();
+    assert_eq!(store.get(1).unwrap().importance, 0.8);
+    assert_eq!(store.active_count(), 1);
+
+    // Once retired, the same text is a new fact.
+    store
+        .write(4, "Dana now prefers phone", 0.5, Some(1))
+        .unwrap();
+    let outcome = store.write(5, "Dana prefers email", 0.5, None).unwrap();
+    assert_eq!((outcome.fact, outcome.refreshed), (5, false));
+}
+
+#[test]
+fn score_ties_evict_the_oldest_last_touch_then_the_lowest_id() {
+    // Same kind: 0.5 written at t = 0 and 0.25 written at t = 4 both score 0.25 at t = 4.
+    let mut store = live(2);
+    store.write(1, "older", 0.5, None).unwrap();
+    store.advance_to(at(4.0)).unwrap();
+    store.write(2, "newer", 0.25, None).unwrap();
+    assert_eq!(store.score(1), store.score(2));
+    let outcome = store.write(3, "strong", 1.0, None).unwrap();
+    assert_eq!(outcome.evicted, Some(1));
+    assert_eq!(store.top_k(5), [3, 2]);
+
+    // Same kind, same time, same score: the lowest id goes.
+    let mut store = live(2);
+    store.write(2, "b", 0.5, None).unwrap();
+    store.write(1, "a", 0.5, None).unwrap();
+    assert_eq!(store.top_k(2), [2, 1]); // best first: the higher id
+    assert_eq!(store.write(3, "c", 0.75, None).unwrap().evicted, Some(1));
+
+    // Across kinds, the same rules. An episode of 0.5 at t = 0 and a semantic fact of 0.25 at
+    // t = 4 both score 0.25 at t = 4: the episode is older, so it goes.
+    let mut store = live(2);
+    store.write(1, "episode", 0.5, None).unwrap();
+    store.advance_to(at(4.0)).unwrap();
+    let semantic = distilled(2, FactKind::Semantic, 0.25, &[]);
+    store.consolidate(&Fixed(vec![semantic])).unwrap();
+    assert_eq!(store.score(1), store.score(2));
+    assert_eq!(store.top_k(2), [2, 1]); // ties rank the newest first
+    assert_eq!(
+        store.write(3, "strong", 1.0, None).unwrap().evicted,
+        Some(1)
+    );
+
+    // Across kinds at the same time and score, the lowest id goes, and ranks last.
+    let mut store = live(3);
+    let rules = vec![
+        distilled(1, FactKind::Procedural, 0.5, &[]),
+        distilled(2, FactKind::Semantic, 0.5, &[]),
+    ];
+    store.consolidate(&Fixed(rules)).unwrap();
+    store.write(3, "episode", 0.5, None).unwrap();
+    assert_eq!(store.top_k(3), [3, 2, 1]);
+    assert_eq!(
+        store.write(4, "strong", 1.0, None).unwrap().evicted,
+        Some(1)
+    );
+    assert_eq!(store.top_k(3), [4, 3, 2]);
+}
+
+#[test]
+fn consolidation_supersedes_only_the_episodes_it_cites() {
+    let mut store = live(10);
+    store.write(1, "an episode", 0.5, None).unwrap();
+    store.write(2, "another episode", 0.5, None).unwrap();
+    let first = vec![distilled(3, FactKind::Semantic, 0.5, &[1])];
+    let outcomes = store.consolidate(&Fixed(first)).unwrap();
+    assert_eq!(outcomes.len(), 1);
+    assert_eq!(outcomes[0].fact, 3);
+    // A rule citing a semantic fact leaves it active.
+    let second = vec![distilled(4, FactKind::Procedural, 0.5, &[3, 2])];
+    store.consolidate(&Fixed(second)).unwrap();
+    let status = |store: &LiveStore, id| store.get(id).unwrap().status;
+    assert_eq!(status(&store, 1), Status::Superseded { by: 3 });
+    assert_eq!(status(&store, 2), Status::Superseded { by: 4 });
+    assert_eq!(status(&store, 3), Status::Active);
+    assert_eq!(store.get(4).unwrap().sources, [3, 2]);
+    assert_eq!(store.get(4).unwrap().kind, FactKind::Procedural);
+
+    let bad = vec![distilled(5, FactKind::Semantic, 1.5, &[3])];
+    assert_eq!(
+        store.consolidate(&Fixed(bad)).unwrap_err().message(),
+        "importance must be a number above 0 and at most 1, got 1.5"
+    );
+    assert_eq!(status(&store, 3), Status::Active);
 }
