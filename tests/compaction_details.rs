@@ -318,3 +318,62 @@ fn tokens_add_and_subtract_without_wrapping_and_print_as_numbers() {
     assert_eq!(Tokens::of(""), Tokens(0));
     assert_eq!(Tokens::of(" a\u{3000}b\u{85}c\td\n"), Tokens(4));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Exactly at the budget.
+
+#[test]
+fn a_window_exactly_at_the_budget_is_not_over_it() {
+    // Turns 1 to 3 take 8 + 10 + 11 = 29 tokens.
+    let mut session = Session::new(SessionConfig::new(29, 2).unwrap(), Script::refund_desk());
+    session.go_to(3);
+    let state = session.state();
+    let step = state.log.last().unwrap();
+    assert_eq!(
+        (step.peak_tokens, step.crossed, step.compacted),
+        (Tokens(29), false, false)
+    );
+    assert_eq!((state.tokens, state.over_budget), (Tokens(29), false));
+    assert_eq!(state.crossings, [] as [u32; 0]);
+    assert_eq!(state.hot.len(), 3);
+
+    // One token less and turn 3 crosses: turn 1 (chatter) is dropped, turns 2 and 3 stay HOT.
+    let mut session = Session::new(SessionConfig::new(28, 2).unwrap(), Script::refund_desk());
+    session.go_to(3);
+    let state = session.state();
+    let step = state.log.last().unwrap();
+    assert_eq!((step.crossed, step.compacted), (true, true));
+    assert_eq!(
+        (step.to_warm.clone(), step.dropped.clone()),
+        (vec![], vec![1])
+    );
+    assert_eq!(state.crossings, [3]);
+}
+
+#[test]
+fn the_gist_takes_warm_lines_only_while_the_window_is_over_budget() {
+    let script = Script::new(vec![
+        spec(
+            "question",
+            "one two three four five six",
+            Some("Dana asks twice"),
+        ),
+        spec("chatter", "thanks", None),
+    ])
+    .unwrap();
+    let play = |budget: u32| {
+        let mut session = Session::new(SessionConfig::new(budget, 1).unwrap(), script.clone());
+        session.go_to(2);
+        session.state()
+    };
+    // After turn 2 the window is 7 tokens; folding turn 1 leaves a WARM line of 3 and turn 2's 1.
+    let state = play(4);
+    assert_eq!((state.tokens, state.cold.clone()), (Tokens(4), None));
+    assert_eq!(state.warm[0].text, "Dana asks twice");
+    assert_eq!(state.log[1].to_cold, [] as [u32; 0]);
+    // One token less and the WARM line goes COLD as its one key term.
+    let state = play(3);
+    assert_eq!(state.tokens, Tokens(2));
+    assert_eq!(state.cold.unwrap().text, "Dana");
+    assert_eq!(state.log[1].to_cold, [1]);
+}
