@@ -190,7 +190,10 @@ mod tests {
             let power = 2f64.powi(j as i32);
             let relative = ((h - power) + l) / power;
             assert!(relative.abs() < 1e-28, "j = {j}: off by {relative:e}");
-            assert!(lo.abs() <= hi * f64::EPSILON / 2.0, "j = {j}: lo is a rounding error");
+            assert!(
+                lo.abs() <= hi * f64::EPSILON / 2.0,
+                "j = {j}: lo is a rounding error"
+            );
         }
     }
 
