@@ -4,8 +4,9 @@
 //! from the formulas in SPEC section 3, so that a planted bug (`make mutants`) shows up here.
 
 use agent_memory_widgets::{
-    Distilled, Distiller, EventSpec, FactKind, FactStore, FactView, LiveStore, ReadSpec, RuleSpec,
-    Scenario, ScenarioSpec, SeedFactSpec, Status, StoreConfig, StoreOptions, Time, WriteOutcome,
+    Action, Change, Distilled, Distiller, EventInfo, EventSpec, FactKind, FactStore, FactView,
+    LiveStore, ReadSpec, RuleSpec, Scenario, ScenarioSpec, SeedFactSpec, Status, StoreConfig,
+    StoreOptions, Time, WriteOutcome,
 };
 
 fn at(t: f64) -> Time {
@@ -689,4 +690,298 @@ fn consolidation_supersedes_only_the_episodes_it_cites() {
         "importance must be a number above 0 and at most 1, got 1.5"
     );
     assert_eq!(status(&store, 3), Status::Active);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The timeline: events, reads, consolidation and reset.
+
+#[test]
+fn store_config_rejects_each_bad_value_with_its_name() {
+    let check = |half_life: f64, capacity: u32, boost: f64, expect: &str| {
+        let err = StoreConfig::new(half_life, capacity, boost).unwrap_err();
+        assert_eq!(err.message(), expect);
+    };
+    check(
+        0.0,
+        4,
+        0.5,
+        "halfLife must be a finite number above 0, got 0",
+    );
+    check(
+        -4.0,
+        4,
+        0.5,
+        "halfLife must be a finite number above 0, got -4",
+    );
+    check(
+        f64::INFINITY,
+        4,
+        0.5,
+        "halfLife must be a finite number above 0, got Infinity",
+    );
+    check(
+        f64::NAN,
+        4,
+        0.5,
+        "halfLife must be a finite number above 0, got NaN",
+    );
+    check(
+        4.0,
+        0,
+        0.5,
+        "capacity must be a whole number of at least 1, got 0",
+    );
+    check(
+        4.0,
+        4,
+        -0.5,
+        "accessBoost must be a number from 0 to 1000, got -0.5",
+    );
+    check(
+        4.0,
+        4,
+        1000.5,
+        "accessBoost must be a number from 0 to 1000, got 1000.5",
+    );
+    check(
+        4.0,
+        4,
+        f64::NAN,
+        "accessBoost must be a number from 0 to 1000, got NaN",
+    );
+    // The edges are in.
+    let config = StoreConfig::new(1e-9, 1, 0.0).unwrap();
+    assert_eq!(
+        (config.half_life(), config.capacity(), config.access_boost()),
+        (1e-9, 1, 0.0)
+    );
+    assert_eq!(config.half_life_of(FactKind::Semantic), 4e-9);
+    assert_eq!(
+        StoreConfig::new(4.0, 4, 1000.0).unwrap().access_boost(),
+        1000.0
+    );
+    assert_eq!(
+        StoreConfig::new(4.0, 4, 0.5).unwrap(),
+        StoreConfig::default()
+    );
+}
+
+#[test]
+fn store_options_default_to_the_seed_and_check_each_value() {
+    let state = FactStore::from_options(StoreOptions::default())
+        .unwrap()
+        .state();
+    assert_eq!(
+        (state.half_life, state.capacity, state.access_boost),
+        (4.0, 4, 0.5)
+    );
+    let options = StoreOptions {
+        half_life: Some(3.0),
+        capacity: Some(2.0),
+        access_boost: Some(0.25),
+        scenario: Some(small_spec()),
+        ..StoreOptions::default()
+    };
+    let store = FactStore::from_options(options).unwrap();
+    assert_eq!(store.config(), StoreConfig::new(3.0, 2, 0.25).unwrap());
+    assert_eq!(store.scenario(), &Scenario::new(small_spec()).unwrap());
+    let check = |options: StoreOptions, expect: &str| {
+        assert_eq!(
+            FactStore::from_options(options).unwrap_err().message(),
+            expect
+        );
+    };
+    check(
+        StoreOptions {
+            capacity: Some(2.5),
+            ..StoreOptions::default()
+        },
+        "capacity must be a whole number of at least 1, got 2.5",
+    );
+    check(
+        StoreOptions {
+            half_life: Some(-1.0),
+            ..StoreOptions::default()
+        },
+        "halfLife must be a finite number above 0, got -1",
+    );
+    check(
+        StoreOptions {
+            access_boost: Some(2000.0),
+            ..StoreOptions::default()
+        },
+        "accessBoost must be a number from 0 to 1000, got 2000",
+    );
+    check(
+        StoreOptions {
+            scenario: Some(ScenarioSpec::default()),
+            ..StoreOptions::default()
+        },
+        "scenario must have at least 1 fact or write event",
+    );
+}
+
+#[test]
+fn events_say_which_fact_they_write_and_when_they_were_fired() {
+    let mut store = FactStore::default();
+    store.set_time(at(3.0));
+    assert_eq!(store.time(), at(3.0));
+    let change = store.fire(0).unwrap();
+    assert_eq!(
+        change,
+        Change {
+            at: at(3.0),
+            action: Action::Write,
+            fact: 5,
+            event: Some(0),
+            superseded: Some(3),
+            evicted: None,
+        }
+    );
+    let events = store.events();
+    assert_eq!(
+        events,
+        [
+            EventInfo {
+                index: 0,
+                label: "refund approved: $180.00".into(),
+                fact: 5,
+                fired_at: Some(at(3.0)),
+            },
+            EventInfo {
+                index: 1,
+                label: "Dana asks about the Globex earbuds warranty".into(),
+                fact: 6,
+                fired_at: None,
+            },
+        ]
+    );
+    assert_eq!(store.state().events, events);
+
+    // A scenario without events says so.
+    let spec = ScenarioSpec {
+        facts: vec![seed("only fact", 0.5)],
+        ..ScenarioSpec::default()
+    };
+    let mut store = FactStore::new(StoreConfig::default(), Scenario::new(spec).unwrap());
+    assert_eq!(
+        store.fire(0).unwrap_err().message(),
+        "there is no write event 0: this scenario has none"
+    );
+    assert_eq!(store.events(), []);
+    let state = store.state();
+    assert!(!state.can_consolidate);
+    assert_eq!(
+        store.consolidate().unwrap_err().message(),
+        "this scenario has no consolidation rules"
+    );
+    assert!(FactStore::default().state().can_consolidate);
+}
+
+#[test]
+fn the_state_lists_every_read_and_logs_refreshes_and_missed_reads() {
+    // At t = 0 the Globex question evicts Dana, so her scheduled reads at 2 and 5 miss.
+    let mut store = FactStore::default();
+    store.fire(1).unwrap();
+    store.set_time(at(2.5));
+    let change = store.read(2).unwrap();
+    assert_eq!(
+        change,
+        Change {
+            at: at(2.5),
+            action: Action::Read,
+            fact: 2,
+            event: None,
+            superseded: None,
+            evicted: None,
+        }
+    );
+    store.set_time(at(6.0));
+    let state = store.state();
+    let reads: Vec<(u32, f64, bool)> = state
+        .reads
+        .iter()
+        .map(|read| (read.fact, read.at.get(), read.scheduled))
+        .collect();
+    assert_eq!(reads, [(1, 2.0, true), (1, 5.0, true), (2, 2.5, false)]);
+    let log: Vec<(f64, Action, u32, Option<u32>)> = state
+        .log
+        .iter()
+        .map(|c| (c.at.get(), c.action, c.fact, c.evicted))
+        .collect();
+    assert_eq!(
+        log,
+        [
+            (0.0, Action::Write, 1, None),
+            (0.0, Action::Write, 2, None),
+            (0.0, Action::Write, 3, None),
+            (0.0, Action::Write, 4, None),
+            (0.0, Action::Write, 6, Some(1)),
+            (2.0, Action::MissedRead, 1, None),
+            (2.5, Action::Read, 2, None),
+            (5.0, Action::MissedRead, 1, None),
+        ]
+    );
+    assert_eq!(fact(&state.facts, 2).reads, 1);
+
+    // A write event that repeats a fact's text refreshes it.
+    let spec = ScenarioSpec {
+        facts: vec![seed("Dana prefers email", 0.5)],
+        events: vec![event("dana prefers EMAIL", 0.75, None)],
+        ..ScenarioSpec::default()
+    };
+    let mut store = FactStore::new(StoreConfig::default(), Scenario::new(spec).unwrap());
+    store.set_time(at(2.0));
+    let change = store.fire(0).unwrap();
+    assert_eq!(
+        (change.action, change.fact, change.event),
+        (Action::Refresh, 1, Some(0))
+    );
+    let state = store.state();
+    assert_eq!(state.facts.len(), 1);
+    assert_eq!(
+        (state.facts[0].importance, state.facts[0].last_touch),
+        (0.75, at(2.0))
+    );
+}
+
+#[test]
+fn reset_forgets_events_reads_consolidation_and_time() {
+    let mut store = FactStore::default();
+    store.set_time(at(6.0));
+    store.fire(0).unwrap();
+    store.read(1).unwrap();
+    store.consolidate().unwrap();
+    assert_eq!(store.state().consolidated_at, Some(at(6.0)));
+    store.reset();
+    assert_eq!(store.time(), Time::ZERO);
+    assert_eq!(store.state(), FactStore::default().state());
+    assert!(store.consolidate().is_ok());
+}
+
+#[test]
+fn a_rule_distills_only_once_its_episodes_are_written_and_one_is_still_active() {
+    // At t = 0 only the fee rule's episode (fact 4) exists: the refund (needs event 0's fact 5)
+    // and the warranty question (needs event 1's fact 6) wait.
+    let mut store = FactStore::default();
+    let facts: Vec<u32> = store
+        .consolidate()
+        .unwrap()
+        .iter()
+        .map(|c| c.fact)
+        .collect();
+    assert_eq!(facts, [9]);
+
+    // An episode superseded before the pass gives nothing to distill.
+    let spec = ScenarioSpec {
+        facts: vec![seed("the order is late", 0.5), seed("Dana is Dana", 0.5)],
+        events: vec![event("the order arrived", 0.5, Some(1.0))],
+        consolidation: vec![rule("semantic", "orders can be late", 0.5, &[1.0])],
+        ..ScenarioSpec::default()
+    };
+    let mut store = FactStore::new(StoreConfig::default(), Scenario::new(spec).unwrap());
+    store.fire(0).unwrap();
+    store.set_time(at(1.0));
+    assert_eq!(store.consolidate().unwrap(), []);
+    assert_eq!(store.state().facts.len(), 3);
 }
