@@ -224,6 +224,59 @@ fn the_forecast_is_bounded_on_both_sides_by_facts_of_other_kinds() {
 }
 
 #[test]
+fn the_forecast_counts_each_facts_age_from_its_own_last_touch() {
+    // The same three facts, but distilled at t = 2 and the episode read 7 times (access 8).
+    // At t = 2 the log scores are: episode 3 - 2 = 1, semantic -1, rule -2.
+    let spec = ScenarioSpec {
+        facts: vec![
+            seed("a lasting episode", 1.0),
+            seed("what it meant", 1.0),
+            seed("how to act on it", 1.0),
+        ],
+        consolidation: vec![
+            rule("semantic", "a semantic fact", 0.5, &[2.0]),
+            rule("procedural", "a procedural rule", 0.25, &[3.0]),
+        ],
+        ..ScenarioSpec::default()
+    };
+    let config = StoreConfig::new(1.0, 10, 1.0)
+        .unwrap()
+        .with_lasting_half_lives(2.0, 4.0)
+        .unwrap();
+    let mut store = FactStore::new(config, Scenario::new(spec).unwrap());
+    store.set_time(at(2.0));
+    store.consolidate().unwrap();
+    for _ in 0..7 {
+        store.read(1).unwrap();
+    }
+    let state = store.state();
+    let forecast = |id| fact(&state.facts, id).forecast.unwrap();
+    assert_eq!(
+        (
+            fact(&state.facts, 1).last_touch,
+            fact(&state.facts, 4).last_touch
+        ),
+        (at(0.0), at(2.0))
+    );
+    // The episode falls below the semantic fact after (1 + 1) / (1 - 1/2) = 4, and below the
+    // rule after (1 + 2) / (1 - 1/4) = 4: it is the weakest from t = 6.
+    assert_eq!(forecast(1).weakest_at, Some(6.0));
+    // The semantic fact passes below the rule after 1 / (1/2 - 1/4) = 4, just as the episode
+    // passes below it: t = 6 again, for a moment.
+    assert_eq!(forecast(4).weakest_at, Some(6.0));
+    // The rule is the weakest now, and until t = 6.
+    assert_eq!(forecast(5).weakest_at, Some(2.0));
+    assert_eq!(
+        (
+            forecast(1).half_at,
+            forecast(4).half_at,
+            forecast(5).half_at
+        ),
+        (3.0, 4.0, 6.0)
+    );
+}
+
+#[test]
 fn facts_of_one_kind_tied_on_score_are_both_the_weakest_now() {
     let spec = ScenarioSpec {
         facts: vec![seed("one", 0.5), seed("two", 0.5), seed("three", 0.75)],
