@@ -244,6 +244,9 @@ fn a_session_exposes_its_config_script_window_and_log() {
     assert_eq!((session.turn(), session.is_done()), (10, true));
     session.go_to(2);
     assert_eq!((session.turn(), session.is_done()), (2, false));
+    let custom = Script::new(vec![spec("chatter", "Hi", None)]).unwrap();
+    let other = Session::new(config, custom.clone());
+    assert_eq!(other.script(), &custom);
     let debug = format!("{session:?}");
     assert!(
         debug.starts_with("Session { config: SessionConfig { budget: Tokens(30), hot_n: 3 }, turn: 2, window: Window {"),
