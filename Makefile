@@ -21,7 +21,7 @@ MDBOOK_VERSION := 0.4.52
 WASM_OPT := -O1
 PORT ?= 8000
 
-.PHONY: help serve test bench fuzz build dist examples tools tools-browser tools-mdbook test-native test-wasm test-size test-fuzz test-e2e clean
+.PHONY: help serve test bench fuzz mutants build dist examples tools tools-browser tools-mdbook test-native test-wasm test-size test-fuzz test-e2e clean
 
 help:
 	@echo "make serve   build and serve www/ on http://127.0.0.1:$(PORT)"
@@ -29,6 +29,7 @@ help:
 	@echo "make dist    one-file bundle dist/agent-memory-widgets.js and a page that opens from disk"
 	@echo "make bench   size, browser latency and memory, Lighthouse, native scaling: prints and writes BENCHMARKS.md"
 	@echo "make fuzz    a long fuzz of the release package: FUZZ_ITER=100000 make fuzz (FUZZ_SEED to replay)"
+	@echo "make mutants mutation testing of src/ (not src/wasm.rs): prints the score (TESTING.md)"
 
 ## Installs ----------------------------------------------------------------------------------
 
@@ -112,6 +113,21 @@ bench: tools tools-browser dist
 	node benches/lighthouse.mjs
 	node benches/report.mjs
 
+## Mutation testing ---------------------------------------------------------------------------
+
+# Plants small bugs in src/ (all but src/wasm.rs; settings in .cargo/mutants.toml) and checks that
+# a test fails for each, then prints the score. Minutes, not seconds, so not part of `make test`.
+# One job by default (MUTANTS_JOBS=2 on an idle machine); MUTANTS_ARGS narrows a run, for example
+# MUTANTS_ARGS="--file src/forgetting/store.rs" or "--in-diff my.diff".
+MUTANTS_JOBS ?= 1
+MUTANTS_ARGS ?=
+
+mutants:
+	@command -v cargo-mutants >/dev/null || { echo "installing cargo-mutants (about 3 minutes)"; cargo install cargo-mutants --locked; }
+	@# Exit 2 (mutants missed) and 3 (timeouts) still have a score to print; anything else stops here.
+	cargo mutants --jobs $(MUTANTS_JOBS) $(MUTANTS_ARGS) || { rc=$$?; [ $$rc = 2 ] || [ $$rc = 3 ]; }
+	node tools/mutants-score.mjs mutants.out/outcomes.json
+
 clean:
 	cargo clean
-	rm -rf $(PKG) dist target/screenshots examples/mdbook/book examples/mdbook/src/agent-memory-widgets.js
+	rm -rf $(PKG) dist mutants.out mutants.out.old target/screenshots examples/mdbook/book examples/mdbook/src/agent-memory-widgets.js

@@ -141,6 +141,13 @@ mod tests {
         check(1e-300, "1e-300");
         check(9.99996e20, "1e21");
         check(1e308, "1e308");
+        // The edges of the fixed form: 1e15 scales down to exactly 10, then to 1; 1e12 prints
+        // without decimals; 1e-4 is the smallest number in fixed form.
+        check(1e15, "1e15");
+        check(-2.5e15, "-2.5e15");
+        check(1e12, "1000000000000");
+        check(1e-4, "0.0001");
+        check(1e-5, "1e-5");
         check(f64::NAN, "NaN");
         check(f64::NEG_INFINITY, "-Infinity");
     }
@@ -148,6 +155,9 @@ mod tests {
     #[test]
     fn whole_numbers_are_checked_with_a_message_naming_the_field() {
         assert_eq!(whole_number("budget", 40.0, 1, 100), Ok(40));
+        // Both ends of the range are in it.
+        assert_eq!(whole_number("budget", 1.0, 1, 100), Ok(1));
+        assert_eq!(whole_number("budget", 100.0, 1, 100), Ok(100));
         let message = |v| whole_number("budget", v, 1, 100).unwrap_err().to_string();
         assert_eq!(
             message(0.0),
@@ -164,6 +174,15 @@ mod tests {
         assert_eq!(
             message(101.0),
             "budget must be a whole number of at most 100, got 101"
+        );
+        // Infinity is not a whole number, so it breaks the lower rule, not the upper one.
+        assert_eq!(
+            message(f64::INFINITY),
+            "budget must be a whole number of at least 1, got Infinity"
+        );
+        assert_eq!(
+            message(100.5),
+            "budget must be a whole number of at least 1, got 100.5"
         );
     }
 }

@@ -163,6 +163,40 @@ mod tests {
         a == b || (a - b).abs() <= 4.0 * f64::EPSILON * b.abs()
     }
 
+    /// `a * b` as an unevaluated sum `(hi, lo)`, exactly (Dekker's product through a fused
+    /// multiply-add).
+    fn two_product(a: f64, b: f64) -> (f64, f64) {
+        let hi = a * b;
+        (hi, a.mul_add(b, -hi))
+    }
+
+    /// The square of a double-double `(hi, lo)`, to about 104 bits.
+    fn square(hi: f64, lo: f64) -> (f64, f64) {
+        let (p, e) = two_product(hi, hi);
+        let e = e + 2.0 * hi * lo;
+        let s = p + e;
+        (s, e - (s - p))
+    }
+
+    #[test]
+    fn the_table_holds_each_sixty_fourth_power_to_about_107_bits() {
+        // (2^(j/64))^64 = 2^j: six squarings in double-double keep about 100 bits, while an error
+        // in `lo` of even one part in 10^17 would show up 64 times larger.
+        for (j, &(hi, lo)) in EXP2_SIXTY_FOURTHS.iter().enumerate() {
+            let (mut h, mut l) = (hi, lo);
+            for _ in 0..6 {
+                (h, l) = square(h, l);
+            }
+            let power = 2f64.powi(j as i32);
+            let relative = ((h - power) + l) / power;
+            assert!(relative.abs() < 1e-28, "j = {j}: off by {relative:e}");
+            assert!(
+                lo.abs() <= hi * f64::EPSILON / 2.0,
+                "j = {j}: lo is a rounding error"
+            );
+        }
+    }
+
     #[test]
     fn exp2_is_exact_at_whole_numbers() {
         for n in -1022..1024 {
@@ -180,6 +214,27 @@ mod tests {
         assert_eq!(exp2(-0.25), 0.8408964152537145);
         assert_eq!(exp2(-0.75), 0.5946035575013605);
         assert_eq!(exp2(0.5), std::f64::consts::SQRT_2);
+    }
+
+    #[test]
+    fn exp2_is_correctly_rounded_between_sixty_fourths_too() {
+        // The nearest doubles, from 50-digit decimal arithmetic. Most points away from the
+        // sixty-fourths round correctly; these also do, and a sign slip in the series' last term
+        // would move each by one unit in the last place.
+        let cases = [
+            (-10.994872, 0.0004900199137312747),
+            (-10.570773, 0.0006574765228188839),
+            (-9.741037, 0.00116857253303869),
+            (-1.024083, 0.4917227467917954),
+            (2.430812, 5.391968244779108),
+            (10.993017, 2038.1111262327074),
+        ];
+        for (x, expect) in cases {
+            assert_eq!(exp2(x), expect, "exp2({x})");
+        }
+        // Far below the smallest subnormal, the answer is 0 without scaling by absurd powers.
+        assert_eq!(exp2(-1e6), 0.0);
+        assert_eq!(exp2(-1075.5), 0.0);
     }
 
     #[test]

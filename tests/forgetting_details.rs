@@ -1,0 +1,1047 @@
+//! The fine print of forgetting that the seed and property tests leave open: custom lasting
+//! half-lives, the bounds of the forget forecast, the chart's sampling rule, and what each
+//! accessor returns on a store that is not the seed's. Each value is exact, worked out by hand
+//! from the formulas in SPEC section 3, so that a planted bug (`make mutants`) shows up here.
+
+use agent_memory_widgets::{
+    Action, Change, Distilled, Distiller, EventInfo, EventSpec, FactKind, FactStore, FactView,
+    LiveStore, ReadSpec, RuleSpec, Scenario, ScenarioSpec, SeedFactSpec, Status, StoreConfig,
+    StoreOptions, Time, WriteOutcome,
+};
+
+fn at(t: f64) -> Time {
+    Time::new(t).unwrap()
+}
+
+fn fact(facts: &[FactView], id: u32) -> &FactView {
+    facts.iter().find(|fact| fact.id == id).unwrap()
+}
+
+fn seed(text: &str, importance: f64) -> SeedFactSpec {
+    SeedFactSpec {
+        text: Some(text.into()),
+        importance: Some(importance),
+    }
+}
+
+fn rule(kind: &str, text: &str, importance: f64, sources: &[f64]) -> RuleSpec {
+    RuleSpec {
+        kind: Some(kind.into()),
+        text: Some(text.into()),
+        importance: Some(importance),
+        sources: sources.to_vec(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lasting half-lives.
+
+#[test]
+fn lasting_half_lives_can_be_set_and_are_checked_one_by_one() {
+    let base = StoreConfig::new(2.0, 4, 0.5).unwrap();
+    assert_eq!(base.half_life_of(FactKind::Episodic), 2.0);
+    assert_eq!(base.half_life_of(FactKind::Semantic), 8.0);
+    assert_eq!(base.half_life_of(FactKind::Procedural), 16.0);
+
+    let config = base.with_lasting_half_lives(3.0, 5.0).unwrap();
+    assert_eq!(config.half_life_of(FactKind::Episodic), 2.0);
+    assert_eq!(config.half_life_of(FactKind::Semantic), 3.0);
+    assert_eq!(config.half_life_of(FactKind::Procedural), 5.0);
+    assert_eq!(
+        (config.half_life(), config.capacity(), config.access_boost()),
+        (2.0, 4, 0.5)
+    );
+    // The limits are inclusive.
+    assert!(base.with_lasting_half_lives(1e-3, 1e6).is_ok());
+
+    let check = |semantic: f64, procedural: f64, expect: &str| {
+        let err = base
+            .with_lasting_half_lives(semantic, procedural)
+            .unwrap_err();
+        assert_eq!(err.message(), expect, "({semantic}, {procedural})");
+    };
+    check(
+        0.0,
+        1.0,
+        "semanticHalfLife must be a number from 0.001 to 1000000, got 0",
+    );
+    check(
+        -1.0,
+        1.0,
+        "semanticHalfLife must be a number from 0.001 to 1000000, got -1",
+    );
+    check(
+        f64::INFINITY,
+        1.0,
+        "semanticHalfLife must be a number from 0.001 to 1000000, got Infinity",
+    );
+    check(
+        f64::NAN,
+        1.0,
+        "semanticHalfLife must be a number from 0.001 to 1000000, got NaN",
+    );
+    check(
+        1.0,
+        0.0,
+        "proceduralHalfLife must be a number from 0.001 to 1000000, got 0",
+    );
+    check(
+        1.0,
+        -0.5,
+        "proceduralHalfLife must be a number from 0.001 to 1000000, got -0.5",
+    );
+    check(
+        1.0,
+        f64::NEG_INFINITY,
+        "proceduralHalfLife must be a number from 0.001 to 1000000, got -Infinity",
+    );
+}
+
+#[test]
+fn options_set_either_lasting_half_life_alone_and_default_the_other() {
+    let check = |options: StoreOptions, expect: (f64, f64, f64)| {
+        let state = FactStore::from_options(options.clone()).unwrap().state();
+        assert_eq!(
+            (
+                state.half_life,
+                state.semantic_half_life,
+                state.procedural_half_life
+            ),
+            expect,
+            "{options:?}"
+        );
+    };
+    let options = |half_life, semantic, procedural| StoreOptions {
+        half_life,
+        semantic_half_life: semantic,
+        procedural_half_life: procedural,
+        ..StoreOptions::default()
+    };
+    check(options(None, None, None), (4.0, 16.0, 32.0));
+    check(options(Some(2.0), None, None), (2.0, 8.0, 16.0));
+    check(options(Some(2.0), Some(3.0), None), (2.0, 3.0, 16.0));
+    check(options(Some(2.0), None, Some(5.0)), (2.0, 8.0, 5.0));
+    check(options(None, Some(6.0), Some(7.0)), (4.0, 6.0, 7.0));
+
+    let err = FactStore::from_options(options(None, None, Some(0.0))).unwrap_err();
+    assert_eq!(
+        err.message(),
+        "proceduralHalfLife must be a number from 0.001 to 1000000, got 0"
+    );
+}
+
+#[test]
+fn a_live_store_gives_back_the_config_it_was_made_with() {
+    let config = StoreConfig::new(3.0, 7, 0.25)
+        .unwrap()
+        .with_lasting_half_lives(9.0, 11.0)
+        .unwrap();
+    assert_eq!(LiveStore::new(config).config(), config);
+    let store = FactStore::new(config, Scenario::refund_desk());
+    assert_eq!(store.config(), config);
+    let state = store.state();
+    assert_eq!(
+        (
+            state.half_life,
+            state.capacity,
+            state.access_boost,
+            state.semantic_half_life,
+            state.procedural_half_life
+        ),
+        (3.0, 7, 0.25, 9.0, 11.0)
+    );
+}
+
+#[test]
+fn fact_kinds_have_the_names_a_scenario_uses() {
+    let names: Vec<_> = FactKind::ALL.iter().map(|kind| kind.name()).collect();
+    assert_eq!(names, ["episodic", "semantic", "procedural"]);
+    let indices: Vec<_> = FactKind::ALL.iter().map(|kind| kind.index()).collect();
+    assert_eq!(indices, [0, 1, 2]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The forget forecast.
+
+/// Half-lives 1 (episodic), 2 (semantic) and 4 (procedural), and access boost 1, so that every
+/// log score below is a whole number: importance 1/2 is -1, 1/4 is -2, 4 reads give access 5.
+fn three_kinds(reads_of_episode: usize) -> FactStore {
+    let spec = ScenarioSpec {
+        facts: vec![
+            seed("a lasting episode", 1.0),
+            seed("what it meant", 1.0),
+            seed("how to act on it", 1.0),
+        ],
+        consolidation: vec![
+            rule("semantic", "a semantic fact", 0.5, &[2.0]),
+            rule("procedural", "a procedural rule", 0.25, &[3.0]),
+        ],
+        ..ScenarioSpec::default()
+    };
+    let config = StoreConfig::new(1.0, 10, 1.0)
+        .unwrap()
+        .with_lasting_half_lives(2.0, 4.0)
+        .unwrap();
+    let mut store = FactStore::new(config, Scenario::new(spec).unwrap());
+    store.consolidate().unwrap(); // fact 4 (semantic) replaces 2, fact 5 (procedural) replaces 3
+    for _ in 0..reads_of_episode {
+        store.read(1).unwrap();
+    }
+    store
+}
+
+#[test]
+fn the_forecast_is_bounded_on_both_sides_by_facts_of_other_kinds() {
+    // At t = 0: the episode scores log2(1 + reads), the semantic fact -1, the rule -2.
+    // The semantic fact (rate 1/2) falls below the rule (rate 1/4) after Δ = (-1 + 2) / (1/4) = 4,
+    // and the episode (rate 1) falls below the semantic fact after Δ = (e + 1) / (1/2) = 2e + 2,
+    // where e is the episode's log score. So the semantic fact is the weakest from 4 to 2e + 2.
+    let check = |reads: usize, at_t: f64, expect: Option<f64>| {
+        let mut store = three_kinds(reads);
+        store.set_time(at(at_t));
+        let state = store.state();
+        let semantic = fact(&state.facts, 4);
+        assert_eq!(semantic.kind, FactKind::Semantic);
+        assert_eq!(
+            semantic.forecast.unwrap().weakest_at,
+            expect,
+            "{reads} reads, t = {at_t}"
+        );
+    };
+    check(3, 0.0, Some(4.0)); // e = 2: weakest from 4 to 6
+    check(1, 0.0, Some(4.0)); // e = 1: weakest from 4 to 4, a single moment
+    check(0, 0.0, None); // e = 0: the episode is below it before it gets below the rule
+    check(3, 1.0, Some(4.0)); // the same moment, seen from t = 1
+    check(3, 5.0, Some(5.0)); // already the weakest
+    check(3, 7.0, None); // past 6 the episode is weaker, for good
+
+    // The rule, slowest of all, is the weakest now and never again once the semantic fact passes it.
+    let state = three_kinds(3).state();
+    let rule = fact(&state.facts, 5).forecast.unwrap();
+    assert_eq!((rule.half_at, rule.weakest_at), (4.0, Some(0.0)));
+    let episode = fact(&state.facts, 1).forecast.unwrap();
+    assert_eq!((episode.half_at, episode.weakest_at), (1.0, Some(6.0)));
+}
+
+#[test]
+fn the_forecast_counts_each_facts_age_from_its_own_last_touch() {
+    // The same three facts, but distilled at t = 2 and the episode read 7 times (access 8).
+    // At t = 2 the log scores are: episode 3 - 2 = 1, semantic -1, rule -2.
+    let spec = ScenarioSpec {
+        facts: vec![
+            seed("a lasting episode", 1.0),
+            seed("what it meant", 1.0),
+            seed("how to act on it", 1.0),
+        ],
+        consolidation: vec![
+            rule("semantic", "a semantic fact", 0.5, &[2.0]),
+            rule("procedural", "a procedural rule", 0.25, &[3.0]),
+        ],
+        ..ScenarioSpec::default()
+    };
+    let config = StoreConfig::new(1.0, 10, 1.0)
+        .unwrap()
+        .with_lasting_half_lives(2.0, 4.0)
+        .unwrap();
+    let mut store = FactStore::new(config, Scenario::new(spec).unwrap());
+    store.set_time(at(2.0));
+    store.consolidate().unwrap();
+    for _ in 0..7 {
+        store.read(1).unwrap();
+    }
+    let state = store.state();
+    let forecast = |id| fact(&state.facts, id).forecast.unwrap();
+    assert_eq!(
+        (
+            fact(&state.facts, 1).last_touch,
+            fact(&state.facts, 4).last_touch
+        ),
+        (at(0.0), at(2.0))
+    );
+    // The episode falls below the semantic fact after (1 + 1) / (1 - 1/2) = 4, and below the
+    // rule after (1 + 2) / (1 - 1/4) = 4: it is the weakest from t = 6.
+    assert_eq!(forecast(1).weakest_at, Some(6.0));
+    // The semantic fact passes below the rule after 1 / (1/2 - 1/4) = 4, just as the episode
+    // passes below it: t = 6 again, for a moment.
+    assert_eq!(forecast(4).weakest_at, Some(6.0));
+    // The rule is the weakest now, and until t = 6.
+    assert_eq!(forecast(5).weakest_at, Some(2.0));
+    assert_eq!(
+        (
+            forecast(1).half_at,
+            forecast(4).half_at,
+            forecast(5).half_at
+        ),
+        (3.0, 4.0, 6.0)
+    );
+}
+
+#[test]
+fn facts_of_one_kind_tied_on_score_are_both_the_weakest_now() {
+    let spec = ScenarioSpec {
+        facts: vec![seed("one", 0.5), seed("two", 0.5), seed("three", 0.75)],
+        ..ScenarioSpec::default()
+    };
+    let mut store = FactStore::new(StoreConfig::default(), Scenario::new(spec).unwrap());
+    store.set_time(at(3.0));
+    let state = store.state();
+    let weakest = |id| fact(&state.facts, id).forecast.unwrap().weakest_at;
+    assert_eq!(
+        (weakest(1), weakest(2), weakest(3)),
+        (Some(3.0), Some(3.0), None)
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The decay chart.
+
+#[test]
+fn the_chart_samples_every_step_up_to_and_including_until() {
+    let store = FactStore::default();
+    // The sampled times of fact 1's line, leaving out the breakpoints at its reads (2 and 5).
+    let times = |until: f64, step: f64| {
+        let lines = store.chart(at(until), step).unwrap();
+        let line = lines.iter().find(|line| line.id == 1).unwrap();
+        let mut times: Vec<f64> = line.points.iter().map(|p| p[0]).collect();
+        times.retain(|t| (t / step).fract() == 0.0);
+        times.dedup();
+        times
+    };
+    assert_eq!(times(12.0, 5.0), [0.0, 5.0, 10.0]);
+    assert_eq!(times(10.0, 5.0), [0.0, 5.0, 10.0]);
+    assert_eq!(times(4.0, 2.5), [0.0, 2.5]);
+    assert_eq!(times(0.0, 1.0), [0.0]);
+    assert_eq!(times(1.0, 3.0), [0.0]);
+
+    // The scores are the formula's, read at t = 2 and t = 5 included (importance 0.4).
+    let lines = store.chart(at(4.0), 2.0).unwrap();
+    let dana: Vec<[f64; 2]> = lines[0].points.clone();
+    assert_eq!(
+        dana,
+        [
+            [0.0, 0.4],
+            [2.0, 0.4 * 0.5f64.sqrt()], // just before the read: a vertical jump at t = 2
+            [2.0, 0.4 * 0.5f64.sqrt() * 1.5],
+            [4.0, 0.4 * 0.5 * 1.5]
+        ]
+    );
+    let ids: Vec<_> = lines.iter().map(|line| line.id).collect();
+    assert_eq!(ids, [1, 2, 3, 4]);
+    assert_eq!(lines[1].text, "order ORD-3300 was $200.00");
+    assert_eq!(lines[1].kind, FactKind::Episodic);
+}
+
+#[test]
+fn the_chart_takes_at_most_ten_thousand_samples() {
+    let store = FactStore::default();
+    // 10,000 steps of 1 up to 10,000: 10,001 points, the cap exactly.
+    // Fact 4 is never read, so its line has exactly the samples.
+    let lines = store.chart(at(10_000.0), 1.0).unwrap();
+    assert_eq!(lines[3].id, 4);
+    assert_eq!(lines[3].points.len(), 10_001);
+    assert_eq!(lines[3].points[10_000][0], 10_000.0);
+
+    let check = |until: f64, step: f64, expect: &str| {
+        let err = store.chart(at(until), step).unwrap_err();
+        assert_eq!(err.message(), expect, "until {until}, step {step}");
+    };
+    check(
+        10_001.0,
+        1.0,
+        "step must be above 0 and give at most 10001 samples up to 10001, got 1",
+    );
+    // 12 / 0.0011 is 10,909 samples, though 12 % 0.0011 is small.
+    check(
+        12.0,
+        0.0011,
+        "step must be above 0 and give at most 10001 samples up to 12, got 0.0011",
+    );
+    check(
+        12.0,
+        -1.0,
+        "step must be above 0 and give at most 10001 samples up to 12, got -1",
+    );
+    check(
+        12.0,
+        -0.0,
+        "step must be above 0 and give at most 10001 samples up to 12, got 0",
+    );
+    check(
+        12.0,
+        f64::NAN,
+        "step must be above 0 and give at most 10001 samples up to 12, got NaN",
+    );
+    check(
+        12.0,
+        f64::INFINITY,
+        "step must be above 0 and give at most 10001 samples up to 12, got Infinity",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time.
+
+#[test]
+fn times_are_finite_and_at_least_0_and_minus_0_is_0() {
+    assert_eq!(Time::new(0.0).unwrap().get(), 0.0);
+    assert_eq!(Time::new(6.5).unwrap().get(), 6.5);
+    assert!(Time::new(-0.0).unwrap().get().is_sign_positive());
+    assert_eq!(Time::new(-0.0).unwrap().to_string(), "0");
+    assert_eq!(Time::new(9.25).unwrap().to_string(), "9.25");
+    assert_eq!(Time::ZERO, Time::new(0.0).unwrap());
+    let check = |t: f64, expect: &str| {
+        assert_eq!(Time::new(t).unwrap_err().message(), expect, "{t}");
+    };
+    check(-1.0, "t must be a number from 0 to 1000000, got -1");
+    check(-1e-9, "t must be a number from 0 to 1000000, got -1e-9");
+    check(
+        f64::INFINITY,
+        "t must be a number from 0 to 1000000, got Infinity",
+    );
+    check(f64::NAN, "t must be a number from 0 to 1000000, got NaN");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios.
+
+fn event(text: &str, importance: f64, supersedes: Option<f64>) -> EventSpec {
+    EventSpec {
+        label: None,
+        text: Some(text.into()),
+        importance: Some(importance),
+        supersedes,
+    }
+}
+
+/// Two facts, two events and a rule: facts 1 and 2, events write 3 and 4, the rule writes 5.
+fn small_spec() -> ScenarioSpec {
+    ScenarioSpec {
+        facts: vec![seed("one", 0.5), seed("two", 0.5)],
+        reads: vec![ReadSpec {
+            fact: Some(2.0),
+            at: Some(1.5),
+        }],
+        events: vec![event("three", 0.5, Some(1.0)), event("four", 0.5, None)],
+        consolidation: vec![rule("semantic", "five", 0.5, &[1.0, 3.0])],
+    }
+}
+
+#[test]
+fn a_scenario_numbers_facts_then_events_then_rules() {
+    let scenario = Scenario::new(small_spec()).unwrap();
+    assert_eq!(scenario.facts().len(), 2);
+    assert_eq!(scenario.facts()[1].text, "two");
+    assert_eq!(scenario.facts()[1].importance, 0.5);
+    assert_eq!(scenario.reads()[0].fact, 2);
+    assert_eq!(scenario.reads()[0].at, at(1.5));
+    assert_eq!(scenario.events()[0].label, "three"); // the label defaults to the text
+    assert_eq!(scenario.events()[0].supersedes, Some(1));
+    assert_eq!(scenario.events()[1].supersedes, None);
+    assert_eq!(scenario.consolidation()[0].kind, FactKind::Semantic);
+    assert_eq!(scenario.consolidation()[0].sources, [1, 3]);
+    let ids = |f: &dyn Fn(usize) -> Option<u32>| (0..3).map(f).collect::<Vec<_>>();
+    assert_eq!(ids(&|i| scenario.event_fact(i)), [Some(3), Some(4), None]);
+    assert_eq!(ids(&|i| scenario.rule_fact(i)), [Some(5), None, None]);
+    let known: Vec<bool> = (0..=6).map(|id| scenario.has_fact(id)).collect();
+    assert_eq!(known, [false, true, true, true, true, true, false]);
+
+    let desk = Scenario::refund_desk();
+    assert_eq!(Scenario::default(), desk);
+    assert_eq!((desk.event_fact(0), desk.event_fact(2)), (Some(5), None));
+    assert_eq!((desk.rule_fact(2), desk.rule_fact(3)), (Some(9), None));
+    assert_eq!((desk.has_fact(9), desk.has_fact(10)), (true, false));
+
+    let mut labelled = small_spec();
+    labelled.events[1].label = Some("Ask about earbuds".into());
+    let scenario = Scenario::new(labelled).unwrap();
+    assert_eq!(scenario.events()[1].label, "Ask about earbuds");
+    assert_eq!(scenario.events()[1].text, "four");
+    assert_eq!(scenario.events()[1].importance, 0.5);
+}
+
+#[test]
+fn bad_scenarios_are_errors_that_give_the_path_of_the_field() {
+    let check = |change: &dyn Fn(&mut ScenarioSpec), expect: &str| {
+        let mut spec = small_spec();
+        change(&mut spec);
+        assert_eq!(Scenario::new(spec).unwrap_err().message(), expect);
+    };
+    check(
+        &|s| *s = ScenarioSpec::default(),
+        "scenario must have at least 1 fact or write event",
+    );
+    check(
+        &|s| s.facts[1].text = Some(" ".into()),
+        "facts[1].text: must be a non-empty text",
+    );
+    check(
+        &|s| s.facts[0].importance = None,
+        "facts[0].importance: required",
+    );
+    check(
+        &|s| s.facts[0].importance = Some(0.0),
+        "facts[0].importance must be a number above 0 and at most 1, got 0",
+    );
+    check(
+        &|s| s.facts[0].importance = Some(1.5),
+        "facts[0].importance must be a number above 0 and at most 1, got 1.5",
+    );
+    check(&|s| s.reads[0].at = None, "reads[0].at: required");
+    check(
+        &|s| s.reads[0].at = Some(-2.0),
+        "reads[0].at must be a number from 0 to 1000000, got -2",
+    );
+    check(&|s| s.reads[0].fact = None, "reads[0].fact: required");
+    check(
+        &|s| s.reads[0].fact = Some(0.0),
+        "reads[0].fact must be a whole number of at least 1, got 0; facts and events number 1 to 5",
+    );
+    check(
+        &|s| s.reads[0].fact = Some(6.0),
+        "reads[0].fact must be a whole number of at most 5, got 6; facts and events number 1 to 5",
+    );
+    check(
+        &|s| s.events[1].text = None,
+        "events[1].text: must be a non-empty text",
+    );
+    check(
+        &|s| s.events[1].label = Some("".into()),
+        "events[1].label: must be a non-empty text",
+    );
+    check(
+        &|s| s.events[0].importance = Some(f64::NAN),
+        "events[0].importance must be a number above 0 and at most 1, got NaN",
+    );
+    check(
+        &|s| s.events[0].supersedes = Some(2.5),
+        "events[0].supersedes must be a whole number of at least 1, got 2.5; facts and events number 1 to 5",
+    );
+    check(
+        &|s| s.events[0].supersedes = Some(3.0),
+        "events[0].supersedes: an event cannot supersede its own fact",
+    );
+    check(
+        &|s| s.events[1].supersedes = Some(4.0),
+        "events[1].supersedes: an event cannot supersede its own fact",
+    );
+    check(
+        &|s| s.consolidation[0].kind = None,
+        "consolidation[0].kind: must be \"semantic\" or \"procedural\", got nothing",
+    );
+    check(
+        &|s| s.consolidation[0].kind = Some("episodic".into()),
+        "consolidation[0].kind: must be \"semantic\" or \"procedural\", got \"episodic\"",
+    );
+    check(
+        &|s| s.consolidation[0].sources.clear(),
+        "consolidation[0].sources: name at least one episode",
+    );
+    check(
+        &|s| s.consolidation[0].sources[1] = 9.0,
+        "consolidation[0].sources[1] must be a whole number of at most 5, got 9; facts and events number 1 to 5",
+    );
+    check(
+        &|s| s.consolidation[0].text = None,
+        "consolidation[0].text: must be a non-empty text",
+    );
+    check(
+        &|s| s.consolidation[0].importance = Some(-1.0),
+        "consolidation[0].importance must be a number above 0 and at most 1, got -1",
+    );
+
+    // Events alone make a scenario, and an event may supersede another event's fact.
+    let spec = ScenarioSpec {
+        events: vec![event("a", 1.0, Some(2.0)), event("b", 1.0, Some(1.0))],
+        ..ScenarioSpec::default()
+    };
+    let scenario = Scenario::new(spec).unwrap();
+    assert_eq!(scenario.event_fact(0), Some(1));
+    // A procedural rule.
+    let mut spec = small_spec();
+    spec.consolidation[0].kind = Some("procedural".into());
+    let scenario = Scenario::new(spec).unwrap();
+    assert_eq!(scenario.consolidation()[0].kind, FactKind::Procedural);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The live store: errors, refreshes and ties.
+
+/// A distiller that hands back a fixed list.
+struct Fixed(Vec<Distilled>);
+
+impl Distiller for Fixed {
+    fn distill(&self, _: &LiveStore) -> Vec<Distilled> {
+        self.0.clone()
+    }
+}
+
+fn distilled(id: u32, kind: FactKind, importance: f64, sources: &[u32]) -> Distilled {
+    Distilled {
+        id,
+        kind,
+        text: format!("distilled {id}"),
+        importance,
+        sources: sources.to_vec(),
+    }
+}
+
+fn live(capacity: u32) -> LiveStore {
+    LiveStore::new(StoreConfig::new(4.0, capacity, 0.5).unwrap())
+}
+
+#[test]
+fn bad_writes_reads_and_moves_back_in_time_are_errors() {
+    let mut store = live(4);
+    let check = |result: Result<WriteOutcome, agent_memory_widgets::Error>, expect: &str| {
+        assert_eq!(result.unwrap_err().message(), expect);
+    };
+    check(
+        store.write(1, "a fact", 0.0, None),
+        "importance must be a number above 0 and at most 1, got 0",
+    );
+    check(
+        store.write(1, "a fact", 1.0 + f64::EPSILON, None),
+        "importance must be a number above 0 and at most 1, got 1",
+    );
+    check(
+        store.write(1, " \n", 0.5, None),
+        "text must be a non-empty text",
+    );
+    check(
+        store.write(1, "a fact", 0.5, Some(7)),
+        "supersedes names fact 7, which does not exist",
+    );
+    assert_eq!(store.facts().count(), 0);
+    store.write(1, "a fact", 1.0, None).unwrap(); // 1 is in range
+    check(
+        store.write(1, "another fact", 0.5, None),
+        "fact 1 already exists; ids must be unique",
+    );
+
+    store.advance_to(at(4.0)).unwrap();
+    store.advance_to(at(4.0)).unwrap(); // staying put is fine
+    assert_eq!(store.now(), at(4.0));
+    assert_eq!(
+        store.advance_to(at(3.5)).unwrap_err().message(),
+        "t must not go back in a LiveStore (now 4, got 3.5); replay into a new store instead"
+    );
+    assert_eq!(store.now(), at(4.0));
+
+    store.write(2, "a newer fact", 0.5, Some(1)).unwrap();
+    assert_eq!(
+        store.read(1).unwrap_err().message(),
+        "fact 1 is no longer active at t = 4; only active facts can be read"
+    );
+    assert_eq!(store.read(3).unwrap_err().message(), "there is no fact 3");
+    assert_eq!((store.score(3), store.get(3)), (None, None));
+    store.read(2).unwrap();
+    store.read(2).unwrap();
+    assert_eq!(store.get(2).unwrap().reads, 2);
+    assert_eq!(store.score(2), Some(0.5 * 2.0));
+    assert_eq!(store.score(1), Some(0.5)); // a retired fact keeps its score: 1 × 0.5 × 1
+}
+
+#[test]
+fn a_duplicate_write_keeps_the_larger_importance_and_never_supersedes_itself() {
+    let mut store = live(4);
+    store.write(1, "Dana prefers email", 0.6, None).unwrap();
+    store.advance_to(at(2.0)).unwrap();
+    let outcome = store
+        .write(2, "  dana PREFERS email ", 0.3, Some(1))
+        .unwrap();
+    assert_eq!(
+        outcome,
+        WriteOutcome {
+            fact: 1,
+            refreshed: true,
+            superseded: None,
+            evicted: None
+        }
+    );
+    let fact = store.get(1).unwrap();
+    assert_eq!(
+        (fact.importance, fact.last_touch, fact.status),
+        (0.6, at(2.0), Status::Active)
+    );
+    assert_eq!(store.get(2), None);
+    store.write(3, "Dana prefers email", 0.8, None).unwrap();
+    assert_eq!(store.get(1).unwrap().importance, 0.8);
+    assert_eq!(store.active_count(), 1);
+
+    // Once retired, the same text is a new fact.
+    store
+        .write(4, "Dana now prefers phone", 0.5, Some(1))
+        .unwrap();
+    let outcome = store.write(5, "Dana prefers email", 0.5, None).unwrap();
+    assert_eq!((outcome.fact, outcome.refreshed), (5, false));
+}
+
+#[test]
+fn score_ties_evict_the_oldest_last_touch_then_the_lowest_id() {
+    // Same kind: 0.5 written at t = 0 and 0.25 written at t = 4 both score 0.25 at t = 4.
+    let mut store = live(2);
+    store.write(1, "older", 0.5, None).unwrap();
+    store.advance_to(at(4.0)).unwrap();
+    store.write(2, "newer", 0.25, None).unwrap();
+    assert_eq!(store.score(1), store.score(2));
+    let outcome = store.write(3, "strong", 1.0, None).unwrap();
+    assert_eq!(outcome.evicted, Some(1));
+    assert_eq!(store.top_k(5), [3, 2]);
+
+    // Same kind, same time, same score: the lowest id goes.
+    let mut store = live(2);
+    store.write(2, "b", 0.5, None).unwrap();
+    store.write(1, "a", 0.5, None).unwrap();
+    assert_eq!(store.top_k(2), [2, 1]); // best first: the higher id
+    assert_eq!(store.write(3, "c", 0.75, None).unwrap().evicted, Some(1));
+
+    // Across kinds, the same rules. An episode of 0.5 at t = 0 and a semantic fact of 0.25 at
+    // t = 4 both score 0.25 at t = 4: the episode is older, so it goes.
+    let mut store = live(2);
+    store.write(1, "episode", 0.5, None).unwrap();
+    store.advance_to(at(4.0)).unwrap();
+    let semantic = distilled(2, FactKind::Semantic, 0.25, &[]);
+    store.consolidate(&Fixed(vec![semantic])).unwrap();
+    assert_eq!(store.score(1), store.score(2));
+    assert_eq!(store.top_k(2), [2, 1]); // ties rank the newest first
+    assert_eq!(
+        store.write(3, "strong", 1.0, None).unwrap().evicted,
+        Some(1)
+    );
+
+    // Across kinds at the same time and score, the lowest id goes, and ranks last.
+    let mut store = live(3);
+    let rules = vec![
+        distilled(1, FactKind::Procedural, 0.5, &[]),
+        distilled(2, FactKind::Semantic, 0.5, &[]),
+    ];
+    store.consolidate(&Fixed(rules)).unwrap();
+    store.write(3, "episode", 0.5, None).unwrap();
+    assert_eq!(store.top_k(3), [3, 2, 1]);
+    assert_eq!(
+        store.write(4, "strong", 1.0, None).unwrap().evicted,
+        Some(1)
+    );
+    assert_eq!(store.top_k(3), [4, 3, 2]);
+}
+
+#[test]
+fn consolidation_supersedes_only_the_episodes_it_cites() {
+    let mut store = live(10);
+    store.write(1, "an episode", 0.5, None).unwrap();
+    store.write(2, "another episode", 0.5, None).unwrap();
+    let first = vec![distilled(3, FactKind::Semantic, 0.5, &[1])];
+    let outcomes = store.consolidate(&Fixed(first)).unwrap();
+    assert_eq!(outcomes.len(), 1);
+    assert_eq!(outcomes[0].fact, 3);
+    // A rule citing a semantic fact leaves it active.
+    let second = vec![distilled(4, FactKind::Procedural, 0.5, &[3, 2])];
+    store.consolidate(&Fixed(second)).unwrap();
+    let status = |store: &LiveStore, id| store.get(id).unwrap().status;
+    assert_eq!(status(&store, 1), Status::Superseded { by: 3 });
+    assert_eq!(status(&store, 2), Status::Superseded { by: 4 });
+    assert_eq!(status(&store, 3), Status::Active);
+    assert_eq!(store.get(4).unwrap().sources, [3, 2]);
+    assert_eq!(store.get(4).unwrap().kind, FactKind::Procedural);
+
+    let bad = vec![distilled(5, FactKind::Semantic, 1.5, &[3])];
+    assert_eq!(
+        store.consolidate(&Fixed(bad)).unwrap_err().message(),
+        "importance must be a number above 0 and at most 1, got 1.5"
+    );
+    assert_eq!(status(&store, 3), Status::Active);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The timeline: events, reads, consolidation and reset.
+
+#[test]
+fn store_config_rejects_each_bad_value_with_its_name() {
+    let check = |half_life: f64, capacity: u32, boost: f64, expect: &str| {
+        let err = StoreConfig::new(half_life, capacity, boost).unwrap_err();
+        assert_eq!(err.message(), expect);
+    };
+    check(
+        0.0,
+        4,
+        0.5,
+        "halfLife must be a number from 0.001 to 1000000, got 0",
+    );
+    check(
+        -4.0,
+        4,
+        0.5,
+        "halfLife must be a number from 0.001 to 1000000, got -4",
+    );
+    check(
+        f64::INFINITY,
+        4,
+        0.5,
+        "halfLife must be a number from 0.001 to 1000000, got Infinity",
+    );
+    check(
+        f64::NAN,
+        4,
+        0.5,
+        "halfLife must be a number from 0.001 to 1000000, got NaN",
+    );
+    check(
+        4.0,
+        0,
+        0.5,
+        "capacity must be a whole number of at least 1, got 0",
+    );
+    check(
+        4.0,
+        4,
+        -0.5,
+        "accessBoost must be a number from 0 to 1000, got -0.5",
+    );
+    check(
+        4.0,
+        4,
+        1000.5,
+        "accessBoost must be a number from 0 to 1000, got 1000.5",
+    );
+    check(
+        4.0,
+        4,
+        f64::NAN,
+        "accessBoost must be a number from 0 to 1000, got NaN",
+    );
+    // The edges are in.
+    let config = StoreConfig::new(1e-3, 1, 0.0).unwrap();
+    assert_eq!(
+        (config.half_life(), config.capacity(), config.access_boost()),
+        (1e-3, 1, 0.0)
+    );
+    assert_eq!(config.half_life_of(FactKind::Semantic), 4e-3);
+    assert_eq!(
+        StoreConfig::new(4.0, 4, 1000.0).unwrap().access_boost(),
+        1000.0
+    );
+    assert_eq!(
+        StoreConfig::new(4.0, 4, 0.5).unwrap(),
+        StoreConfig::default()
+    );
+}
+
+#[test]
+fn store_options_default_to_the_seed_and_check_each_value() {
+    let state = FactStore::from_options(StoreOptions::default())
+        .unwrap()
+        .state();
+    assert_eq!(
+        (state.half_life, state.capacity, state.access_boost),
+        (4.0, 4, 0.5)
+    );
+    let options = StoreOptions {
+        half_life: Some(3.0),
+        capacity: Some(2.0),
+        access_boost: Some(0.25),
+        scenario: Some(small_spec()),
+        ..StoreOptions::default()
+    };
+    let store = FactStore::from_options(options).unwrap();
+    assert_eq!(store.config(), StoreConfig::new(3.0, 2, 0.25).unwrap());
+    assert_eq!(store.scenario(), &Scenario::new(small_spec()).unwrap());
+    let check = |options: StoreOptions, expect: &str| {
+        assert_eq!(
+            FactStore::from_options(options).unwrap_err().message(),
+            expect
+        );
+    };
+    check(
+        StoreOptions {
+            capacity: Some(2.5),
+            ..StoreOptions::default()
+        },
+        "capacity must be a whole number of at least 1, got 2.5",
+    );
+    check(
+        StoreOptions {
+            half_life: Some(-1.0),
+            ..StoreOptions::default()
+        },
+        "halfLife must be a number from 0.001 to 1000000, got -1",
+    );
+    check(
+        StoreOptions {
+            access_boost: Some(2000.0),
+            ..StoreOptions::default()
+        },
+        "accessBoost must be a number from 0 to 1000, got 2000",
+    );
+    check(
+        StoreOptions {
+            scenario: Some(ScenarioSpec::default()),
+            ..StoreOptions::default()
+        },
+        "scenario must have at least 1 fact or write event",
+    );
+}
+
+#[test]
+fn events_say_which_fact_they_write_and_when_they_were_fired() {
+    let mut store = FactStore::default();
+    store.set_time(at(3.0));
+    assert_eq!(store.time(), at(3.0));
+    let change = store.fire(0).unwrap();
+    assert_eq!(
+        change,
+        Change {
+            at: at(3.0),
+            action: Action::Write,
+            fact: 5,
+            event: Some(0),
+            superseded: Some(3),
+            evicted: None,
+        }
+    );
+    let events = store.events();
+    assert_eq!(
+        events,
+        [
+            EventInfo {
+                index: 0,
+                label: "refund approved: $180.00".into(),
+                fact: 5,
+                fired_at: Some(at(3.0)),
+            },
+            EventInfo {
+                index: 1,
+                label: "Dana asks about the Globex earbuds warranty".into(),
+                fact: 6,
+                fired_at: None,
+            },
+        ]
+    );
+    assert_eq!(store.state().events, events);
+
+    // A scenario without events says so.
+    let spec = ScenarioSpec {
+        facts: vec![seed("only fact", 0.5)],
+        ..ScenarioSpec::default()
+    };
+    let mut store = FactStore::new(StoreConfig::default(), Scenario::new(spec).unwrap());
+    assert_eq!(
+        store.fire(0).unwrap_err().message(),
+        "there is no write event 0: this scenario has none"
+    );
+    assert_eq!(store.events(), []);
+    let state = store.state();
+    assert!(!state.can_consolidate);
+    assert_eq!(
+        store.consolidate().unwrap_err().message(),
+        "this scenario has no consolidation rules"
+    );
+    assert!(FactStore::default().state().can_consolidate);
+}
+
+#[test]
+fn the_state_lists_every_read_and_logs_refreshes_and_missed_reads() {
+    // At t = 0 the Globex question evicts Dana, so her scheduled reads at 2 and 5 miss.
+    let mut store = FactStore::default();
+    store.fire(1).unwrap();
+    store.set_time(at(2.5));
+    let change = store.read(2).unwrap();
+    assert_eq!(
+        change,
+        Change {
+            at: at(2.5),
+            action: Action::Read,
+            fact: 2,
+            event: None,
+            superseded: None,
+            evicted: None,
+        }
+    );
+    store.set_time(at(6.0));
+    let state = store.state();
+    let reads: Vec<(u32, f64, bool)> = state
+        .reads
+        .iter()
+        .map(|read| (read.fact, read.at.get(), read.scheduled))
+        .collect();
+    assert_eq!(reads, [(1, 2.0, true), (1, 5.0, true), (2, 2.5, false)]);
+    let log: Vec<(f64, Action, u32, Option<u32>)> = state
+        .log
+        .iter()
+        .map(|c| (c.at.get(), c.action, c.fact, c.evicted))
+        .collect();
+    assert_eq!(
+        log,
+        [
+            (0.0, Action::Write, 1, None),
+            (0.0, Action::Write, 2, None),
+            (0.0, Action::Write, 3, None),
+            (0.0, Action::Write, 4, None),
+            (0.0, Action::Write, 6, Some(1)),
+            (2.0, Action::MissedRead, 1, None),
+            (2.5, Action::Read, 2, None),
+            (5.0, Action::MissedRead, 1, None),
+        ]
+    );
+    assert_eq!(fact(&state.facts, 2).reads, 1);
+
+    // A write event that repeats a fact's text refreshes it.
+    let spec = ScenarioSpec {
+        facts: vec![seed("Dana prefers email", 0.5)],
+        events: vec![event("dana prefers EMAIL", 0.75, None)],
+        ..ScenarioSpec::default()
+    };
+    let mut store = FactStore::new(StoreConfig::default(), Scenario::new(spec).unwrap());
+    store.set_time(at(2.0));
+    let change = store.fire(0).unwrap();
+    assert_eq!(
+        (change.action, change.fact, change.event),
+        (Action::Refresh, 1, Some(0))
+    );
+    let state = store.state();
+    assert_eq!(state.facts.len(), 1);
+    assert_eq!(
+        (state.facts[0].importance, state.facts[0].last_touch),
+        (0.75, at(2.0))
+    );
+}
+
+#[test]
+fn reset_forgets_events_reads_consolidation_and_time() {
+    let mut store = FactStore::default();
+    store.set_time(at(6.0));
+    store.fire(0).unwrap();
+    store.read(1).unwrap();
+    store.consolidate().unwrap();
+    assert_eq!(store.state().consolidated_at, Some(at(6.0)));
+    store.reset();
+    assert_eq!(store.time(), Time::ZERO);
+    assert_eq!(store.state(), FactStore::default().state());
+    assert!(store.consolidate().is_ok());
+}
+
+#[test]
+fn a_rule_distills_only_once_its_episodes_are_written_and_one_is_still_active() {
+    // At t = 0 only the fee rule's episode (fact 4) exists: the refund (needs event 0's fact 5)
+    // and the warranty question (needs event 1's fact 6) wait.
+    let mut store = FactStore::default();
+    let facts: Vec<u32> = store
+        .consolidate()
+        .unwrap()
+        .iter()
+        .map(|c| c.fact)
+        .collect();
+    assert_eq!(facts, [9]);
+
+    // An episode superseded before the pass gives nothing to distill.
+    let spec = ScenarioSpec {
+        facts: vec![seed("the order is late", 0.5), seed("Dana is Dana", 0.5)],
+        events: vec![event("the order arrived", 0.5, Some(1.0))],
+        consolidation: vec![rule("semantic", "orders can be late", 0.5, &[1.0])],
+        ..ScenarioSpec::default()
+    };
+    let mut store = FactStore::new(StoreConfig::default(), Scenario::new(spec).unwrap());
+    store.fire(0).unwrap();
+    store.set_time(at(1.0));
+    assert_eq!(store.consolidate().unwrap(), []);
+    assert_eq!(store.state().facts.len(), 3);
+}
