@@ -47,9 +47,6 @@ function h(tag, props = {}, ...children) {
 }
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-/** `turn 2`, `turns 2 and 3`, `turns 2, 3 and 5`. */
-const turnList = (turns) => turns.length === 1 ? `turn ${turns[0]}`
-  : `turns ${turns.slice(0, -1).join(", ")} and ${turns.at(-1)}`;
 const quote = (text) => `\u201c${text}\u201d`;
 /** A number for a table cell: at most `digits` decimals, trailing zeros trimmed. */
 const num = (value, digits = 3) => String(Number(value.toFixed(digits)));
