@@ -1343,15 +1343,21 @@ class MemoryPlayground extends MemoryWidget {
   static observedAttributes = ["budget", "hot", "turn", "scenario"];
 
   #open = null;
-  #replayed = null;
 
   createModel({ fallback = false } = {}) {
-    const model = fallback ? new Playground() : sessionModel(this, Playground);
-    // A knob replays every policy to the turn the reader was at, under the new settings.
-    const previous = this.model?.turn;
-    if (previous !== undefined && previous !== model.turn) model.goTo(previous);
-    this.#replayed = previous;
-    return model;
+    return fallback ? new Playground() : sessionModel(this, Playground);
+  }
+
+  /** What a knob change keeps: the turn every policy stands at. */
+  progress() {
+    return this.model.turn;
+  }
+
+  /** Replays every policy to `turn` under new settings, and says so. */
+  replay(turn) {
+    this.model.goTo(turn);
+    const state = this.model.state();
+    return `Every policy replayed to turn ${state.turn} under the new settings (budget ${state.budget}, ${plural(state.policies[0]?.window.hotN ?? 0, "HOT turn")}).`;
   }
 
   mount() {
@@ -1406,11 +1412,7 @@ class MemoryPlayground extends MemoryWidget {
       ["hot", "HOT turns", { min: 1, step: 1 }],
     ], { budget: 40, hot: 2 });
     this.render(state);
-    const replayed = this.#replayed;
-    this.#replayed = null;
-    this.announce(replayed === undefined || replayed === null
-      ? `Ready: ${plural(state.policies.length, "policy", "policies")} at turn ${state.turn} of ${state.totalTurns}, budget ${state.budget} tokens.`
-      : `Budget ${state.budget}, ${plural(state.policies[0]?.window.hotN ?? 0, "HOT turn")}: every policy replayed to turn ${state.turn}.`);
+    this.announce(`Ready: ${plural(state.policies.length, "policy", "policies")} at turn ${state.turn} of ${state.totalTurns}, budget ${state.budget} tokens.`);
   }
 
   goTo(turn) {

@@ -236,7 +236,7 @@ test("the playground has its own budget knob and replays to the same turn", asyn
   await budget.fill("60");
   await budget.press("Enter");
   await widget.getByRole("status").filter({ hasText: "replayed" }).waitFor({ timeout: 5000 });
-  assert.equal(await widget.getByRole("status").textContent(), "Budget 60, 2 HOT turns: every policy replayed to turn 5.");
+  assert.equal(await widget.getByRole("status").textContent(), "budget is now 60. Every policy replayed to turn 5 under the new settings (budget 60, 2 HOT turns).");
   const expected = await coreState(page, 5, { budget: 60 });
   assert.deepEqual(await tokensNow(rows), expected.policies.map((row) => row.tokens));
   assert.ok((await rows.locator("td.tokens-now").allTextContents()).every((t) => t.includes("/ 60")));
