@@ -4,9 +4,9 @@
 //! from the formulas in SPEC section 3, so that a planted bug (`make mutants`) shows up here.
 
 use agent_memory_widgets::{
-    Action, Change, Distilled, Distiller, EventInfo, EventSpec, FactKind, FactStore, FactView,
-    LiveStore, ReadSpec, RuleSpec, Scenario, ScenarioSpec, SeedFactSpec, Status, StoreConfig,
-    StoreOptions, Time, WriteOutcome,
+    Action, Change, Distilled, Distiller, Error, EventInfo, EventSpec, FactKind, FactStore,
+    FactView, LiveStore, ReadSpec, RuleSpec, Scenario, ScenarioSpec, SeedFactSpec, Status,
+    StoreConfig, StoreOptions, Time, WriteOutcome,
 };
 
 fn at(t: f64) -> Time {
@@ -570,8 +570,8 @@ fn bad_scenarios_are_errors_that_give_the_path_of_the_field() {
 struct Fixed(Vec<Distilled>);
 
 impl Distiller for Fixed {
-    fn distill(&self, _: &LiveStore) -> Vec<Distilled> {
-        self.0.clone()
+    fn distill(&self, _: &LiveStore) -> Result<Vec<Distilled>, Error> {
+        Ok(self.0.clone())
     }
 }
 

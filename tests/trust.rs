@@ -8,7 +8,7 @@ use agent_memory_widgets::limits::{
     MAX_TIME, MAX_TURNS,
 };
 use agent_memory_widgets::{
-    Distilled, Distiller, FactId, FactKind, FactStore, FactStoreState, LiveStore, ReadSpec,
+    Distilled, Distiller, Error, FactId, FactKind, FactStore, FactStoreState, LiveStore, ReadSpec,
     RuleSpec, Scenario, ScenarioSpec, Script, SeedFactSpec, Session, SessionOptions, StoreConfig,
     StoreOptions, Time, TurnSpec,
 };
@@ -304,8 +304,8 @@ fn a_session_at_the_turn_limit_runs() {
 struct Fixed(Vec<Distilled>);
 
 impl Distiller for Fixed {
-    fn distill(&self, _: &LiveStore) -> Vec<Distilled> {
-        self.0.clone()
+    fn distill(&self, _: &LiveStore) -> Result<Vec<Distilled>, Error> {
+        Ok(self.0.clone())
     }
 }
 

@@ -367,7 +367,7 @@ pub struct FactStoreState {
 /// assert_eq!(store.unfire(1).unwrap().get(), 6.0);
 /// store.fire(1).unwrap(); // fired again, now at t = 3
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct FactStore {
     config: StoreConfig,
     scenario: Scenario,
@@ -394,9 +394,9 @@ enum Op {
 struct ScenarioDistiller<'a>(&'a Scenario);
 
 impl Distiller for ScenarioDistiller<'_> {
-    fn distill(&self, store: &LiveStore) -> Vec<Distilled> {
+    fn distill(&self, store: &LiveStore) -> Result<Vec<Distilled>, Error> {
         let scenario = self.0;
-        scenario
+        Ok(scenario
             .consolidation()
             .iter()
             .enumerate()
@@ -419,7 +419,7 @@ impl Distiller for ScenarioDistiller<'_> {
                     sources: rule.sources.clone(),
                 })
             })
-            .collect()
+            .collect())
     }
 }
 

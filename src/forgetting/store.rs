@@ -99,7 +99,12 @@ pub struct Distilled {
 /// the timeline to be.
 pub trait Distiller {
     /// The facts to distill from `store` now.
-    fn distill(&self, store: &LiveStore) -> Vec<Distilled>;
+    ///
+    /// # Errors
+    ///
+    /// Whatever the distiller cannot do (an LLM call that failed, say). An error leaves the
+    /// store as it was: [`LiveStore::consolidate`] passes it on and changes nothing.
+    fn distill(&self, store: &LiveStore) -> Result<Vec<Distilled>, Error>;
 }
 
 /// What a [`LiveStore::write`] did.
@@ -144,7 +149,7 @@ pub struct WriteOutcome {
 /// assert_eq!(store.top_k(2), [3, 1]);
 /// assert_eq!(store.score(3), Some(0.9));
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LiveStore {
     config: StoreConfig,
     now: Time,
@@ -251,11 +256,27 @@ impl LiveStore {
     /// A distilled fact cites only what the store still holds, active or superseded. An evicted
     /// fact is forgotten: it is dropped from the sources, whatever the distiller named, and stays
     /// evicted.
+    ///
+    /// The call is atomic: every distilled fact is checked before anything is written, so an
+    /// error leaves the store exactly as it was.
+    ///
+    /// # Errors
+    ///
+    /// When the distiller fails, or a distilled fact has an importance outside (0, 1], an empty
+    /// text, or an id that is already taken (by a fact in the store or an earlier one of the
+    /// same pass).
     pub fn consolidate(&mut self, distiller: &dyn Distiller) -> Result<Vec<WriteOutcome>, Error> {
-        let distilled = distiller.distill(self);
+        let distilled = distiller.distill(self)?;
+        // Validate everything first: after this loop no write below can fail.
+        let mut ids = BTreeSet::new();
+        for fact in &distilled {
+            check_fact(fact.importance, &fact.text)?;
+            if self.facts.contains_key(&fact.id) || !ids.insert(fact.id) {
+                return Err(duplicate_id(fact.id));
+            }
+        }
         let mut outcomes = Vec::with_capacity(distilled.len());
         for fact in distilled {
-            check_importance("importance", fact.importance)?;
             let mut sources = Vec::with_capacity(fact.sources.len());
             for &source in &fact.sources {
                 let Some(held) = self.facts.get(&source) else {
@@ -276,8 +297,12 @@ impl LiveStore {
                 fact.importance,
                 None,
                 sources,
-            )?;
-            outcomes.push(outcome);
+            );
+            // Checked above: the importance, the text and a fresh id are all a write needs.
+            debug_assert!(outcome.is_ok(), "a validated distilled write failed");
+            if let Ok(outcome) = outcome {
+                outcomes.push(outcome);
+            }
         }
         Ok(outcomes)
     }
@@ -291,10 +316,7 @@ impl LiveStore {
         supersedes: Option<FactId>,
         sources: Vec<FactId>,
     ) -> Result<WriteOutcome, Error> {
-        check_importance("importance", importance)?;
-        if text.trim().is_empty() {
-            return Err(Error::new("text must be a non-empty text"));
-        }
+        check_fact(importance, text)?;
         if let Some(old) = supersedes {
             if !self.facts.contains_key(&old) {
                 return Err(Error::new(format!(
@@ -313,9 +335,7 @@ impl LiveStore {
             outcome.refreshed = true;
         } else {
             if self.facts.contains_key(&id) {
-                return Err(Error::new(format!(
-                    "fact {id} already exists; ids must be unique"
-                )));
+                return Err(duplicate_id(id));
             }
             let fact = Fact {
                 id,
@@ -508,6 +528,19 @@ impl StoreConfig {
             + fact.last_touch.get() / self.half_life_of(fact.kind)
             + log2(self.access(fact))
     }
+}
+
+/// Checks what every written fact needs: an importance in (0, 1] and a text with a word.
+fn check_fact(importance: f64, text: &str) -> Result<(), Error> {
+    check_importance("importance", importance)?;
+    if text.trim().is_empty() {
+        return Err(Error::new("text must be a non-empty text"));
+    }
+    Ok(())
+}
+
+fn duplicate_id(id: FactId) -> Error {
+    Error::new(format!("fact {id} already exists; ids must be unique"))
 }
 
 /// Checks an importance: a number in (0, 1].
