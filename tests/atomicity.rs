@@ -59,12 +59,15 @@ fn a_pass_that_names_one_id_twice_writes_nothing() {
     assert_eq!(store, before);
 }
 
+/// A distilled fact as generated: id, text, importance, sources.
+type RawDistilled = (u32, &'static str, f64, Vec<u32>);
+
 #[derive(Clone, Debug)]
 enum LiveOp {
     Write(u32, &'static str, f64, Option<u32>),
     Read(u32),
     Advance(f64),
-    Consolidate(Option<Vec<(u32, &'static str, f64, Vec<u32>)>>),
+    Consolidate(Option<Vec<RawDistilled>>),
 }
 
 fn wild_importance() -> impl Strategy<Value = f64> {
