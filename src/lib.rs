@@ -78,7 +78,7 @@ pub use compaction::{
     SummaryBuffer, TranscriptTurn, Truncate, Turn, TurnSpec, Window, BUDGET, FACTS_RULE,
     GIST_TERMS, HOT_N, INTERVAL, KEY_FACTS, OVERLAP, POLICIES,
 };
-pub use error::Error;
+pub use error::{Error, ErrorKind};
 pub use forgetting::{
     Action, Change, ChartLine, ConsolidationRule, Distilled, Distiller, EventInfo, EventSpec, Fact,
     FactId, FactKind, FactStore, FactStoreState, FactView, Forecast, LiveStore, ReadInfo, ReadSpec,

@@ -43,7 +43,7 @@ pub const HOT_N: u32 = 2;
 /// assert_eq!(SessionConfig::default().budget(), Tokens(40));
 /// assert_eq!(
 ///     SessionConfig::new(40, 0).unwrap_err().message(),
-///     "hotN must be a whole number of at least 1, got 0"
+///     "hot_n must be a whole number of at least 1, got 0"
 /// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,9 +54,13 @@ pub struct SessionConfig {
 
 impl SessionConfig {
     /// Checks that `budget` and `hot_n` are at least 1.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming `budget` or `hot_n` when it is 0.
     pub fn new(budget: u32, hot_n: u32) -> Result<SessionConfig, Error> {
         let budget = whole_number("budget", f64::from(budget), 1, u32::MAX)?;
-        let hot_n = whole_number("hotN", f64::from(hot_n), 1, u32::MAX)?;
+        let hot_n = whole_number("hot_n", f64::from(hot_n), 1, u32::MAX)?;
         Ok(SessionConfig {
             budget: Tokens(budget),
             hot_n,
@@ -255,9 +259,24 @@ impl Session {
     }
 
     /// A session from options as JS or JSON gives them, every value checked.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming the first bad value, or
+    /// [`ErrorKind::OverLimit`](crate::ErrorKind) when the script passes a [limit](crate::limits).
     pub fn from_options(options: SessionOptions) -> Result<Session, Error> {
-        let budget = whole_number("budget", options.budget.unwrap_or(40.0), 1, u32::MAX)?;
-        let hot_n = whole_number("hotN", options.hot_n.unwrap_or(2.0), 1, u32::MAX)?;
+        let budget = whole_number(
+            "budget",
+            options.budget.unwrap_or(f64::from(BUDGET.0)),
+            1,
+            u32::MAX,
+        )?;
+        let hot_n = whole_number(
+            "hot_n",
+            options.hot_n.unwrap_or(f64::from(HOT_N)),
+            1,
+            u32::MAX,
+        )?;
         let script = match options.script {
             Some(specs) => Script::within_limits(specs)?,
             None => Script::refund_desk(),

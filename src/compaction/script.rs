@@ -135,12 +135,23 @@ pub struct Script {
 
 impl Script {
     /// Validates `specs` into a script. Errors name the turn's index and the field.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming the turn and field: an empty
+    /// script, a missing or empty text, an unknown kind, or a missing summary.
     pub fn new(specs: Vec<TurnSpec>) -> Result<Script, Error> {
         if specs.is_empty() {
-            return Err(Error::new("script must have at least 1 turn, got 0"));
+            return Err(Error::invalid(
+                "script",
+                "script must have at least 1 turn, got 0",
+            ));
         }
         if u32::try_from(specs.len()).is_err() {
-            return Err(Error::new("script must have at most 4294967295 turns"));
+            return Err(Error::invalid(
+                "script",
+                "script must have at most 4294967295 turns",
+            ));
         }
         let mut turns = Vec::with_capacity(specs.len());
         for (index, spec) in specs.into_iter().enumerate() {
@@ -158,7 +169,7 @@ impl Script {
     ///
     /// As [`Script::new`], and when a limit is passed.
     pub fn within_limits(specs: Vec<TurnSpec>) -> Result<Script, Error> {
-        check_len("script", specs.len(), MAX_TURNS)?;
+        check_len("script", specs.len(), MAX_TURNS, "MAX_TURNS")?;
         let mut budget = TextBudget::default();
         for (index, spec) in specs.iter().enumerate() {
             for (field, text) in [
@@ -228,28 +239,34 @@ fn validate(index: usize, spec: TurnSpec) -> Result<Turn, Error> {
             check_text(&at(field), &value)?;
             Ok(value)
         }
-        _ => Err(Error::new(format!(
-            "{}: must be a non-empty text",
-            at(field)
-        ))),
+        _ => Err(Error::invalid(
+            &at(field),
+            format!("{}: must be a non-empty text", at(field)),
+        )),
     };
     let speaker = required("speaker", spec.speaker)?;
     let kind_name = required("kind", spec.kind)?;
     let kind = Kind::from_name(&kind_name).ok_or_else(|| {
-        Error::new(format!(
-            "{}: unknown kind \"{kind_name}\"; use chatter, decision, tool or question",
-            at("kind")
-        ))
+        Error::invalid(
+            &at("kind"),
+            format!(
+                "{}: unknown kind \"{kind_name}\"; use chatter, decision, tool or question",
+                at("kind")
+            ),
+        )
     })?;
     let text = required("text", spec.text)?;
     let summary = match kind {
         Kind::Chatter => None,
         _ => Some(required("summary", spec.summary).map_err(|_| {
-            Error::new(format!(
-                "{}: a {} turn needs a one-line summary (only chatter goes without)",
-                at("summary"),
-                kind.name()
-            ))
+            Error::invalid(
+                &at("summary"),
+                format!(
+                    "{}: a {} turn needs a one-line summary (only chatter goes without)",
+                    at("summary"),
+                    kind.name()
+                ),
+            )
         })?),
     };
     let tokens = Tokens::of(&text);

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::error::{fmt_number, Error};
+use crate::error::{fmt_number, Error, ErrorKind};
 use crate::forgetting::StoreConfig;
 use crate::math::{exp2, log2};
 use crate::units::Time;
@@ -216,9 +216,13 @@ impl LiveStore {
     }
 
     /// Moves time forward to `t`. Moving back is an error: replay into a new store instead.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::TimeWentBack`] when `t` is before [`now`](LiveStore::now).
     pub fn advance_to(&mut self, t: Time) -> Result<(), Error> {
         if t < self.now {
-            return Err(Error::new(format!(
+            return Err(Error::new(ErrorKind::TimeWentBack, format!(
                 "t must not go back in a LiveStore (now {}, got {}); replay into a new store instead",
                 self.now, t
             )));
@@ -233,6 +237,12 @@ impl LiveStore {
     /// is added: that fact is refreshed instead (last touch = now, importance = the larger).
     /// If `supersedes` names an active fact, it is retired. Then, if more than `capacity` facts
     /// are active, the one with the lowest score now is evicted.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`] for an importance outside (0, 1] or an empty text,
+    /// [`ErrorKind::NoSuchFact`] when `supersedes` names no fact, and [`ErrorKind::DuplicateId`]
+    /// when `id` is taken. A failed write changes nothing.
     pub fn write(
         &mut self,
         id: FactId,
@@ -268,10 +278,14 @@ impl LiveStore {
     pub fn consolidate(&mut self, distiller: &dyn Distiller) -> Result<Vec<WriteOutcome>, Error> {
         let distilled = distiller.distill(self)?;
         // Validate everything first: after this loop no write below can fail.
-        let mut ids = BTreeSet::new();
-        for fact in &distilled {
+        for (i, fact) in distilled.iter().enumerate() {
             check_fact(fact.importance, &fact.text)?;
-            if self.facts.contains_key(&fact.id) || !ids.insert(fact.id) {
+            // A plain scan keeps the WebAssembly build small; a pass distills few facts.
+            let mut taken = self.facts.contains_key(&fact.id);
+            for earlier in &distilled[..i] {
+                taken |= earlier.id == fact.id;
+            }
+            if taken {
                 return Err(duplicate_id(fact.id));
             }
         }
@@ -319,9 +333,10 @@ impl LiveStore {
         check_fact(importance, text)?;
         if let Some(old) = supersedes {
             if !self.facts.contains_key(&old) {
-                return Err(Error::new(format!(
-                    "supersedes names fact {old}, which does not exist"
-                )));
+                return Err(Error::new(
+                    ErrorKind::NoSuchFact { id: old },
+                    format!("supersedes names fact {old}, which does not exist"),
+                ));
             }
         }
         let normalised = normalise(text);
@@ -398,17 +413,27 @@ impl LiveStore {
     }
 
     /// Reads active fact `id` at the current time: its read count goes up by one.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::NoSuchFact`] or [`ErrorKind::FactNotActive`]; nothing changes.
     pub fn read(&mut self, id: FactId) -> Result<(), Error> {
         match self.facts.get(&id).map(|fact| fact.status) {
             Some(Status::Active) => {
                 self.rekey(id, |fact, _| fact.reads = fact.reads.saturating_add(1));
                 Ok(())
             }
-            Some(_) => Err(Error::new(format!(
-                "fact {id} is no longer active at t = {}; only active facts can be read",
-                self.now
-            ))),
-            None => Err(Error::new(format!("there is no fact {id}"))),
+            Some(_) => Err(Error::new(
+                ErrorKind::FactNotActive { id },
+                format!(
+                    "fact {id} is no longer active at t = {}; only active facts can be read",
+                    self.now
+                ),
+            )),
+            None => Err(Error::new(
+                ErrorKind::NoSuchFact { id },
+                format!("there is no fact {id}"),
+            )),
         }
     }
 
@@ -534,13 +559,16 @@ impl StoreConfig {
 fn check_fact(importance: f64, text: &str) -> Result<(), Error> {
     check_importance("importance", importance)?;
     if text.trim().is_empty() {
-        return Err(Error::new("text must be a non-empty text"));
+        return Err(Error::invalid("text", "text must be a non-empty text"));
     }
     Ok(())
 }
 
 fn duplicate_id(id: FactId) -> Error {
-    Error::new(format!("fact {id} already exists; ids must be unique"))
+    Error::new(
+        ErrorKind::DuplicateId { id },
+        format!("fact {id} already exists; ids must be unique"),
+    )
 }
 
 /// Checks an importance: a number in (0, 1].
@@ -548,10 +576,13 @@ pub(crate) fn check_importance(field: &str, importance: f64) -> Result<(), Error
     if importance > 0.0 && importance <= 1.0 {
         Ok(())
     } else {
-        Err(Error::new(format!(
-            "{field} must be a number above 0 and at most 1, got {}",
-            fmt_number(importance)
-        )))
+        Err(Error::invalid(
+            field,
+            format!(
+                "{field} must be a number above 0 and at most 1, got {}",
+                fmt_number(importance)
+            ),
+        ))
     }
 }
 
