@@ -58,7 +58,7 @@ pub enum ErrorKind {
     /// was never fired, a consolidation pass run twice or in a scenario without rules.
     InvalidState,
     /// An error from outside the crate, such as a [`Distiller`](crate::Distiller)'s or a
-    /// `Summarizer`'s own.
+    /// [`Summarizer`](crate::Summarizer)'s own.
     Other,
 }
 
@@ -89,7 +89,7 @@ pub struct Error {
 
 impl Error {
     /// An error of `kind` that says `message`. For a [`Distiller`](crate::Distiller) or a
-    /// `Summarizer` of your own, [`ErrorKind::Other`] fits.
+    /// [`Summarizer`](crate::Summarizer) of your own, [`ErrorKind::Other`] fits.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
         Error {
             kind,
