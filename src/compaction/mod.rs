@@ -235,7 +235,9 @@ pub struct Session {
     // Invariant: turns 1..=log.len() are the ones played; later ones are the script still to come.
     script: Script,
     policy: Box<dyn CompactionPolicy>,
-    summarizer: Box<dyn Summarizer>,
+    // `None` is the default, `Scripted`: no summarizer object, so a build that only replays
+    // scripts (the widget's) carries no summarizer code.
+    summarizer: Option<Box<dyn Summarizer>>,
     window: Window,
     // Invariant: log[i].turn == i + 1, and log.len() is the number of turns added.
     log: Vec<Step>,
@@ -257,7 +259,7 @@ impl Session {
             config,
             script,
             policy,
-            summarizer: Box::new(Scripted),
+            summarizer: None,
             window: Window::default(),
             log: Vec::new(),
         }
@@ -271,7 +273,7 @@ impl Session {
 
     /// The same session with `summarizer` writing the summaries of turns pushed from now on.
     pub fn with_summarizer(mut self, summarizer: Box<dyn Summarizer>) -> Session {
-        self.summarizer = summarizer;
+        self.summarizer = Some(summarizer);
         self
     }
 
@@ -295,7 +297,10 @@ impl Session {
             ));
         }
         if turn.kind() != Kind::Chatter {
-            let summary = self.summarizer.summarize(&turn)?;
+            let summary = match &self.summarizer {
+                Some(summarizer) => summarizer.summarize(&turn)?,
+                None => Scripted.summarize(&turn)?,
+            };
             turn = turn.with_summary(&summary)?;
         }
         self.script.replace_from(self.log.len(), turn);
