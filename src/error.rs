@@ -1,35 +1,151 @@
-//! The one error type of the crate: a sentence a person can act on.
+//! The one error type of the crate: a sentence a person can act on, and a kind a program can
+//! match.
 
 use std::fmt;
 
-/// Bad input, explained: the message names the option or field, the rule it broke and the value
-/// given, for example `budget must be a whole number of at least 1, got 0`.
+/// What went wrong, for a program to match; [`Error::message`] says it for a person.
 ///
-/// Nothing in this crate panics on bad input; every fallible call returns this instead.
+/// New kinds may be added, so a `match` needs a catch-all arm.
 ///
 /// # Example
 ///
 /// ```
-/// use agent_memory_widgets::SessionConfig;
+/// use agent_memory_widgets::{ErrorKind, LiveStore, StoreConfig};
 ///
-/// let err = SessionConfig::new(0, 2).unwrap_err();
-/// assert_eq!(err.message(), "budget must be a whole number of at least 1, got 0");
+/// let mut store = LiveStore::new(StoreConfig::default());
+/// match store.read(7) {
+///     Err(err) if *err.kind() == ErrorKind::NoSuchFact { id: 7 } => {}
+///     other => panic!("expected no such fact, got {other:?}"),
+/// }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// An option or field broke its rule. `field` is its Rust name (`hot_n`), or its path in a
+    /// script or scenario (`script[3].kind (turn 4)`, `events[1].importance`).
+    InvalidOption {
+        /// The option or field.
+        field: String,
+    },
+    /// No fact has this id.
+    NoSuchFact {
+        /// The id asked for.
+        id: u32,
+    },
+    /// The fact exists but is superseded or evicted.
+    FactNotActive {
+        /// The id asked for.
+        id: u32,
+    },
+    /// A fact with this id already exists.
+    DuplicateId {
+        /// The id given twice.
+        id: u32,
+    },
+    /// A `LiveStore` was asked to move back in time.
+    TimeWentBack,
+    /// An input is beyond one of the [`limits`](crate::limits).
+    OverLimit {
+        /// The limit's constant, such as `MAX_TURNS`.
+        limit: &'static str,
+    },
+    /// No write event has this index.
+    NoSuchEvent {
+        /// The index asked for.
+        index: usize,
+    },
+    /// The call does not fit what has happened so far: an event fired twice, one unfired that
+    /// was never fired, a consolidation pass run twice or in a scenario without rules.
+    InvalidState,
+    /// An error from outside the crate, such as a [`Distiller`](crate::Distiller)'s or a
+    /// [`Summarizer`](crate::Summarizer)'s own.
+    Other,
+}
+
+/// Bad input, explained: a [`kind`](Error::kind) to match, and a message that names the option
+/// or field, the rule it broke and the value given, for example
+/// `budget must be a whole number of at least 1, got 0`.
+///
+/// Nothing in this crate panics on bad input; every fallible call returns this instead, and
+/// leaves its object as it was.
+///
+/// # Example
+///
+/// ```
+/// use agent_memory_widgets::{ErrorKind, SessionConfig};
+///
+/// # fn main() -> Result<(), agent_memory_widgets::Error> {
+/// let err = SessionConfig::new(40, 0).unwrap_err();
+/// assert_eq!(err.message(), "hot_n must be a whole number of at least 1, got 0");
+/// assert!(matches!(err.kind(), ErrorKind::InvalidOption { field } if field == "hot_n"));
+/// # Ok(())
+/// # }
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
+    kind: ErrorKind,
     message: String,
 }
 
 impl Error {
-    pub(crate) fn new(message: impl Into<String>) -> Error {
+    /// An error of `kind` that says `message`. For a [`Distiller`](crate::Distiller) or a
+    /// [`Summarizer`](crate::Summarizer) of your own, [`ErrorKind::Other`] fits.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
         Error {
+            kind,
             message: message.into(),
         }
+    }
+
+    /// An [`ErrorKind::InvalidOption`] naming `field`.
+    pub(crate) fn invalid(field: &str, message: impl Into<String>) -> Error {
+        Error::new(
+            ErrorKind::InvalidOption {
+                field: field.to_owned(),
+            },
+            message,
+        )
+    }
+
+    /// An [`ErrorKind::OverLimit`] naming the limit's constant.
+    pub(crate) fn over_limit(limit: &'static str, message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::OverLimit { limit }, message)
+    }
+
+    /// What went wrong, to match.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
     }
 
     /// The sentence that explains what was wrong.
     pub fn message(&self) -> &str {
         &self.message
+    }
+
+    /// The message with a snake_case option at its start in JS's camelCase (`hot_n` becomes
+    /// `hotN`), as the WebAssembly boundary reports it.
+    pub fn js_message(&self) -> String {
+        if let ErrorKind::InvalidOption { field } = &self.kind {
+            if field.contains('_') {
+                if let Some(rest) = self.message.strip_prefix(field.as_str()) {
+                    let mut out = String::with_capacity(self.message.len());
+                    let mut upper = false;
+                    for c in field.chars() {
+                        if c == '_' {
+                            upper = true;
+                        } else if upper {
+                            out.push(c.to_ascii_uppercase());
+                            upper = false;
+                        } else {
+                            out.push(c);
+                        }
+                    }
+                    out.push_str(rest);
+                    return out;
+                }
+            }
+        }
+        self.message.clone()
     }
 }
 
@@ -48,15 +164,21 @@ pub(crate) fn whole_number(field: &str, value: f64, min: u32, max: u32) -> Resul
         // The checks above make this cast exact.
         Ok(value as u32)
     } else if whole && value > f64::from(max) {
-        Err(Error::new(format!(
-            "{field} must be a whole number of at most {max}, got {}",
-            fmt_number(value)
-        )))
+        Err(Error::invalid(
+            field,
+            format!(
+                "{field} must be a whole number of at most {max}, got {}",
+                fmt_number(value)
+            ),
+        ))
     } else {
-        Err(Error::new(format!(
-            "{field} must be a whole number of at least {min}, got {}",
-            fmt_number(value)
-        )))
+        Err(Error::invalid(
+            field,
+            format!(
+                "{field} must be a whole number of at least {min}, got {}",
+                fmt_number(value)
+            ),
+        ))
     }
 }
 
@@ -150,6 +272,17 @@ mod tests {
         check(1e-5, "1e-5");
         check(f64::NAN, "NaN");
         check(f64::NEG_INFINITY, "-Infinity");
+    }
+
+    #[test]
+    fn js_messages_name_options_in_camel_case() {
+        let err = whole_number("semantic_half_life", 0.0, 1, 2).unwrap_err();
+        assert_eq!(
+            err.js_message(),
+            "semanticHalfLife must be a whole number of at least 1, got 0"
+        );
+        let err = whole_number("budget", 0.0, 1, 2).unwrap_err();
+        assert_eq!(err.js_message(), err.message());
     }
 
     #[test]

@@ -15,12 +15,39 @@
 //!
 //! # Compaction
 //!
+//! A live conversation, one message at a time, under a budget of 40 tokens. Each turn that is
+//! not chatter gets a one-line summary from the session's [`Summarizer`] (here [`Extractive`]:
+//! its first sentence), which stands for it once it leaves the verbatim window:
+//!
+//! ```
+//! use agent_memory_widgets::{HotWarmCold, Kind, Session, SessionConfig, Turn};
+//!
+//! # fn main() -> Result<(), agent_memory_widgets::Error> {
+//! let config = SessionConfig::new(40, 2)?; // budget, HOT turns
+//! let mut session = Session::live(config, Box::new(HotWarmCold::default()));
+//! let messages = [
+//!     ("Dana", Kind::Chatter, "Hi there, hope you're having a good day!"),
+//!     ("Dana", Kind::Question, "I returned order ORD-3300. Can I get my $200.00 back?"),
+//!     ("tool", Kind::Tool, "lookup ORD-3300: $200.00, returned on day 41, outside the 30-day window."),
+//!     ("agent", Kind::Decision, "Late returns carry a 10% restocking fee, so your refund is $180.00."),
+//! ];
+//! for (speaker, kind, text) in messages {
+//!     let step = session.push(Turn::new(speaker, kind, text)?)?;
+//!     assert!(step.tokens_after <= config.budget());
+//! }
+//! let state = session.state();
+//! assert_eq!(state.crossings, [4]); // the fourth message took the window over budget
+//! assert_eq!(state.warm[0].text, "I returned order ORD-3300.");
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The widget replays the refund-desk script with [`Session::add_turn`] instead:
+//!
 //! ```
 //! use agent_memory_widgets::Session;
 //!
 //! let mut session = Session::default(); // the refund desk, budget 40, 2 HOT turns
-//! let step = session.add_turn().unwrap();
-//! assert_eq!((step.turn, step.crossed), (1, false));
 //! session.go_to(4); // turn 4 takes the window over budget
 //! let state = session.state();
 //! assert_eq!(state.crossings, [4]);
@@ -28,14 +55,16 @@
 //! assert_eq!(state.hot.iter().map(|t| t.turn).collect::<Vec<_>>(), [3, 4]);
 //! ```
 //!
-//! Custom scripts and settings are checked, and bad input is an [`Error`] that says what to fix:
+//! Custom scripts and settings are checked, and bad input is an [`Error`] that says what to fix
+//! and has an [`ErrorKind`] to match:
 //!
 //! ```
-//! use agent_memory_widgets::{Session, SessionOptions};
+//! use agent_memory_widgets::{ErrorKind, Session, SessionOptions};
 //!
 //! let options = SessionOptions { budget: Some(0.0), ..SessionOptions::default() };
 //! let err = Session::from_options(options).unwrap_err();
 //! assert_eq!(err.to_string(), "budget must be a whole number of at least 1, got 0");
+//! assert!(matches!(err.kind(), ErrorKind::InvalidOption { field } if field == "budget"));
 //! ```
 //!
 //! # Forgetting
@@ -72,13 +101,14 @@ mod units;
 pub mod wasm;
 
 pub use compaction::{
-    policy, window_text, Compaction, CompactionPolicy, DroppedTurn, HandoffCheckpoint, HotTurn,
-    HotWarmCold, Interval, Kind, Line, Named, Playground, PlaygroundState, PolicyInfo, PolicyRow,
-    Script, Session, SessionConfig, SessionOptions, SessionState, SlidingWindow, Step,
-    SummaryBuffer, TranscriptTurn, Truncate, Turn, TurnSpec, Window, BUDGET, FACTS_RULE,
-    GIST_TERMS, HOT_N, INTERVAL, KEY_FACTS, OVERLAP, POLICIES,
+    policy, window_text, Compaction, CompactionPolicy, DroppedTurn, Extractive, HandoffCheckpoint,
+    HotTurn, HotWarmCold, Interval, Kind, Line, Named, Playground, PlaygroundState, PolicyInfo,
+    PolicyRow, Script, Scripted, Session, SessionConfig, SessionOptions, SessionState,
+    SlidingWindow, Step, Summarizer, SummaryBuffer, TranscriptTurn, Truncate, Turn, TurnSpec,
+    Window, BUDGET, EXTRACT_WORDS, FACTS_RULE, GIST_TERMS, HOT_N, INTERVAL, KEY_FACTS, OVERLAP,
+    POLICIES,
 };
-pub use error::Error;
+pub use error::{Error, ErrorKind};
 pub use forgetting::{
     Action, Change, ChartLine, ConsolidationRule, Distilled, Distiller, EventInfo, EventSpec, Fact,
     FactId, FactKind, FactStore, FactStoreState, FactView, Forecast, LiveStore, ReadInfo, ReadSpec,

@@ -38,20 +38,27 @@ pub(crate) fn check_text(path: &str, text: &str) -> Result<(), Error> {
     if chars <= MAX_TEXT_CHARS {
         Ok(())
     } else {
-        Err(Error::new(format!(
-            "{path}: must have at most {MAX_TEXT_CHARS} characters, got {chars}"
-        )))
+        Err(Error::over_limit(
+            "MAX_TEXT_CHARS",
+            format!("{path}: must have at most {MAX_TEXT_CHARS} characters, got {chars}"),
+        ))
     }
 }
 
-/// Checks that a list named `path` has at most `max` items.
-pub(crate) fn check_len(path: &str, len: usize, max: usize) -> Result<(), Error> {
+/// Checks that a list named `path` has at most `max` items, the limit named `limit`.
+pub(crate) fn check_len(
+    path: &str,
+    len: usize,
+    max: usize,
+    limit: &'static str,
+) -> Result<(), Error> {
     if len <= max {
         Ok(())
     } else {
-        Err(Error::new(format!(
-            "{path} must have at most {max} items, got {len}"
-        )))
+        Err(Error::over_limit(
+            limit,
+            format!("{path} must have at most {max} items, got {len}"),
+        ))
     }
 }
 
@@ -72,9 +79,12 @@ impl TextBudget {
         if self.used <= MAX_TOTAL_TEXT_CHARS {
             Ok(())
         } else {
-            Err(Error::new(format!(
+            Err(Error::over_limit(
+                "MAX_TOTAL_TEXT_CHARS",
+                format!(
                 "{path}: all texts together must have at most {MAX_TOTAL_TEXT_CHARS} characters"
-            )))
+            ),
+            ))
         }
     }
 }

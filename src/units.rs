@@ -102,11 +102,14 @@ impl Time {
             // Normalise -0 to 0 so that equal times serialise identically.
             Ok(Time(t + 0.0))
         } else {
-            Err(Error::new(format!(
-                "{field} must be a number from 0 to {}, got {}",
-                fmt_number(MAX_TIME),
-                fmt_number(t)
-            )))
+            Err(Error::invalid(
+                field,
+                format!(
+                    "{field} must be a number from 0 to {}, got {}",
+                    fmt_number(MAX_TIME),
+                    fmt_number(t)
+                ),
+            ))
         }
     }
 

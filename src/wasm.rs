@@ -570,7 +570,7 @@ impl Fields {
             .unwrap_or(0.0);
         // An array's length is a whole number below 2^32, so this cast is exact.
         let length = length as usize;
-        check_len(&name, length, max).map_err(js_error)?;
+        check_len(&name, length, max, "MAX_ITEMS").map_err(js_error)?;
         Ok(Some((object, length)))
     }
 
@@ -661,6 +661,7 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
         .map_err(|err| JsError::new(&err.to_string()))
 }
 
+/// The core's error as a JS `Error`, its option named as JS names it (`hotN`, not `hot_n`).
 fn js_error(err: Error) -> JsError {
-    JsError::new(err.message())
+    JsError::new(&err.js_message())
 }

@@ -2,7 +2,8 @@
 //! slower half-lives, and a place on the timeline like any write.
 
 use agent_memory_widgets::{
-    Action, Distilled, Distiller, FactKind, FactStore, FactView, LiveStore, StoreConfig, Time,
+    Action, Distilled, Distiller, Error, FactKind, FactStore, FactView, LiveStore, StoreConfig,
+    Time,
 };
 use proptest::prelude::*;
 
@@ -116,14 +117,14 @@ fn distilled_knowledge_fades_more_slowly_than_episodes() {
 fn eviction_compares_the_weakest_of_each_kind_at_the_current_time() {
     struct One;
     impl Distiller for One {
-        fn distill(&self, _: &LiveStore) -> Vec<Distilled> {
-            vec![Distilled {
+        fn distill(&self, _: &LiveStore) -> Result<Vec<Distilled>, Error> {
+            Ok(vec![Distilled {
                 id: 10,
                 kind: FactKind::Semantic,
                 text: "lasting".into(),
                 importance: 0.5,
                 sources: vec![1],
-            }]
+            }])
         }
     }
     let mut store = LiveStore::new(StoreConfig::new(1.0, 2, 0.0).unwrap());
@@ -142,14 +143,14 @@ fn eviction_compares_the_weakest_of_each_kind_at_the_current_time() {
 fn a_distilled_fact_never_cites_an_evicted_episode() {
     struct All;
     impl Distiller for All {
-        fn distill(&self, _: &LiveStore) -> Vec<Distilled> {
-            vec![Distilled {
+        fn distill(&self, _: &LiveStore) -> Result<Vec<Distilled>, Error> {
+            Ok(vec![Distilled {
                 id: 10,
                 kind: FactKind::Semantic,
                 text: "what happened".into(),
                 importance: 0.5,
                 sources: vec![1, 2, 3, 99],
-            }]
+            }])
         }
     }
     let mut store = LiveStore::new(StoreConfig::new(4.0, 2, 0.0).unwrap());

@@ -4,9 +4,9 @@
 //! from the formulas in SPEC section 3, so that a planted bug (`make mutants`) shows up here.
 
 use agent_memory_widgets::{
-    Action, Change, Distilled, Distiller, EventInfo, EventSpec, FactKind, FactStore, FactView,
-    LiveStore, ReadSpec, RuleSpec, Scenario, ScenarioSpec, SeedFactSpec, Status, StoreConfig,
-    StoreOptions, Time, WriteOutcome,
+    Action, Change, Distilled, Distiller, Error, EventInfo, EventSpec, FactKind, FactStore,
+    FactView, LiveStore, ReadSpec, RuleSpec, Scenario, ScenarioSpec, SeedFactSpec, Status,
+    StoreConfig, StoreOptions, Time, WriteOutcome,
 };
 
 fn at(t: f64) -> Time {
@@ -63,37 +63,37 @@ fn lasting_half_lives_can_be_set_and_are_checked_one_by_one() {
     check(
         0.0,
         1.0,
-        "semanticHalfLife must be a number from 0.001 to 1000000, got 0",
+        "semantic_half_life must be a number from 0.001 to 1000000, got 0",
     );
     check(
         -1.0,
         1.0,
-        "semanticHalfLife must be a number from 0.001 to 1000000, got -1",
+        "semantic_half_life must be a number from 0.001 to 1000000, got -1",
     );
     check(
         f64::INFINITY,
         1.0,
-        "semanticHalfLife must be a number from 0.001 to 1000000, got Infinity",
+        "semantic_half_life must be a number from 0.001 to 1000000, got Infinity",
     );
     check(
         f64::NAN,
         1.0,
-        "semanticHalfLife must be a number from 0.001 to 1000000, got NaN",
+        "semantic_half_life must be a number from 0.001 to 1000000, got NaN",
     );
     check(
         1.0,
         0.0,
-        "proceduralHalfLife must be a number from 0.001 to 1000000, got 0",
+        "procedural_half_life must be a number from 0.001 to 1000000, got 0",
     );
     check(
         1.0,
         -0.5,
-        "proceduralHalfLife must be a number from 0.001 to 1000000, got -0.5",
+        "procedural_half_life must be a number from 0.001 to 1000000, got -0.5",
     );
     check(
         1.0,
         f64::NEG_INFINITY,
-        "proceduralHalfLife must be a number from 0.001 to 1000000, got -Infinity",
+        "procedural_half_life must be a number from 0.001 to 1000000, got -Infinity",
     );
 }
 
@@ -126,7 +126,7 @@ fn options_set_either_lasting_half_life_alone_and_default_the_other() {
     let err = FactStore::from_options(options(None, None, Some(0.0))).unwrap_err();
     assert_eq!(
         err.message(),
-        "proceduralHalfLife must be a number from 0.001 to 1000000, got 0"
+        "procedural_half_life must be a number from 0.001 to 1000000, got 0"
     );
 }
 
@@ -570,8 +570,8 @@ fn bad_scenarios_are_errors_that_give_the_path_of_the_field() {
 struct Fixed(Vec<Distilled>);
 
 impl Distiller for Fixed {
-    fn distill(&self, _: &LiveStore) -> Vec<Distilled> {
-        self.0.clone()
+    fn distill(&self, _: &LiveStore) -> Result<Vec<Distilled>, Error> {
+        Ok(self.0.clone())
     }
 }
 
@@ -765,25 +765,25 @@ fn store_config_rejects_each_bad_value_with_its_name() {
         0.0,
         4,
         0.5,
-        "halfLife must be a number from 0.001 to 1000000, got 0",
+        "half_life must be a number from 0.001 to 1000000, got 0",
     );
     check(
         -4.0,
         4,
         0.5,
-        "halfLife must be a number from 0.001 to 1000000, got -4",
+        "half_life must be a number from 0.001 to 1000000, got -4",
     );
     check(
         f64::INFINITY,
         4,
         0.5,
-        "halfLife must be a number from 0.001 to 1000000, got Infinity",
+        "half_life must be a number from 0.001 to 1000000, got Infinity",
     );
     check(
         f64::NAN,
         4,
         0.5,
-        "halfLife must be a number from 0.001 to 1000000, got NaN",
+        "half_life must be a number from 0.001 to 1000000, got NaN",
     );
     check(
         4.0,
@@ -795,19 +795,19 @@ fn store_config_rejects_each_bad_value_with_its_name() {
         4.0,
         4,
         -0.5,
-        "accessBoost must be a number from 0 to 1000, got -0.5",
+        "access_boost must be a number from 0 to 1000, got -0.5",
     );
     check(
         4.0,
         4,
         1000.5,
-        "accessBoost must be a number from 0 to 1000, got 1000.5",
+        "access_boost must be a number from 0 to 1000, got 1000.5",
     );
     check(
         4.0,
         4,
         f64::NAN,
-        "accessBoost must be a number from 0 to 1000, got NaN",
+        "access_boost must be a number from 0 to 1000, got NaN",
     );
     // The edges are in.
     let config = StoreConfig::new(1e-3, 1, 0.0).unwrap();
@@ -863,14 +863,14 @@ fn store_options_default_to_the_seed_and_check_each_value() {
             half_life: Some(-1.0),
             ..StoreOptions::default()
         },
-        "halfLife must be a number from 0.001 to 1000000, got -1",
+        "half_life must be a number from 0.001 to 1000000, got -1",
     );
     check(
         StoreOptions {
             access_boost: Some(2000.0),
             ..StoreOptions::default()
         },
-        "accessBoost must be a number from 0 to 1000, got 2000",
+        "access_boost must be a number from 0 to 1000, got 2000",
     );
     check(
         StoreOptions {

@@ -536,7 +536,7 @@ proptest! {
             Err(err) => {
                 let message = err.to_string();
                 prop_assert!(!(valid_count(budget) && valid_count(hot_n)), "rejected {} {}: {}", budget, hot_n, message);
-                let field = if valid_count(budget) { "hotN " } else { "budget " };
+                let field = if valid_count(budget) { "hot_n " } else { "budget " };
                 prop_assert!(message.starts_with(field), "{:?} should name {}", message, field);
                 prop_assert!(message.contains("whole number"), "{}", message);
             }
@@ -1229,7 +1229,7 @@ proptest! {
             }
             Err(err) => {
                 let message = err.to_string();
-                let field = if !half_life_ok { "halfLife " } else if capacity < 1 { "capacity " } else { "accessBoost " };
+                let field = if !half_life_ok { "half_life " } else if capacity < 1 { "capacity " } else { "access_boost " };
                 prop_assert!(!(half_life_ok && capacity >= 1 && boost_ok), "rejected: {}", message);
                 prop_assert!(message.starts_with(field), "{:?} should name {}", message, field);
             }

@@ -265,7 +265,7 @@ fn bad_options_are_errors_that_name_the_field_and_the_rule() {
             hot_n: Some(-1.0),
             ..Default::default()
         },
-        "hotN must be a whole number of at least 1, got -1",
+        "hot_n must be a whole number of at least 1, got -1",
     );
     check(
         SessionOptions {

@@ -8,7 +8,7 @@ use agent_memory_widgets::limits::{
     MAX_TIME, MAX_TURNS,
 };
 use agent_memory_widgets::{
-    Distilled, Distiller, FactId, FactKind, FactStore, FactStoreState, LiveStore, ReadSpec,
+    Distilled, Distiller, Error, FactId, FactKind, FactStore, FactStoreState, LiveStore, ReadSpec,
     RuleSpec, Scenario, ScenarioSpec, Script, SeedFactSpec, Session, SessionOptions, StoreConfig,
     StoreOptions, Time, TurnSpec,
 };
@@ -73,7 +73,7 @@ fn regression_half_lives_that_would_overflow_are_rejected() {
     let err = FactStore::from_options(options(1e308)).unwrap_err();
     assert_eq!(
         err.message(),
-        "halfLife must be a number from 0.001 to 1000000, got 1e308"
+        "half_life must be a number from 0.001 to 1000000, got 1e308"
     );
     let err = FactStore::from_options(StoreOptions {
         procedural_half_life: Some(f64::INFINITY),
@@ -82,7 +82,7 @@ fn regression_half_lives_that_would_overflow_are_rejected() {
     .unwrap_err();
     assert_eq!(
         err.message(),
-        "proceduralHalfLife must be a number from 0.001 to 1000000, got Infinity"
+        "procedural_half_life must be a number from 0.001 to 1000000, got Infinity"
     );
     // At the limits every number in the state, forecasts included, is finite.
     for half_life in [MAX_HALF_LIFE, 1e-3] {
@@ -304,8 +304,8 @@ fn a_session_at_the_turn_limit_runs() {
 struct Fixed(Vec<Distilled>);
 
 impl Distiller for Fixed {
-    fn distill(&self, _: &LiveStore) -> Vec<Distilled> {
-        self.0.clone()
+    fn distill(&self, _: &LiveStore) -> Result<Vec<Distilled>, Error> {
+        Ok(self.0.clone())
     }
 }
 
@@ -454,6 +454,6 @@ fn regression_messages_read_as_a_person_writes_them() {
     .unwrap_err();
     assert_eq!(
         err.message(),
-        "halfLife must be a number from 0.001 to 1000000, got 1e-300"
+        "half_life must be a number from 0.001 to 1000000, got 1e-300"
     );
 }

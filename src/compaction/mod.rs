@@ -8,6 +8,7 @@ mod frameworks;
 mod playground;
 mod policy;
 mod script;
+mod summarizer;
 mod window;
 
 use serde::{Deserialize, Serialize};
@@ -21,9 +22,10 @@ pub use playground::{
 };
 pub use policy::{Compaction, CompactionPolicy, HotWarmCold, GIST_TERMS};
 pub use script::{Kind, Script, Turn, TurnSpec};
+pub use summarizer::{Extractive, Scripted, Summarizer, EXTRACT_WORDS};
 pub use window::{Line, Window};
 
-use crate::error::{whole_number, Error};
+use crate::error::{whole_number, Error, ErrorKind};
 use crate::units::Tokens;
 
 /// The seed's token budget of the live window.
@@ -43,7 +45,7 @@ pub const HOT_N: u32 = 2;
 /// assert_eq!(SessionConfig::default().budget(), Tokens(40));
 /// assert_eq!(
 ///     SessionConfig::new(40, 0).unwrap_err().message(),
-///     "hotN must be a whole number of at least 1, got 0"
+///     "hot_n must be a whole number of at least 1, got 0"
 /// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,9 +56,13 @@ pub struct SessionConfig {
 
 impl SessionConfig {
     /// Checks that `budget` and `hot_n` are at least 1.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming `budget` or `hot_n` when it is 0.
     pub fn new(budget: u32, hot_n: u32) -> Result<SessionConfig, Error> {
         let budget = whole_number("budget", f64::from(budget), 1, u32::MAX)?;
-        let hot_n = whole_number("hotN", f64::from(hot_n), 1, u32::MAX)?;
+        let hot_n = whole_number("hot_n", f64::from(hot_n), 1, u32::MAX)?;
         Ok(SessionConfig {
             budget: Tokens(budget),
             hot_n,
@@ -226,8 +232,12 @@ pub struct SessionState {
 /// ```
 pub struct Session {
     config: SessionConfig,
+    // Invariant: turns 1..=log.len() are the ones played; later ones are the script still to come.
     script: Script,
     policy: Box<dyn CompactionPolicy>,
+    // `None` is the default, `Scripted`: no summarizer object, so a build that only replays
+    // scripts (the widget's) carries no summarizer code.
+    summarizer: Option<Box<dyn Summarizer>>,
     window: Window,
     // Invariant: log[i].turn == i + 1, and log.len() is the number of turns added.
     log: Vec<Step>,
@@ -249,15 +259,74 @@ impl Session {
             config,
             script,
             policy,
+            summarizer: None,
             window: Window::default(),
             log: Vec::new(),
         }
     }
 
+    /// A live session: no script, turns arrive one at a time through [`Session::push`], and
+    /// the [`Extractive`] summarizer writes the summaries (see [`Session::with_summarizer`]).
+    pub fn live(config: SessionConfig, policy: Box<dyn CompactionPolicy>) -> Session {
+        Session::with_policy(config, Script::live(), policy).with_summarizer(Box::new(Extractive))
+    }
+
+    /// The same session with `summarizer` writing the summaries of turns pushed from now on.
+    pub fn with_summarizer(mut self, summarizer: Box<dyn Summarizer>) -> Session {
+        self.summarizer = Some(summarizer);
+        self
+    }
+
+    /// Appends `turn` as the next turn and, if the policy says so, compacts: the live
+    /// conversation's path. A turn that is not chatter gets its summary from the session's
+    /// [`Summarizer`] first. Turns of the script not yet played are replaced by `turn`.
+    ///
+    /// Each push costs what [`Session::add_turn`] costs, whatever the length of the session.
+    ///
+    /// # Errors
+    ///
+    /// When the summarizer fails, or gives a summary with no word
+    /// ([`ErrorKind::InvalidOption`](crate::ErrorKind) naming `summary`), or the session already
+    /// holds `u32::MAX` turns ([`ErrorKind::OverLimit`](crate::ErrorKind)). The session is left
+    /// as it was.
+    pub fn push(&mut self, mut turn: Turn) -> Result<Step, Error> {
+        if u32::try_from(self.log.len() + 1).is_err() {
+            return Err(Error::over_limit(
+                "u32::MAX",
+                "a session holds at most 4294967295 turns",
+            ));
+        }
+        if turn.kind() != Kind::Chatter {
+            let summary = match &self.summarizer {
+                Some(summarizer) => summarizer.summarize(&turn)?,
+                None => Scripted.summarize(&turn)?,
+            };
+            turn = turn.with_summary(&summary)?;
+        }
+        self.script.replace_from(self.log.len(), turn);
+        self.add_turn()
+            .ok_or_else(|| Error::new(ErrorKind::InvalidState, "the turn did not apply"))
+    }
+
     /// A session from options as JS or JSON gives them, every value checked.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming the first bad value, or
+    /// [`ErrorKind::OverLimit`](crate::ErrorKind) when the script passes a [limit](crate::limits).
     pub fn from_options(options: SessionOptions) -> Result<Session, Error> {
-        let budget = whole_number("budget", options.budget.unwrap_or(40.0), 1, u32::MAX)?;
-        let hot_n = whole_number("hotN", options.hot_n.unwrap_or(2.0), 1, u32::MAX)?;
+        let budget = whole_number(
+            "budget",
+            options.budget.unwrap_or(f64::from(BUDGET.0)),
+            1,
+            u32::MAX,
+        )?;
+        let hot_n = whole_number(
+            "hot_n",
+            options.hot_n.unwrap_or(f64::from(HOT_N)),
+            1,
+            u32::MAX,
+        )?;
         let script = match options.script {
             Some(specs) => Script::within_limits(specs)?,
             None => Script::refund_desk(),

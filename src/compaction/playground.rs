@@ -258,6 +258,10 @@ impl Playground {
     }
 
     /// A playground from options as JS or JSON gives them, every value checked.
+    ///
+    /// # Errors
+    ///
+    /// As [`Session::from_options`].
     pub fn from_options(options: SessionOptions) -> Result<Playground, Error> {
         let session = Session::from_options(options)?;
         Ok(Playground::new(session.config(), session.script().clone()))

@@ -52,7 +52,7 @@ impl Compaction {
 /// while session.add_turn().is_some() {}
 /// assert!(session.state().over_budget);
 /// ```
-pub trait CompactionPolicy {
+pub trait CompactionPolicy: Send + Sync {
     /// Called after every appended turn. Returns `None` when the policy did not run a step, and
     /// otherwise what the step moved (which may be nothing, when nothing could move).
     fn compact(

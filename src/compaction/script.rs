@@ -45,10 +45,29 @@ impl Kind {
     }
 }
 
-/// One validated turn of a script.
+/// One validated turn: of a script, or pushed into a live [`Session`](crate::Session).
 ///
-/// Invariant: `text` has at least one word, and `summary` is `Some` (with at least one word)
-/// exactly when `kind` is not [`Kind::Chatter`].
+/// Invariant: `speaker` and `text` have at least one word; `summary`, when `Some`, has at least
+/// one word, and is `None` for [`Kind::Chatter`]. In a script every other turn has a summary;
+/// a turn made with [`Turn::new`] gets one from the session's
+/// [`Summarizer`](crate::Summarizer) when it is pushed.
+///
+/// # Example
+///
+/// ```
+/// use agent_memory_widgets::{Kind, Turn, TurnSpec};
+///
+/// # fn main() -> Result<(), agent_memory_widgets::Error> {
+/// let turn = Turn::new("Dana", Kind::Question, "Can I get my $200.00 back?")?
+///     .with_summary("Dana asks for a refund.")?;
+/// assert_eq!(turn.summary(), Some("Dana asks for a refund."));
+///
+/// let spec = TurnSpec { speaker: Some("Dana".into()), kind: Some("chatter".into()),
+///                       text: Some("Thanks!".into()), summary: None };
+/// assert_eq!(Turn::try_from(spec)?.tokens().0, 1);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Turn {
     speaker: String,
@@ -59,6 +78,38 @@ pub struct Turn {
 }
 
 impl Turn {
+    /// A turn with no summary yet: a [`Session`](crate::Session)'s
+    /// [`Summarizer`](crate::Summarizer) writes one when it is pushed (chatter never has one).
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming `speaker` or `text` when it has
+    /// no word, and [`ErrorKind::OverLimit`](crate::ErrorKind) past
+    /// [`MAX_TEXT_CHARS`](crate::limits::MAX_TEXT_CHARS).
+    pub fn new(speaker: &str, kind: Kind, text: &str) -> Result<Turn, Error> {
+        let at = |field: &str| field.to_owned();
+        Ok(Turn {
+            speaker: required(&at, "speaker", Some(speaker.to_owned()))?,
+            kind,
+            text: required(&at, "text", Some(text.to_owned()))?,
+            summary: None,
+            tokens: Tokens::of(text),
+        })
+    }
+
+    /// The same turn with its one-line summary; chatter keeps none.
+    ///
+    /// # Errors
+    ///
+    /// As [`Turn::new`], for `summary`.
+    pub fn with_summary(mut self, summary: &str) -> Result<Turn, Error> {
+        let summary = required(&|f: &str| f.to_owned(), "summary", Some(summary.to_owned()))?;
+        if self.kind != Kind::Chatter {
+            self.summary = Some(summary);
+        }
+        Ok(self)
+    }
+
     /// Who spoke: `Dana`, `agent` or `tool` in the refund-desk script.
     pub fn speaker(&self) -> &str {
         &self.speaker
@@ -71,7 +122,7 @@ impl Turn {
     pub fn text(&self) -> &str {
         &self.text
     }
-    /// The script's one-line summary, `None` for chatter.
+    /// The one-line summary, `None` for chatter (and for a turn not yet pushed that has none).
     pub fn summary(&self) -> Option<&str> {
         self.summary.as_deref()
     }
@@ -101,7 +152,17 @@ pub struct TurnSpec {
     pub summary: Option<String>,
 }
 
-/// A validated, non-empty list of turns.
+impl TryFrom<TurnSpec> for Turn {
+    type Error = Error;
+
+    /// Validates one turn as [`Script::new`] does, with the field names bare (`kind`), except
+    /// that the summary may be left out for the session's summarizer to write.
+    fn try_from(spec: TurnSpec) -> Result<Turn, Error> {
+        validate(&|field: &str| field.to_owned(), spec, false)
+    }
+}
+
+/// A validated list of turns, non-empty unless it is a live session's transcript.
 ///
 /// # Example
 ///
@@ -129,22 +190,35 @@ pub struct TurnSpec {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Script {
-    // Invariant: not empty, and at most u32::MAX turns so that turn numbers fit a u32.
+    // Invariant: not empty (except a live session's, which starts empty), and at most u32::MAX
+    // turns so that turn numbers fit a u32.
     turns: Vec<Turn>,
 }
 
 impl Script {
     /// Validates `specs` into a script. Errors name the turn's index and the field.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming the turn and field: an empty
+    /// script, a missing or empty text, an unknown kind, or a missing summary.
     pub fn new(specs: Vec<TurnSpec>) -> Result<Script, Error> {
         if specs.is_empty() {
-            return Err(Error::new("script must have at least 1 turn, got 0"));
+            return Err(Error::invalid(
+                "script",
+                "script must have at least 1 turn, got 0",
+            ));
         }
         if u32::try_from(specs.len()).is_err() {
-            return Err(Error::new("script must have at most 4294967295 turns"));
+            return Err(Error::invalid(
+                "script",
+                "script must have at most 4294967295 turns",
+            ));
         }
         let mut turns = Vec::with_capacity(specs.len());
         for (index, spec) in specs.into_iter().enumerate() {
-            turns.push(validate(index, spec)?);
+            let at = |field: &str| format!("script[{index}].{field} (turn {})", index + 1);
+            turns.push(validate(&at, spec, true)?);
         }
         Ok(Script { turns })
     }
@@ -158,7 +232,7 @@ impl Script {
     ///
     /// As [`Script::new`], and when a limit is passed.
     pub fn within_limits(specs: Vec<TurnSpec>) -> Result<Script, Error> {
-        check_len("script", specs.len(), MAX_TURNS)?;
+        check_len("script", specs.len(), MAX_TURNS, "MAX_TURNS")?;
         let mut budget = TextBudget::default();
         for (index, spec) in specs.iter().enumerate() {
             for (field, text) in [
@@ -198,7 +272,7 @@ impl Script {
         self.turns.len()
     }
 
-    /// Always `false`: a script has at least one turn.
+    /// Whether there are no turns: only a live session's transcript, before its first push.
     pub fn is_empty(&self) -> bool {
         self.turns.is_empty()
     }
@@ -215,41 +289,73 @@ impl Script {
     }
 }
 
+impl Script {
+    /// A live session's transcript, before its first turn.
+    pub(crate) fn live() -> Script {
+        Script { turns: Vec::new() }
+    }
+
+    /// Keeps the first `len` turns and appends `turn`.
+    pub(crate) fn replace_from(&mut self, len: usize, turn: Turn) {
+        self.turns.truncate(len);
+        self.turns.push(turn);
+    }
+}
+
 impl Default for Script {
     fn default() -> Script {
         Script::refund_desk()
     }
 }
 
-fn validate(index: usize, spec: TurnSpec) -> Result<Turn, Error> {
-    let at = |field: &str| format!("script[{index}].{field} (turn {})", index + 1);
-    let required = |field: &str, value: Option<String>| match value {
+/// `value` if it has a word and is within [`MAX_TEXT_CHARS`](crate::limits::MAX_TEXT_CHARS);
+/// `at(field)` names it in the error.
+fn required(
+    at: &dyn Fn(&str) -> String,
+    field: &str,
+    value: Option<String>,
+) -> Result<String, Error> {
+    match value {
         Some(value) if !value.trim().is_empty() => {
             check_text(&at(field), &value)?;
             Ok(value)
         }
-        _ => Err(Error::new(format!(
-            "{}: must be a non-empty text",
-            at(field)
-        ))),
-    };
-    let speaker = required("speaker", spec.speaker)?;
-    let kind_name = required("kind", spec.kind)?;
+        _ => Err(Error::invalid(
+            &at(field),
+            format!("{}: must be a non-empty text", at(field)),
+        )),
+    }
+}
+
+fn validate(
+    at: &dyn Fn(&str) -> String,
+    spec: TurnSpec,
+    need_summary: bool,
+) -> Result<Turn, Error> {
+    let speaker = required(at, "speaker", spec.speaker)?;
+    let kind_name = required(at, "kind", spec.kind)?;
     let kind = Kind::from_name(&kind_name).ok_or_else(|| {
-        Error::new(format!(
-            "{}: unknown kind \"{kind_name}\"; use chatter, decision, tool or question",
-            at("kind")
-        ))
+        Error::invalid(
+            &at("kind"),
+            format!(
+                "{}: unknown kind \"{kind_name}\"; use chatter, decision, tool or question",
+                at("kind")
+            ),
+        )
     })?;
-    let text = required("text", spec.text)?;
+    let text = required(at, "text", spec.text)?;
     let summary = match kind {
         Kind::Chatter => None,
-        _ => Some(required("summary", spec.summary).map_err(|_| {
-            Error::new(format!(
-                "{}: a {} turn needs a one-line summary (only chatter goes without)",
-                at("summary"),
-                kind.name()
-            ))
+        _ if !need_summary && spec.summary.is_none() => None,
+        _ => Some(required(at, "summary", spec.summary).map_err(|_| {
+            Error::invalid(
+                &at("summary"),
+                format!(
+                    "{}: a {} turn needs a one-line summary (only chatter goes without)",
+                    at("summary"),
+                    kind.name()
+                ),
+            )
         })?),
     };
     let tokens = Tokens::of(&text);

@@ -16,7 +16,7 @@ pub use scenario::{
 };
 pub use store::{Distilled, Distiller, Fact, FactId, FactKind, LiveStore, Status, WriteOutcome};
 
-use crate::error::{fmt_number, whole_number, Error};
+use crate::error::{fmt_number, whole_number, Error, ErrorKind};
 use crate::limits::{MAX_CHART_POINTS, MAX_HALF_LIFE, MAX_READS, MIN_HALF_LIFE};
 use crate::math::log2;
 use crate::units::Time;
@@ -41,7 +41,7 @@ pub const MAX_ACCESS_BOOST: f64 = 1000.0;
 /// assert_eq!((config.half_life(), config.capacity(), config.access_boost()), (4.0, 4, 0.5));
 /// assert_eq!(
 ///     StoreConfig::new(0.0, 4, 0.5).unwrap_err().message(),
-///     "halfLife must be a number from 0.001 to 1000000, got 0"
+///     "half_life must be a number from 0.001 to 1000000, got 0"
 /// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -66,14 +66,17 @@ impl StoreConfig {
     ///
     /// When a value is outside its range; the message names it.
     pub fn new(half_life: f64, capacity: u32, access_boost: f64) -> Result<StoreConfig, Error> {
-        check_half_life("halfLife", half_life)?;
+        check_half_life("half_life", half_life)?;
         let capacity = whole_number("capacity", f64::from(capacity), 1, u32::MAX)?;
         if !(0.0..=MAX_ACCESS_BOOST).contains(&access_boost) {
-            return Err(Error::new(format!(
-                "accessBoost must be a number from 0 to {}, got {}",
-                fmt_number(MAX_ACCESS_BOOST),
-                fmt_number(access_boost)
-            )));
+            return Err(Error::invalid(
+                "access_boost",
+                format!(
+                    "access_boost must be a number from 0 to {}, got {}",
+                    fmt_number(MAX_ACCESS_BOOST),
+                    fmt_number(access_boost)
+                ),
+            ));
         }
         let lasting_half_lives = LASTING_HALF_LIFE_FACTORS.map(|factor| factor * half_life);
         Ok(StoreConfig {
@@ -95,8 +98,8 @@ impl StoreConfig {
         semantic: f64,
         procedural: f64,
     ) -> Result<StoreConfig, Error> {
-        check_half_life("semanticHalfLife", semantic)?;
-        check_half_life("proceduralHalfLife", procedural)?;
+        check_half_life("semantic_half_life", semantic)?;
+        check_half_life("procedural_half_life", procedural)?;
         Ok(StoreConfig {
             lasting_half_lives: [semantic, procedural],
             ..self
@@ -134,12 +137,15 @@ fn check_half_life(field: &str, value: f64) -> Result<(), Error> {
     if (MIN_HALF_LIFE..=MAX_HALF_LIFE).contains(&value) {
         Ok(())
     } else {
-        Err(Error::new(format!(
-            "{field} must be a number from {} to {}, got {}",
-            fmt_number(MIN_HALF_LIFE),
-            fmt_number(MAX_HALF_LIFE),
-            fmt_number(value)
-        )))
+        Err(Error::invalid(
+            field,
+            format!(
+                "{field} must be a number from {} to {}, got {}",
+                fmt_number(MIN_HALF_LIFE),
+                fmt_number(MAX_HALF_LIFE),
+                fmt_number(value)
+            ),
+        ))
     }
 }
 
@@ -367,7 +373,7 @@ pub struct FactStoreState {
 /// assert_eq!(store.unfire(1).unwrap().get(), 6.0);
 /// store.fire(1).unwrap(); // fired again, now at t = 3
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct FactStore {
     config: StoreConfig,
     scenario: Scenario,
@@ -394,9 +400,9 @@ enum Op {
 struct ScenarioDistiller<'a>(&'a Scenario);
 
 impl Distiller for ScenarioDistiller<'_> {
-    fn distill(&self, store: &LiveStore) -> Vec<Distilled> {
+    fn distill(&self, store: &LiveStore) -> Result<Vec<Distilled>, Error> {
         let scenario = self.0;
-        scenario
+        Ok(scenario
             .consolidation()
             .iter()
             .enumerate()
@@ -419,7 +425,7 @@ impl Distiller for ScenarioDistiller<'_> {
                     sources: rule.sources.clone(),
                 })
             })
-            .collect()
+            .collect())
     }
 }
 
@@ -438,8 +444,18 @@ impl FactStore {
     }
 
     /// A timeline from options as JS or JSON gives them, every value checked.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming the first bad value, or
+    /// [`ErrorKind::OverLimit`](crate::ErrorKind) when the scenario passes a [limit](crate::limits).
     pub fn from_options(options: StoreOptions) -> Result<FactStore, Error> {
-        let capacity = whole_number("capacity", options.capacity.unwrap_or(4.0), 1, u32::MAX)?;
+        let capacity = whole_number(
+            "capacity",
+            options.capacity.unwrap_or(f64::from(CAPACITY)),
+            1,
+            u32::MAX,
+        )?;
         let mut config = StoreConfig::new(
             options.half_life.unwrap_or(HALF_LIFE),
             capacity,
@@ -497,21 +513,33 @@ impl FactStore {
     }
 
     /// Fires write event `index` at the current time, and returns what the write did.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::NoSuchEvent`](crate::ErrorKind) for an index out of range, and
+    /// [`ErrorKind::InvalidState`](crate::ErrorKind) when the event is fired already. Either way
+    /// nothing changes.
     pub fn fire(&mut self, index: usize) -> Result<Change, Error> {
         let count = self.fired.len();
         let Some(slot) = self.fired.get_mut(index) else {
-            return Err(Error::new(match count {
-                0 => format!("there is no write event {index}: this scenario has none"),
-                _ => format!(
-                    "there is no write event {index}: events are numbered 0 to {}",
-                    count - 1
-                ),
-            }));
+            return Err(Error::new(
+                ErrorKind::NoSuchEvent { index },
+                match count {
+                    0 => format!("there is no write event {index}: this scenario has none"),
+                    _ => format!(
+                        "there is no write event {index}: events are numbered 0 to {}",
+                        count - 1
+                    ),
+                },
+            ));
         };
         if let Some(at) = *slot {
-            return Err(Error::new(format!(
-                "write event {index} was already fired at t = {at}; unfire it to fire it again"
-            )));
+            return Err(Error::new(
+                ErrorKind::InvalidState,
+                format!(
+                    "write event {index} was already fired at t = {at}; unfire it to fire it again"
+                ),
+            ));
         }
         *slot = Some(self.t);
         let (_, log) = self.replay();
@@ -521,26 +549,49 @@ impl FactStore {
             // Not reachable with a validated scenario; undo rather than keep a half-fired event.
             self.fired[index] = None;
         }
-        change.ok_or_else(|| Error::new(format!("write event {index} did not apply")))
+        change.ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidState,
+                format!("write event {index} did not apply"),
+            )
+        })
     }
 
     /// Takes fired write event `index` off the timeline, as if it had never been fired, and
     /// returns the time it had. Fire it again to put it back at another time.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::NoSuchEvent`](crate::ErrorKind) for an index out of range, and
+    /// [`ErrorKind::InvalidState`](crate::ErrorKind) when the event was not fired.
     pub fn unfire(&mut self, index: usize) -> Result<Time, Error> {
         match self.fired.get_mut(index) {
-            Some(slot) => slot
-                .take()
-                .ok_or_else(|| Error::new(format!("write event {index} has not been fired"))),
-            None => Err(Error::new(format!("there is no write event {index}"))),
+            Some(slot) => slot.take().ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidState,
+                    format!("write event {index} has not been fired"),
+                )
+            }),
+            None => Err(Error::new(
+                ErrorKind::NoSuchEvent { index },
+                format!("there is no write event {index}"),
+            )),
         }
     }
 
     /// Reads fact `id` at the current time. The fact must be active now.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::NoSuchFact`](crate::ErrorKind) or [`ErrorKind::FactNotActive`](crate::ErrorKind)
+    /// when fact `id` is not active at the current time, and [`ErrorKind::OverLimit`](crate::ErrorKind)
+    /// past [`MAX_READS`] reads. The timeline is left as it was.
     pub fn read(&mut self, id: FactId) -> Result<Change, Error> {
         if self.scenario.reads().len() + self.reader_reads.len() >= MAX_READS {
-            return Err(Error::new(format!(
-                "a timeline holds at most {MAX_READS} reads; reset to read again"
-            )));
+            return Err(Error::over_limit(
+                "MAX_READS",
+                format!("a timeline holds at most {MAX_READS} reads; reset to read again"),
+            ));
         }
         let (mut store, _) = self.replay();
         store.read(id)?;
@@ -561,14 +612,23 @@ impl FactStore {
 
     /// Runs the consolidation pass at the current time, once, and returns what it wrote. Like a
     /// write event it is part of the timeline: moving the slider back before it undoes it.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidState`](crate::ErrorKind) when the scenario has no rules or the pass
+    /// already ran.
     pub fn consolidate(&mut self) -> Result<Vec<Change>, Error> {
         if self.scenario.consolidation().is_empty() {
-            return Err(Error::new("this scenario has no consolidation rules"));
+            return Err(Error::new(
+                ErrorKind::InvalidState,
+                "this scenario has no consolidation rules",
+            ));
         }
         if let Some(at) = self.consolidated_at {
-            return Err(Error::new(format!(
-                "consolidation already ran at t = {at}; unconsolidate to run it again"
-            )));
+            return Err(Error::new(
+                ErrorKind::InvalidState,
+                format!("consolidation already ran at t = {at}; unconsolidate to run it again"),
+            ));
         }
         self.consolidated_at = Some(self.t);
         let (_, log) = self.replay();
@@ -581,10 +641,14 @@ impl FactStore {
 
     /// Takes the consolidation pass off the timeline, as if it had never run, and returns the
     /// time it had. Run it again to put it back at another time.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidState`](crate::ErrorKind) when the pass has not run.
     pub fn unconsolidate(&mut self) -> Result<Time, Error> {
         self.consolidated_at
             .take()
-            .ok_or_else(|| Error::new("consolidation has not run"))
+            .ok_or_else(|| Error::new(ErrorKind::InvalidState, "consolidation has not run"))
     }
 
     /// Forgets every fired event, the consolidation pass and every read, and moves the slider
@@ -671,10 +735,13 @@ impl FactStore {
     pub fn chart(&self, until: Time, step: f64) -> Result<Vec<ChartLine>, Error> {
         let samples = until.get() / step;
         if !(step.is_finite() && step > 0.0 && samples <= 10_000.0) {
-            return Err(Error::new(format!(
-                "step must be above 0 and give at most 10001 samples up to {until}, got {}",
-                fmt_number(step)
-            )));
+            return Err(Error::invalid(
+                "step",
+                format!(
+                    "step must be above 0 and give at most 10001 samples up to {until}, got {}",
+                    fmt_number(step)
+                ),
+            ));
         }
         // The checks above make this cast exact.
         let samples = samples.floor() as usize + 1;
@@ -682,10 +749,13 @@ impl FactStore {
         let facts = self.scenario.fact_count();
         let points = (samples + 2 * changes.len()).saturating_mul(facts);
         if points > MAX_CHART_POINTS {
-            return Err(Error::new(format!(
+            return Err(Error::over_limit(
+                "MAX_CHART_POINTS",
+                format!(
                 "step {} draws {points} points, more than {MAX_CHART_POINTS}; use a larger step",
                 fmt_number(step)
-            )));
+            ),
+            ));
         }
         let mut times: Vec<(f64, bool)> = Vec::with_capacity(samples + changes.len());
         for i in 0..samples {

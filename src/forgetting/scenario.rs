@@ -160,27 +160,42 @@ pub struct EventSpec {
 
 impl Scenario {
     /// Validates `spec`. Errors give the path of the bad field: `events[1].importance must be …`.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) with the path of the first bad field, or
+    /// [`ErrorKind::OverLimit`](crate::ErrorKind) past a [limit](crate::limits).
     pub fn new(spec: ScenarioSpec) -> Result<Scenario, Error> {
         if spec.facts.is_empty() && spec.events.is_empty() {
-            return Err(Error::new(
+            return Err(Error::invalid(
+                "scenario",
                 "scenario must have at least 1 fact or write event",
             ));
         }
-        check_len("facts", spec.facts.len(), MAX_FACTS)?;
-        check_len("events", spec.events.len(), MAX_EVENTS)?;
-        check_len("reads", spec.reads.len(), MAX_READS)?;
-        check_len("consolidation", spec.consolidation.len(), MAX_RULES)?;
+        check_len("facts", spec.facts.len(), MAX_FACTS, "MAX_FACTS")?;
+        check_len("events", spec.events.len(), MAX_EVENTS, "MAX_EVENTS")?;
+        check_len("reads", spec.reads.len(), MAX_READS, "MAX_READS")?;
+        check_len(
+            "consolidation",
+            spec.consolidation.len(),
+            MAX_RULES,
+            "MAX_RULES",
+        )?;
         let mut budget = TextBudget::default();
         let total = spec.facts.len() + spec.events.len() + spec.consolidation.len();
-        let max_id = u32::try_from(total)
-            .map_err(|_| Error::new("scenario must have at most 4294967295 facts and events"))?;
+        let max_id = u32::try_from(total).map_err(|_| {
+            Error::invalid(
+                "scenario",
+                "scenario must have at most 4294967295 facts and events",
+            )
+        })?;
         let fact_id = |path: String, value: Option<f64>| {
-            let value = value.ok_or_else(|| Error::new(format!("{path}: required")))?;
+            let value = value.ok_or_else(|| Error::invalid(&path, format!("{path}: required")))?;
             whole_number(&path, value, 1, max_id).map_err(|err| {
-                Error::new(format!(
-                    "{}; facts and events number 1 to {max_id}",
-                    err.message()
-                ))
+                Error::invalid(
+                    &path,
+                    format!("{}; facts and events number 1 to {max_id}", err.message()),
+                )
             })
         };
         let facts = spec
@@ -199,9 +214,10 @@ impl Scenario {
             .into_iter()
             .enumerate()
             .map(|(i, read)| {
-                let at = read
-                    .at
-                    .ok_or_else(|| Error::new(format!("reads[{i}].at: required")))?;
+                let at = read.at.ok_or_else(|| {
+                    let path = format!("reads[{i}].at");
+                    Error::invalid(&path, format!("{path}: required"))
+                })?;
                 Ok(ScheduledRead {
                     fact: fact_id(format!("reads[{i}].fact"), read.fact)?,
                     at: Time::named(&format!("reads[{i}].at"), at)?,
@@ -220,9 +236,10 @@ impl Scenario {
                     Some(value) => Some(fact_id(format!("events[{i}].supersedes"), Some(value))?),
                 };
                 if supersedes == Some(first_event_id + i as u32) {
-                    return Err(Error::new(format!(
-                        "events[{i}].supersedes: an event cannot supersede its own fact"
-                    )));
+                    return Err(Error::invalid(
+                        &format!("events[{i}].supersedes"),
+                        format!("events[{i}].supersedes: an event cannot supersede its own fact"),
+                    ));
                 }
                 Ok(WriteEvent {
                     label: match event.label {
@@ -247,21 +264,30 @@ impl Scenario {
                     Some("semantic") => FactKind::Semantic,
                     Some("procedural") => FactKind::Procedural,
                     other => {
-                        return Err(Error::new(format!(
-                            "{path}.kind: must be \"semantic\" or \"procedural\", got {}",
-                            other.map_or("nothing".to_owned(), |k| format!("\"{k}\""))
-                        )))
+                        return Err(Error::invalid(
+                            &format!("{path}.kind"),
+                            format!(
+                                "{path}.kind: must be \"semantic\" or \"procedural\", got {}",
+                                other.map_or("nothing".to_owned(), |k| format!("\"{k}\""))
+                            ),
+                        ))
                     }
                 };
-                check_len(
-                    &format!("{path}.sources"),
-                    rule.sources.len(),
-                    max_id as usize,
-                )?;
+                let sources_path = format!("{path}.sources");
+                if rule.sources.len() > max_id as usize {
+                    return Err(Error::invalid(
+                        &sources_path,
+                        format!(
+                            "{sources_path} must have at most {max_id} items, got {}",
+                            rule.sources.len()
+                        ),
+                    ));
+                }
                 if rule.sources.is_empty() {
-                    return Err(Error::new(format!(
-                        "{path}.sources: name at least one episode"
-                    )));
+                    return Err(Error::invalid(
+                        &sources_path,
+                        format!("{sources_path}: name at least one episode"),
+                    ));
                 }
                 let sources = rule
                     .sources
@@ -401,12 +427,15 @@ fn text(budget: &mut TextBudget, path: String, value: Option<String>) -> Result<
             budget.take(&path, &text)?;
             Ok(text)
         }
-        _ => Err(Error::new(format!("{path}: must be a non-empty text"))),
+        _ => Err(Error::invalid(
+            &path,
+            format!("{path}: must be a non-empty text"),
+        )),
     }
 }
 
 fn importance(path: String, value: Option<f64>) -> Result<f64, Error> {
-    let value = value.ok_or_else(|| Error::new(format!("{path}: required")))?;
+    let value = value.ok_or_else(|| Error::invalid(&path, format!("{path}: required")))?;
     check_importance(&path, value)?;
     Ok(value)
 }

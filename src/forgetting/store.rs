@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::error::{fmt_number, Error};
+use crate::error::{fmt_number, Error, ErrorKind};
 use crate::forgetting::StoreConfig;
 use crate::math::{exp2, log2};
 use crate::units::Time;
@@ -99,7 +99,12 @@ pub struct Distilled {
 /// the timeline to be.
 pub trait Distiller {
     /// The facts to distill from `store` now.
-    fn distill(&self, store: &LiveStore) -> Vec<Distilled>;
+    ///
+    /// # Errors
+    ///
+    /// Whatever the distiller cannot do (an LLM call that failed, say). An error leaves the
+    /// store as it was: [`LiveStore::consolidate`] passes it on and changes nothing.
+    fn distill(&self, store: &LiveStore) -> Result<Vec<Distilled>, Error>;
 }
 
 /// What a [`LiveStore::write`] did.
@@ -144,7 +149,7 @@ pub struct WriteOutcome {
 /// assert_eq!(store.top_k(2), [3, 1]);
 /// assert_eq!(store.score(3), Some(0.9));
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LiveStore {
     config: StoreConfig,
     now: Time,
@@ -211,9 +216,13 @@ impl LiveStore {
     }
 
     /// Moves time forward to `t`. Moving back is an error: replay into a new store instead.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::TimeWentBack`] when `t` is before [`now`](LiveStore::now).
     pub fn advance_to(&mut self, t: Time) -> Result<(), Error> {
         if t < self.now {
-            return Err(Error::new(format!(
+            return Err(Error::new(ErrorKind::TimeWentBack, format!(
                 "t must not go back in a LiveStore (now {}, got {}); replay into a new store instead",
                 self.now, t
             )));
@@ -228,6 +237,12 @@ impl LiveStore {
     /// is added: that fact is refreshed instead (last touch = now, importance = the larger).
     /// If `supersedes` names an active fact, it is retired. Then, if more than `capacity` facts
     /// are active, the one with the lowest score now is evicted.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`] for an importance outside (0, 1] or an empty text,
+    /// [`ErrorKind::NoSuchFact`] when `supersedes` names no fact, and [`ErrorKind::DuplicateId`]
+    /// when `id` is taken. A failed write changes nothing.
     pub fn write(
         &mut self,
         id: FactId,
@@ -251,11 +266,31 @@ impl LiveStore {
     /// A distilled fact cites only what the store still holds, active or superseded. An evicted
     /// fact is forgotten: it is dropped from the sources, whatever the distiller named, and stays
     /// evicted.
+    ///
+    /// The call is atomic: every distilled fact is checked before anything is written, so an
+    /// error leaves the store exactly as it was.
+    ///
+    /// # Errors
+    ///
+    /// When the distiller fails, or a distilled fact has an importance outside (0, 1], an empty
+    /// text, or an id that is already taken (by a fact in the store or an earlier one of the
+    /// same pass).
     pub fn consolidate(&mut self, distiller: &dyn Distiller) -> Result<Vec<WriteOutcome>, Error> {
-        let distilled = distiller.distill(self);
+        let distilled = distiller.distill(self)?;
+        // Validate everything first: after this loop no write below can fail.
+        for (i, fact) in distilled.iter().enumerate() {
+            check_fact(fact.importance, &fact.text)?;
+            // A plain scan keeps the WebAssembly build small; a pass distills few facts.
+            let mut taken = self.facts.contains_key(&fact.id);
+            for earlier in &distilled[..i] {
+                taken |= earlier.id == fact.id;
+            }
+            if taken {
+                return Err(duplicate_id(fact.id));
+            }
+        }
         let mut outcomes = Vec::with_capacity(distilled.len());
         for fact in distilled {
-            check_importance("importance", fact.importance)?;
             let mut sources = Vec::with_capacity(fact.sources.len());
             for &source in &fact.sources {
                 let Some(held) = self.facts.get(&source) else {
@@ -276,8 +311,12 @@ impl LiveStore {
                 fact.importance,
                 None,
                 sources,
-            )?;
-            outcomes.push(outcome);
+            );
+            // Checked above: the importance, the text and a fresh id are all a write needs.
+            debug_assert!(outcome.is_ok(), "a validated distilled write failed");
+            if let Ok(outcome) = outcome {
+                outcomes.push(outcome);
+            }
         }
         Ok(outcomes)
     }
@@ -291,15 +330,13 @@ impl LiveStore {
         supersedes: Option<FactId>,
         sources: Vec<FactId>,
     ) -> Result<WriteOutcome, Error> {
-        check_importance("importance", importance)?;
-        if text.trim().is_empty() {
-            return Err(Error::new("text must be a non-empty text"));
-        }
+        check_fact(importance, text)?;
         if let Some(old) = supersedes {
             if !self.facts.contains_key(&old) {
-                return Err(Error::new(format!(
-                    "supersedes names fact {old}, which does not exist"
-                )));
+                return Err(Error::new(
+                    ErrorKind::NoSuchFact { id: old },
+                    format!("supersedes names fact {old}, which does not exist"),
+                ));
             }
         }
         let normalised = normalise(text);
@@ -313,9 +350,7 @@ impl LiveStore {
             outcome.refreshed = true;
         } else {
             if self.facts.contains_key(&id) {
-                return Err(Error::new(format!(
-                    "fact {id} already exists; ids must be unique"
-                )));
+                return Err(duplicate_id(id));
             }
             let fact = Fact {
                 id,
@@ -378,17 +413,27 @@ impl LiveStore {
     }
 
     /// Reads active fact `id` at the current time: its read count goes up by one.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::NoSuchFact`] or [`ErrorKind::FactNotActive`]; nothing changes.
     pub fn read(&mut self, id: FactId) -> Result<(), Error> {
         match self.facts.get(&id).map(|fact| fact.status) {
             Some(Status::Active) => {
                 self.rekey(id, |fact, _| fact.reads = fact.reads.saturating_add(1));
                 Ok(())
             }
-            Some(_) => Err(Error::new(format!(
-                "fact {id} is no longer active at t = {}; only active facts can be read",
-                self.now
-            ))),
-            None => Err(Error::new(format!("there is no fact {id}"))),
+            Some(_) => Err(Error::new(
+                ErrorKind::FactNotActive { id },
+                format!(
+                    "fact {id} is no longer active at t = {}; only active facts can be read",
+                    self.now
+                ),
+            )),
+            None => Err(Error::new(
+                ErrorKind::NoSuchFact { id },
+                format!("there is no fact {id}"),
+            )),
         }
     }
 
@@ -510,15 +555,34 @@ impl StoreConfig {
     }
 }
 
+/// Checks what every written fact needs: an importance in (0, 1] and a text with a word.
+fn check_fact(importance: f64, text: &str) -> Result<(), Error> {
+    check_importance("importance", importance)?;
+    if text.trim().is_empty() {
+        return Err(Error::invalid("text", "text must be a non-empty text"));
+    }
+    Ok(())
+}
+
+fn duplicate_id(id: FactId) -> Error {
+    Error::new(
+        ErrorKind::DuplicateId { id },
+        format!("fact {id} already exists; ids must be unique"),
+    )
+}
+
 /// Checks an importance: a number in (0, 1].
 pub(crate) fn check_importance(field: &str, importance: f64) -> Result<(), Error> {
     if importance > 0.0 && importance <= 1.0 {
         Ok(())
     } else {
-        Err(Error::new(format!(
-            "{field} must be a number above 0 and at most 1, got {}",
-            fmt_number(importance)
-        )))
+        Err(Error::invalid(
+            field,
+            format!(
+                "{field} must be a number above 0 and at most 1, got {}",
+                fmt_number(importance)
+            ),
+        ))
     }
 }
 
