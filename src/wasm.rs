@@ -570,7 +570,15 @@ impl Fields {
             .unwrap_or(0.0);
         // An array's length is a whole number below 2^32, so this cast is exact.
         let length = length as usize;
-        check_len(&name, length, max, "MAX_ITEMS").map_err(js_error)?;
+        let limit = match key {
+            "script" => "MAX_TURNS",
+            "reads" => "MAX_READS",
+            "events" => "MAX_EVENTS",
+            "consolidation" => "MAX_RULES",
+            // A scenario's facts, and a rule's sources, which name facts.
+            _ => "MAX_FACTS",
+        };
+        check_len(&name, length, max, limit).map_err(js_error)?;
         Ok(Some((object, length)))
     }
 
