@@ -121,7 +121,7 @@ ${(() => {
 })()}
 
 The whole replay of a 1e4-turn playground takes ${time(median("playground_replay/10000"))}, and a chart at its limit of
-100,000 points ${time(median("chart_points/100000"))}. Scripts from a page are limited to 2,000 turns and charts to
+100,000 points ${time(median("chart_points/100000"))}. Scripts from a page are limited to 1,000 turns and charts to
 100,000 points (README, "Limits"), which keeps each call well under 100 ms in the browser.`);
 
 if (existsSync(join(ROOT, "target/bench/memory.json"))) {

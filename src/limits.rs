@@ -10,7 +10,7 @@
 
 /// The most turns in a script given as options (`Session::from_options`, and from JS). A
 /// native [`Script::new`](crate::Script::new) takes any length.
-pub const MAX_TURNS: usize = 2_000;
+pub const MAX_TURNS: usize = 1_000;
 /// The most characters in one text: a turn, a summary, a speaker, a fact or a label.
 pub const MAX_TEXT_CHARS: usize = 10_000;
 /// The most facts a scenario starts with.

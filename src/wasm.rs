@@ -87,6 +87,7 @@ export type Named = "meaning" | "bareTerm" | "gone";
 export interface PolicyRow {
   info: PolicyInfo;
   series: number[]; peaks: number[]; compactions: number; tokens: number; kept: Named[];
+  /** The session state at the playground's turn, with an empty transcript. */
   window: SessionState;
 }
 export interface PlaygroundState {

@@ -134,7 +134,7 @@ fn every_list_and_text_has_a_limit_named_in_its_error() {
     let err = Script::within_limits(vec![turn("hi".into()); MAX_TURNS + 1]).unwrap_err();
     assert_eq!(
         err.message(),
-        "script must have at most 2000 items, got 2001"
+        "script must have at most 1000 items, got 1001"
     );
     assert!(Script::within_limits(vec![turn("hi".into()); MAX_TURNS]).is_ok());
     // A native script may be longer: long sessions are the library's business.

@@ -210,7 +210,7 @@ fn hostile_options_are_errors_that_name_the_option_and_leave_memory_alone() {
         Reflect::set(&config, &"script".into(), &script).unwrap();
         let err = message(JsSession::with_config(config.into()).err().unwrap());
         assert!(
-            err.starts_with("script must have at most 2000 items, got "),
+            err.starts_with("script must have at most 1000 items, got "),
             "{err}"
         );
     }

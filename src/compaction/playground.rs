@@ -180,7 +180,9 @@ pub struct PolicyRow {
     pub tokens: Tokens,
     /// For each of [`KEY_FACTS`], how the window at the playground's turn names it.
     pub kept: Vec<Named>,
-    /// The whole session state at the playground's turn, for the tier view.
+    /// The session state at the playground's turn, for the tier view, without its transcript:
+    /// the playground never shows one, and six copies of the script would make every state
+    /// six times its size ([`Session::state`](crate::Session::state) has it).
     pub window: SessionState,
 }
 
@@ -288,7 +290,8 @@ impl Playground {
             .zip(&self.sessions)
             .enumerate()
             .map(|(i, (info, session))| {
-                let window = session.state();
+                let mut window = session.state();
+                window.transcript = Vec::new();
                 PolicyRow {
                     info: *info,
                     series: self.series[i].clone(),
