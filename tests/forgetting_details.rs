@@ -1045,3 +1045,20 @@ fn a_rule_distills_only_once_its_episodes_are_written_and_one_is_still_active() 
     assert_eq!(store.consolidate().unwrap(), []);
     assert_eq!(store.state().facts.len(), 3);
 }
+
+#[test]
+fn a_distilled_fact_cites_only_what_the_store_still_holds() {
+    let mut store = live(2);
+    store.write(1, "a weak episode", 0.25, None).unwrap();
+    store.write(2, "an episode", 0.5, None).unwrap();
+    let outcome = store.write(3, "a strong episode", 1.0, None).unwrap();
+    assert_eq!(outcome.evicted, Some(1));
+    // Fact 1 is evicted and fact 99 was never written: neither is cited.
+    let rule = vec![distilled(4, FactKind::Semantic, 0.5, &[1, 2, 99])];
+    store.consolidate(&Fixed(rule)).unwrap();
+    let fact = store.get(4).unwrap();
+    assert_eq!(fact.sources, [2]);
+    assert_eq!(store.get(1).unwrap().status, Status::Evicted);
+    assert_eq!(store.get(2).unwrap().status, Status::Superseded { by: 4 });
+    assert_eq!(store.top_k(3), [3, 4]);
+}
