@@ -7,7 +7,7 @@
 // broken invariant (the score formula, ranking by score, capacity, the token recount). A failing
 // sequence is shrunk, in fresh instances, to a short reproduction printed as JavaScript.
 //
-//   node --test tests/fuzz.test.mjs                        a few thousand sequences (make test)
+//   node --test tests/fuzz.test.mjs                        a few thousand sequences (make test: seed 1)
 //   FUZZ_ITER=100000 make fuzz                             a long run
 //   FUZZ_SEED=1234 node --test tests/fuzz.test.mjs         replay one seed
 
