@@ -1062,3 +1062,31 @@ fn a_distilled_fact_cites_only_what_the_store_still_holds() {
     assert_eq!(store.get(2).unwrap().status, Status::Superseded { by: 4 });
     assert_eq!(store.top_k(3), [3, 4]);
 }
+
+#[test]
+fn a_consolidation_pass_that_overfills_the_store_logs_what_it_evicted() {
+    // Two rules distill the same episode: the first supersedes it, the second adds a fact.
+    let spec = ScenarioSpec {
+        facts: vec![seed("the order is late", 0.5), seed("Dana is in Oslo", 0.2)],
+        consolidation: vec![
+            rule("semantic", "orders can be late", 0.8, &[1.0]),
+            rule("procedural", "apologise for late orders", 0.9, &[1.0]),
+        ],
+        ..ScenarioSpec::default()
+    };
+    let config = StoreConfig::new(4.0, 2, 0.5).unwrap();
+    let mut store = FactStore::new(config, Scenario::new(spec).unwrap());
+    let changes = store.consolidate().unwrap();
+    let summary: Vec<(Action, u32, Option<u32>)> = changes
+        .iter()
+        .map(|c| (c.action, c.fact, c.evicted))
+        .collect();
+    assert_eq!(
+        summary,
+        [(Action::Distill, 3, None), (Action::Distill, 4, Some(2))]
+    );
+    let state = store.state();
+    assert_eq!(state.log.last().unwrap().evicted, Some(2));
+    assert_eq!(fact(&state.facts, 2).status, "evicted");
+    assert_eq!(fact(&state.facts, 1).superseded_by, Some(3));
+}
