@@ -57,11 +57,33 @@ tools-mdbook:
 
 ## Build --------------------------------------------------------------------------------------
 
+# Glue and optimised wasm for the wasm file $(1), named $(2) in $(PKG).
+define bindgen
+	wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir $(PKG) --out-name $(2) $(1)
+	node tools/guard-glue.mjs $(PKG)/$(2).js
+	wasm-opt $(WASM_OPT) $(PKG)/$(2)_bg.wasm -o $(PKG)/$(2)_bg.wasm
+endef
+
+# One core per element family, so that a page loads only what its elements use (ARCHITECTURE.md):
+# the same crate with only that family's exports, in a target dir of its own so that each stays
+# built. The full core, with all three, is for the one-file bundle, the wasm tests and the fuzz.
+FAMILIES := compaction forgetting playground
+FEATURES_compaction := element-compaction
+FEATURES_forgetting := element-forgetting
+# <memory-compaction> is most of the playground: this core serves both (www/widget.js picks).
+FEATURES_playground := element-compaction,element-playground
+
 build: tools
 	cargo build --release --target $(WASM_TARGET)
-	wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir $(PKG) $(WASM)
-	node tools/guard-glue.mjs $(PKG)/$(CRATE).js
-	wasm-opt $(WASM_OPT) $(PKG)/$(CRATE)_bg.wasm -o $(PKG)/$(CRATE)_bg.wasm
+	$(call bindgen,$(WASM),$(CRATE))
+	$(foreach f,$(FAMILIES),$(call family,$(f)))
+	node tools/build-site.mjs
+
+define family
+	CARGO_TARGET_DIR=target/family-$(1) cargo build --release --target $(WASM_TARGET) --no-default-features --features $(FEATURES_$(1))
+	$(call bindgen,target/family-$(1)/$(WASM_TARGET)/release/$(CRATE).wasm,$(1))
+
+endef
 
 dist: build
 	node tools/bundle.mjs
@@ -72,8 +94,8 @@ examples: dist tools-mdbook
 	mdbook build examples/mdbook
 
 serve: build
-	@echo "Serving www/ on http://127.0.0.1:$(PORT)/ (Ctrl-C to stop)"
-	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory www
+	@echo "Serving site/ (www/ minified) on http://127.0.0.1:$(PORT)/ (Ctrl-C to stop)"
+	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory site
 
 ## Tests --------------------------------------------------------------------------------------
 
