@@ -39,7 +39,7 @@ tools:
 	  echo "installing wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (about 3 minutes)"; \
 	  cargo install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION); \
 	fi
-	@[ -x node_modules/.bin/wasm-opt ] && [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
+	@[ -x node_modules/.bin/wasm-opt ] && [ -x node_modules/.bin/esbuild ] && [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
 
 tools-browser:
 	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
