@@ -44,7 +44,11 @@ unsafe impl Sync for SizeClasses {}
 #[cfg(target_arch = "wasm32")]
 impl SizeClasses {
     pub const fn new() -> SizeClasses {
-        SizeClasses(UnsafeCell::new(State { free: [0; CLASSES], next: 0, end: 0 }))
+        SizeClasses(UnsafeCell::new(State {
+            free: [0; CLASSES],
+            next: 0,
+            end: 0,
+        }))
     }
 }
 
@@ -68,7 +72,9 @@ fn class_of(layout: Layout) -> Option<usize> {
 #[cfg(target_arch = "wasm32")]
 unsafe impl GlobalAlloc for SizeClasses {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let Some(class) = class_of(layout) else { return null_mut() };
+        let Some(class) = class_of(layout) else {
+            return null_mut();
+        };
         // SAFETY: single-threaded (see above), and no allocation happens while this borrow lives.
         let state = unsafe { &mut *self.0.get() };
         let head = state.free[class];
@@ -97,7 +103,9 @@ unsafe impl GlobalAlloc for SizeClasses {
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        let Some(class) = class_of(layout) else { return };
+        let Some(class) = class_of(layout) else {
+            return;
+        };
         // SAFETY: as in `alloc`; `ptr` is a block of this class that its owner gave back.
         let state = unsafe { &mut *self.0.get() };
         unsafe { *(ptr as *mut usize) = state.free[class] };
