@@ -6,8 +6,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use agent_memory_widgets::{
-    FactStore, LiveStore, Playground, ScenarioSpec, Script, SeedFactSpec, Session, SessionConfig,
-    StoreConfig, StoreOptions, Time, Tokens, TurnSpec,
+    FactId, FactStore, LiveStore, Playground, ScenarioSpec, Script, SeedFactSpec, Session,
+    SessionConfig, StoreConfig, StoreOptions, Time, Tokens, TurnSpec,
 };
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
@@ -45,7 +45,10 @@ fn script(turns: u32) -> Script {
 
 /// A session that has played `history` turns and has `HEADROOM` more to go.
 fn session_at(script: &Script, history: u32) -> Session {
-    let mut session = Session::new(SessionConfig::new(BUDGET, 2).unwrap(), script.clone());
+    let mut session = Session::new(
+        SessionConfig::new(Tokens(BUDGET), 2).unwrap(),
+        script.clone(),
+    );
     session.go_to(history);
     session
 }
@@ -100,10 +103,10 @@ fn recount(session: &Session) -> Tokens {
     let window = session.window();
     let cold = window
         .cold()
-        .map_or(Tokens(0), |line| Tokens::of(&line.text));
+        .map_or(Tokens(0), |line| Tokens::of(line.text()));
     let warm = window
         .warm()
-        .map(|line| Tokens::of(&line.text))
+        .map(|line| Tokens::of(line.text()))
         .fold(Tokens(0), |a, b| a + b);
     let hot = window
         .verbatim()
@@ -123,7 +126,7 @@ fn full_store(n: u32) -> LiveStore {
         }
         let importance = 0.05 + f64::from((id * 7919) % 1000) / 1053.0;
         store
-            .write(id, &format!("fact {id}"), importance, None)
+            .write(FactId(id), &format!("fact {id}"), importance, None)
             .unwrap();
     }
     store
@@ -144,7 +147,7 @@ fn write_with_eviction(c: &mut Criterion) {
                     .collect();
                 let start = Instant::now();
                 for text in &texts {
-                    let outcome = store.write(next, text, 0.5, None).unwrap();
+                    let outcome = store.write(FactId(next), text, 0.5, None).unwrap();
                     black_box(outcome.evicted);
                     next += 1;
                 }
@@ -225,12 +228,12 @@ fn playground(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(4));
     for n in [1_000u32, 10_000] {
         let script = script(n);
-        let config = SessionConfig::new(40, 2).unwrap();
+        let config = SessionConfig::new(Tokens(40), 2).unwrap();
         group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
             b.iter(|| {
                 let mut playground = Playground::new(config, script.clone());
                 playground.go_to(n);
-                black_box(playground.turn())
+                black_box(playground.turn_count())
             })
         });
     }
