@@ -126,8 +126,8 @@ pub use error::{Error, ErrorKind};
 pub use forgetting::{
     Action, Change, ChartLine, ConsolidationRule, Distilled, Distiller, EventInfo, EventSpec, Fact,
     FactKind, FactStore, FactStoreState, FactView, Forecast, LiveStore, ReadInfo, ReadSpec,
-    RuleSpec, Scenario, ScenarioSpec, ScheduledRead, SeedFact, SeedFactSpec, Status, StoreConfig,
-    StoreOptions, WriteEvent, WriteOutcome, ACCESS_BOOST, CAPACITY, HALF_LIFE,
+    RuleSpec, SavedStore, Scenario, ScenarioSpec, ScheduledRead, SeedFact, SeedFactSpec, Status,
+    StoreConfig, StoreOptions, WriteEvent, WriteOutcome, ACCESS_BOOST, CAPACITY, HALF_LIFE,
     LASTING_HALF_LIFE_FACTORS, MAX_ACCESS_BOOST,
 };
 pub use units::{EventIndex, FactId, Time, Tokens, TurnNumber};

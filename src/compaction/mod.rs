@@ -52,10 +52,36 @@ pub const HOT_N: u32 = 2;
 /// # Ok(())
 /// # }
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// Serialised as `{ "budget": 40, "hotN": 2 }`; read back, both values are checked again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(
+    feature = "deserialize",
+    derive(serde::Deserialize),
+    serde(try_from = "SessionConfigRecord")
+)]
 pub struct SessionConfig {
     budget: Tokens,
     hot_n: u32,
+}
+
+/// A [`SessionConfig`] as saved, checked when read back.
+#[cfg(feature = "deserialize")]
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct SessionConfigRecord {
+    budget: Tokens,
+    hot_n: u32,
+}
+
+#[cfg(feature = "deserialize")]
+impl TryFrom<SessionConfigRecord> for SessionConfig {
+    type Error = Error;
+
+    fn try_from(record: SessionConfigRecord) -> Result<SessionConfig, Error> {
+        SessionConfig::new(record.budget, record.hot_n)
+    }
 }
 
 impl SessionConfig {

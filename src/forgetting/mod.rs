@@ -14,7 +14,9 @@ pub use scenario::{
     ConsolidationRule, EventSpec, ReadSpec, RuleSpec, Scenario, ScenarioSpec, ScheduledRead,
     SeedFact, SeedFactSpec, WriteEvent,
 };
-pub use store::{Distilled, Distiller, Fact, FactKind, LiveStore, Status, WriteOutcome};
+pub use store::{
+    Distilled, Distiller, Fact, FactKind, LiveStore, SavedStore, Status, WriteOutcome,
+};
 
 use crate::error::{fmt_number, whole_number, Error, ErrorKind};
 use crate::limits::{MAX_CHART_POINTS, MAX_HALF_LIFE, MAX_READS, MIN_HALF_LIFE};
@@ -45,13 +47,59 @@ pub const MAX_ACCESS_BOOST: f64 = 1000.0;
 ///     "half_life must be a number from 0.001 to 1000000, got 0"
 /// );
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+///
+/// Serialised with its fields in camelCase (`halfLife`, `capacity`, `accessBoost`,
+/// `semanticHalfLife`, `proceduralHalfLife`); read back, every value is checked again.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(into = "StoreConfigRecord")]
+#[cfg_attr(
+    feature = "deserialize",
+    derive(serde::Deserialize),
+    serde(try_from = "StoreConfigRecord")
+)]
 pub struct StoreConfig {
     half_life: f64,
     capacity: u32,
     access_boost: f64,
     // The half-lives of semantic and procedural facts, in that order.
     lasting_half_lives: [f64; 2],
+}
+
+/// A [`StoreConfig`] as saved: plain numbers, checked when read back.
+#[derive(Clone, Copy, Serialize)]
+#[cfg_attr(
+    feature = "deserialize",
+    derive(serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
+#[serde(rename_all = "camelCase")]
+struct StoreConfigRecord {
+    half_life: f64,
+    capacity: u32,
+    access_boost: f64,
+    semantic_half_life: f64,
+    procedural_half_life: f64,
+}
+
+impl From<StoreConfig> for StoreConfigRecord {
+    fn from(config: StoreConfig) -> StoreConfigRecord {
+        StoreConfigRecord {
+            half_life: config.half_life,
+            capacity: config.capacity,
+            access_boost: config.access_boost,
+            semantic_half_life: config.lasting_half_lives[0],
+            procedural_half_life: config.lasting_half_lives[1],
+        }
+    }
+}
+
+impl TryFrom<StoreConfigRecord> for StoreConfig {
+    type Error = Error;
+
+    fn try_from(record: StoreConfigRecord) -> Result<StoreConfig, Error> {
+        StoreConfig::new(record.half_life, record.capacity, record.access_boost)?
+            .with_lasting_half_lives(record.semantic_half_life, record.procedural_half_life)
+    }
 }
 
 /// How much more slowly distilled knowledge fades than episodes, by default: semantic facts

@@ -100,7 +100,16 @@ impl std::fmt::Display for Status {
 }
 
 /// One fact with the numbers its score is made of.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// Serialised (and, with the `deserialize` feature, read back) as part of a saved
+/// [`LiveStore`]: see [`SavedStore`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "deserialize",
+    derive(serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Fact {
     /// Its id.
@@ -342,16 +351,32 @@ impl LiveStore {
         for fact in distilled {
             let mut sources = Vec::with_capacity(fact.sources.len());
             for &source in &fact.sources {
-                let Some(held) = self.facts.get(&source) else {
-                    continue;
-                };
-                if held.status == Status::Evicted {
-                    continue;
+                if self
+                    .facts
+                    .get(&source)
+                    .is_some_and(|held| held.status != Status::Evicted)
+                {
+                    sources.push(source);
                 }
-                if held.kind == FactKind::Episodic {
-                    self.retire(source, Status::Superseded { by: fact.id });
+            }
+            // The fact the episodes fold into: the distilled one, or the active fact whose text
+            // it repeats (the write refreshes that one instead), unless that is an episode
+            // retired here, so that a superseded fact always names a fact the store holds.
+            let retired = |id: FactId, store: &LiveStore| {
+                sources.contains(&id)
+                    && store
+                        .facts
+                        .get(&id)
+                        .is_some_and(|held| held.kind == FactKind::Episodic)
+            };
+            let by = match self.by_text.get(&normalise(&fact.text)) {
+                Some(&existing) if !retired(existing, self) => existing,
+                _ => fact.id,
+            };
+            for &source in &sources {
+                if retired(source, self) {
+                    self.retire(source, Status::Superseded { by });
                 }
-                sources.push(source);
             }
             let outcome = self.write_fact(
                 fact.id,
@@ -572,6 +597,155 @@ impl LiveStore {
             fact.status = status;
         }
         true
+    }
+}
+
+/// A [`LiveStore`] as plain data, to save memory between runs and load it again.
+///
+/// The ranking is not saved: it is rebuilt, and every invariant checked, when a store is made
+/// from this with [`LiveStore::try_from`], which gives an [`Error`] to match. A `LiveStore`
+/// serialises as this, and (with the `deserialize` feature, on by default) deserialises through
+/// it, so a loaded store cannot break the ranking whatever the file says.
+///
+/// # Example
+///
+/// ```
+/// use agent_memory_widgets::{ErrorKind, FactId, LiveStore, SavedStore, StoreConfig};
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let mut store = LiveStore::new(StoreConfig::default());
+/// store.write(FactId(1), "the user is Dana", 0.4, None)?;
+/// let json = serde_json::to_string(&store)?;
+///
+/// let saved: SavedStore = serde_json::from_str(&json)?;
+/// assert_eq!(LiveStore::try_from(saved.clone())?, store);
+///
+/// let mut broken = saved;
+/// broken.facts.push(broken.facts[0].clone()); // the same id twice
+/// let err = LiveStore::try_from(broken).unwrap_err();
+/// assert_eq!(*err.kind(), ErrorKind::DuplicateId { id: FactId(1) });
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "deserialize",
+    derive(serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
+pub struct SavedStore {
+    /// The store's settings.
+    pub config: StoreConfig,
+    /// The store's current time.
+    pub time: Time,
+    /// Every fact, in any status.
+    pub facts: Vec<Fact>,
+}
+
+impl Serialize for LiveStore {
+    /// As a [`SavedStore`]: the settings, the time and every fact by id.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        struct Facts<'a>(&'a BTreeMap<FactId, Fact>);
+        impl Serialize for Facts<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_seq(self.0.values())
+            }
+        }
+        let mut saved = serializer.serialize_struct("SavedStore", 3)?;
+        saved.serialize_field("config", &self.config)?;
+        saved.serialize_field("time", &self.time)?;
+        saved.serialize_field("facts", &Facts(&self.facts))?;
+        saved.end()
+    }
+}
+
+/// A saved store read back is checked as [`LiveStore::try_from`] checks it.
+#[cfg(feature = "deserialize")]
+impl<'de> serde::Deserialize<'de> for LiveStore {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<LiveStore, D::Error> {
+        let saved = SavedStore::deserialize(deserializer)?;
+        LiveStore::try_from(saved).map_err(serde::de::Error::custom)
+    }
+}
+
+impl TryFrom<SavedStore> for LiveStore {
+    type Error = Error;
+
+    /// Rebuilds a store from its saved facts, checking what a store's own operations
+    /// guarantee, so that a loaded store ranks, evicts and refreshes exactly as the saved one.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`] naming the fact's field (`facts[2].importance`) for an
+    /// importance outside (0, 1], an empty text, a last touch after the store's time, or two
+    /// active facts with the same text, and naming `facts` when more facts are active than the
+    /// capacity; [`ErrorKind::DuplicateId`] for an id given twice; [`ErrorKind::NoSuchFact`]
+    /// when a fact is superseded by, or cites, a fact the store does not hold.
+    fn try_from(saved: SavedStore) -> Result<LiveStore, Error> {
+        let mut store = LiveStore::new(saved.config);
+        store.time = saved.time;
+        for (i, fact) in saved.facts.into_iter().enumerate() {
+            let at = |field: &str| format!("facts[{i}].{field}");
+            check_importance(&at("importance"), fact.importance)?;
+            if fact.text.trim().is_empty() {
+                let field = at("text");
+                return Err(Error::invalid(
+                    &field,
+                    format!("{field} must be a non-empty text"),
+                ));
+            }
+            if fact.last_touch > store.time {
+                let field = at("lastTouch");
+                return Err(Error::invalid(
+                    &field,
+                    format!(
+                        "{field} must not be after the store's time {}, got {}",
+                        store.time, fact.last_touch
+                    ),
+                ));
+            }
+            if store.facts.contains_key(&fact.id) {
+                return Err(duplicate_id(fact.id));
+            }
+            if fact.status == Status::Active {
+                let normalised = normalise(&fact.text);
+                if let Some(&other) = store.by_text.get(&normalised) {
+                    let field = at("text");
+                    return Err(Error::invalid(
+                        &field,
+                        format!("{field} repeats the text of active fact {other}"),
+                    ));
+                }
+                store.ranked[fact.kind.index()].insert(store.rank(&fact));
+                store.by_text.insert(normalised, fact.id);
+            }
+            store.facts.insert(fact.id, fact);
+        }
+        for fact in store.facts.values() {
+            for &cited in fact.status.superseded_by().iter().chain(&fact.sources) {
+                if !store.facts.contains_key(&cited) {
+                    return Err(Error::new(
+                        ErrorKind::NoSuchFact { id: cited },
+                        format!(
+                            "fact {} names fact {cited}, which the store does not hold",
+                            fact.id
+                        ),
+                    ));
+                }
+            }
+        }
+        let capacity = usize::try_from(store.config.capacity()).unwrap_or(usize::MAX);
+        if store.active_count() > capacity {
+            return Err(Error::invalid(
+                "facts",
+                format!(
+                    "facts has {} active facts, more than the capacity of {capacity}",
+                    store.active_count()
+                ),
+            ));
+        }
+        Ok(store)
     }
 }
 
