@@ -110,7 +110,8 @@ mod math;
 mod names;
 mod units;
 
-/// The WebAssembly boundary: `Session` and `FactStore` as JS classes. Only built for `wasm32`.
+/// The WebAssembly boundary: `Session`, `FactStore` and `Playground` as JS classes. Only built
+/// for `wasm32`.
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
@@ -131,3 +132,8 @@ pub use forgetting::{
     LASTING_HALF_LIFE_FACTORS, MAX_ACCESS_BOOST,
 };
 pub use units::{EventIndex, FactId, Time, Tokens, TurnNumber};
+
+/// The README's examples, run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
