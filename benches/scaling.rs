@@ -6,8 +6,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use agent_memory_widgets::{
-    FactId, FactStore, LiveStore, Playground, ScenarioSpec, Script, SeedFactSpec, Session,
-    SessionConfig, StoreConfig, StoreOptions, Time, Tokens, TurnSpec,
+    policy, FactId, FactStore, LiveStore, Playground, PolicyId, ScenarioSpec, Script, SeedFactSpec,
+    Session, SessionConfig, StoreConfig, StoreOptions, Time, Tokens, TurnSpec,
 };
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
@@ -88,6 +88,43 @@ fn add_turn(c: &mut Criterion) {
     bench_turns(c, "session_add_turn", |session| {
         black_box(session.add_turn());
     });
+}
+
+/// One `add_turn` under each policy of the playground at a history of 1e3 and 1e5 turns, with
+/// the seed's budget of 40 so that every policy compacts often: rows `policy_turn/<id>/<n>`.
+fn policy_turn(c: &mut Criterion) {
+    const AHEAD: u32 = 20_000;
+    let mut group = c.benchmark_group("policy_turn");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(2));
+    for history in [1_000u32, 100_000] {
+        let script = script(history + AHEAD);
+        for &id in PolicyId::NAMES {
+            let fresh = || {
+                let config = SessionConfig::new(Tokens(40), 2).unwrap();
+                let mut session = Session::with_policy(config, script.clone(), policy(id));
+                session.go_to(history);
+                session
+            };
+            let mut session = fresh();
+            group.bench_with_input(BenchmarkId::new(id.name(), history), &history, |b, _| {
+                b.iter_custom(|iters| {
+                    let mut elapsed = Duration::ZERO;
+                    for _ in 0..iters {
+                        if session.is_done() {
+                            session = fresh(); // untimed
+                        }
+                        let start = Instant::now();
+                        black_box(session.add_turn());
+                        elapsed += start.elapsed();
+                    }
+                    elapsed
+                });
+            });
+        }
+    }
+    group.finish();
 }
 
 /// The obvious compaction: the same policy, but the window's tokens are recounted from its
@@ -281,6 +318,7 @@ criterion_group!(
     playground,
     chart,
     add_turn,
+    policy_turn,
     naive_add_turn,
     write_with_eviction,
     naive_write_with_eviction,

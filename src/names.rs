@@ -33,6 +33,11 @@ macro_rules! named {
             type Err = $crate::Error;
 
             /// The value named `name`, exactly as [`name`](Self::name) writes it.
+            ///
+            /// # Errors
+            ///
+            /// An [`ErrorKind::InvalidOption`]($crate::ErrorKind) for any other name, listing
+            /// the names to use.
             fn from_str(name: &str) -> Result<$ty, $crate::Error> {
                 $(if name == $name {
                     return Ok($ty::$variant);

@@ -272,9 +272,18 @@ pub struct SessionState {
 
 /// A support session played turn by turn under a compaction policy.
 ///
-/// Each [`add_turn`](Session::add_turn) costs the same at turn 10 as at turn 1,000,000: the
-/// window holds running token counts, so nothing is recounted, and a compaction moves each turn
-/// at most twice (verbatim to WARM, WARM to COLD). The log and the dropped list are append-only.
+/// Each [`add_turn`](Session::add_turn) (or [`push`](Session::push)) costs the same at turn 10
+/// as at turn 1,000,000: the window holds running token counts, so nothing is recounted, and a
+/// compaction moves each turn at most twice (verbatim to WARM, WARM to COLD). The log and the
+/// dropped list are append-only.
+///
+/// That holds under every policy of [`POLICIES`] (`make bench`, rows `policy_turn`), with one
+/// difference in memory. Under [`HotWarmCold`] the window stays small. Under the framework
+/// policies the summary is one line that lists every turn it stands for, so
+/// [`SlidingWindow`], [`SummaryBuffer`] and [`HandoffCheckpoint`] keep a list that grows with the
+/// session (and, but for Letta's clipped summary, its text), and [`Interval`] keeps every summary
+/// it wrote, as ADK does. A turn still costs O(log n) there (a binary search of that list), but
+/// the window, and so [`state`](Session::state), grows as O(n).
 ///
 /// # Example
 ///

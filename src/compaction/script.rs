@@ -154,6 +154,12 @@ impl TryFrom<TurnSpec> for Turn {
 
     /// Validates one turn as [`Script::new`] does, with the field names bare (`kind`), except
     /// that the summary may be left out for the session's summarizer to write.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming the field (`kind`, `text`, ...)
+    /// that is missing, empty or unknown, and [`ErrorKind::OverLimit`](crate::ErrorKind) past
+    /// [`MAX_TEXT_CHARS`](crate::limits::MAX_TEXT_CHARS).
     fn try_from(spec: TurnSpec) -> Result<Turn, Error> {
         validate(&|field: &str| field.to_owned(), spec, false)
     }
