@@ -534,49 +534,40 @@ impl Session {
         }
     }
 
-    /// Every turn added so far, with where its content lives now.
+    /// Every turn added so far, with where its content lives now. One pass per tier, the
+    /// stronger tier last: a turn that is both HOT and in a summary is HOT.
     fn transcript(&self) -> Vec<TranscriptTurn> {
-        use std::collections::BTreeSet;
-        let hot: BTreeSet<TurnNumber> = self.window.verbatim().collect();
-        let warm: BTreeSet<TurnNumber> = self
-            .window
-            .warm()
-            .flat_map(|line| line.turns().iter().copied())
-            .collect();
-        let cold: BTreeSet<TurnNumber> = self
-            .window
-            .cold()
-            .map(|line| line.turns().iter().copied().collect())
-            .unwrap_or_default();
-        let dropped: BTreeSet<TurnNumber> = self
-            .log
-            .iter()
-            .flat_map(|step| step.dropped.iter().copied())
-            .collect();
-        (1..=self.turn_count())
-            .filter_map(|number| {
-                let number = TurnNumber(number);
-                let turn = self.script.turn(number)?;
-                let place = if hot.contains(&number) {
-                    Place::Hot
-                } else if warm.contains(&number) {
-                    Place::Warm
-                } else if cold.contains(&number) {
-                    Place::Cold
-                } else if dropped.contains(&number) {
-                    Place::Dropped
-                } else {
-                    Place::Faded
-                };
-                Some(TranscriptTurn {
-                    turn: number,
-                    speaker: turn.speaker().to_owned(),
-                    kind: turn.kind(),
-                    text: turn.text().to_owned(),
-                    place,
-                })
-            })
-            .collect()
+        let mut places = vec![Place::Faded; self.log.len()];
+        let mut mark = |turns: &[TurnNumber], place: Place| {
+            for turn in turns {
+                if let Some(slot) = turn.index().and_then(|i| places.get_mut(i)) {
+                    *slot = place;
+                }
+            }
+        };
+        for step in &self.log {
+            mark(&step.dropped, Place::Dropped);
+        }
+        if let Some(line) = self.window.cold() {
+            mark(line.turns(), Place::Cold);
+        }
+        for line in self.window.warm() {
+            mark(line.turns(), Place::Warm);
+        }
+        for turn in self.window.verbatim() {
+            mark(&[turn], Place::Hot);
+        }
+        let mut transcript = Vec::with_capacity(places.len());
+        for (turn, place) in self.script.turns().iter().zip(places) {
+            transcript.push(TranscriptTurn {
+                turn: TurnNumber(transcript.len() as u32 + 1),
+                speaker: turn.speaker().to_owned(),
+                kind: turn.kind(),
+                text: turn.text().to_owned(),
+                place,
+            });
+        }
+        transcript
     }
 
     fn over_budget_reason(&self) -> Option<String> {
