@@ -57,8 +57,11 @@ tools-mdbook:
 
 ## Build --------------------------------------------------------------------------------------
 
+# The wasm build and its tests leave out the native-only `deserialize` feature (Cargo.toml).
+WASM_FEATURES := --no-default-features
+
 build: tools
-	cargo build --release --target $(WASM_TARGET)
+	cargo build --release --target $(WASM_TARGET) $(WASM_FEATURES)
 	wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir $(PKG) $(WASM)
 	node tools/guard-glue.mjs $(PKG)/$(CRATE).js
 	wasm-opt $(WASM_OPT) $(PKG)/$(CRATE)_bg.wasm -o $(PKG)/$(CRATE)_bg.wasm
@@ -87,8 +90,8 @@ test-native:
 	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 
 test-wasm:
-	cargo clippy --target $(WASM_TARGET) --lib --test wasm -- -D warnings
-	WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) --test wasm
+	cargo clippy --target $(WASM_TARGET) $(WASM_FEATURES) --lib --test wasm -- -D warnings
+	WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) $(WASM_FEATURES) --test wasm
 
 test-size: build
 	node --test tests/size.test.mjs
