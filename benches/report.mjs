@@ -139,6 +139,19 @@ ${(() => {
   ]);
 })()}
 
+${(() => {
+  const ids = ["hot-warm-cold", "sliding-window", "summary-buffer", "handoff", "interval", "truncate"];
+  const rows = ids.map((id) => {
+    const [small, large] = [1000, 100000].map((n) => median(`policy_turn/${id}/${n}`));
+    return [`\`${id}\``, time(small), time(large), (large / small).toFixed(2)];
+  });
+  return `\`Session::add_turn\` under each policy, budget 40 (\`policy_turn\`): the cost per turn does not grow with
+the session, but the summary of the framework policies lists every turn it stands for, so memory and
+\`state()\` do (see the \`Session\` docs).
+
+${table(["per turn", "n = 1e3", "n = 1e5", "ratio 1e5 / 1e3"], rows)}`;
+})()}
+
 The whole replay of a 1e4-turn playground takes ${time(median("playground_replay/10000"))}, and a chart at its limit of
 100,000 points ${time(median("chart_points/100000"))}. Scripts from a page are limited to 1,000 turns and charts to
 100,000 points (README, "Limits"), which keeps each call well under 100 ms in the browser.`);

@@ -12,6 +12,7 @@ use js_sys::{Array, JsString, Object, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+use crate::error::whole_number;
 use crate::limits::{check_len, MAX_TEXT_CHARS, MAX_TOTAL_TEXT_CHARS};
 use crate::Error;
 // Each element family's exports can be built alone (the Makefile builds one core per family), so
@@ -21,7 +22,8 @@ use crate::{limits::MAX_TURNS, SessionOptions, TurnSpec};
 #[cfg(feature = "element-forgetting")]
 use crate::{
     limits::{MAX_EVENTS, MAX_FACTS, MAX_READS, MAX_RULES},
-    EventSpec, ReadSpec, RuleSpec, ScenarioSpec, SeedFactSpec, StoreOptions, Time,
+    EventIndex, EventSpec, FactId, ReadSpec, RuleSpec, ScenarioSpec, SeedFactSpec, StoreOptions,
+    Time,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -145,8 +147,7 @@ impl JsSession {
     /// Resets, then adds turns until `turn` of them are in.
     #[wasm_bindgen(js_name = goTo)]
     pub fn go_to(&mut self, turn: f64) -> Result<(), JsError> {
-        let turn = crate::error::whole_number("turn", turn, 0, u32::MAX).map_err(js_error)?;
-        self.0.go_to(turn);
+        self.0.go_to(turn_count(turn)?);
         Ok(())
     }
 
@@ -191,15 +192,14 @@ impl JsPlayground {
     /// Moves every policy to `turn`.
     #[wasm_bindgen(js_name = goTo)]
     pub fn go_to(&mut self, turn: f64) -> Result<(), JsError> {
-        let turn = crate::error::whole_number("turn", turn, 0, u32::MAX).map_err(js_error)?;
-        self.0.go_to(turn);
+        self.0.go_to(turn_count(turn)?);
         Ok(())
     }
 
     /// The turn every policy stands at.
     #[wasm_bindgen(getter)]
     pub fn turn(&self) -> u32 {
-        self.0.turn()
+        self.0.turn_count()
     }
 
     /// Every policy's row at the current turn.
@@ -262,22 +262,20 @@ impl JsFactStore {
     /// Fires write event `index` (from 0) at the current time.
     #[wasm_bindgen(unchecked_return_type = "Change")]
     pub fn fire(&mut self, index: f64) -> Result<JsValue, JsError> {
-        let index = crate::error::whole_number("index", index, 0, u32::MAX).map_err(js_error)?;
-        to_js(&self.0.fire(index as usize).map_err(js_error)?)
+        to_js(&self.0.fire(event_index(index)?).map_err(js_error)?)
     }
 
     /// Takes fired write event `index` off the timeline; returns the time it had.
     pub fn unfire(&mut self, index: f64) -> Result<f64, JsError> {
-        let index = crate::error::whole_number("index", index, 0, u32::MAX).map_err(js_error)?;
-        let at = self.0.unfire(index as usize).map_err(js_error)?;
+        let at = self.0.unfire(event_index(index)?).map_err(js_error)?;
         Ok(at.get())
     }
 
     /// Reads active fact `id` at the current time.
     #[wasm_bindgen(unchecked_return_type = "Change")]
     pub fn read(&mut self, id: f64) -> Result<JsValue, JsError> {
-        let id = crate::error::whole_number("id", id, 0, u32::MAX).map_err(js_error)?;
-        to_js(&self.0.read(id).map_err(js_error)?)
+        let id = whole_number("id", id, 0, u32::MAX).map_err(js_error)?;
+        to_js(&self.0.read(FactId(id)).map_err(js_error)?)
     }
 
     /// Every fact's score at `0, step, 2·step, … ≤ until`, for the decay chart.
@@ -683,6 +681,20 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
     value
         .serialize(&serializer)
         .map_err(|err| JsError::new(&err.to_string()))
+}
+
+/// A turn count from JS: a whole number from 0.
+#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
+fn turn_count(turn: f64) -> Result<u32, JsError> {
+    whole_number("turn", turn, 0, u32::MAX).map_err(js_error)
+}
+
+/// A write event's index from JS: a whole number from 0.
+#[cfg(feature = "element-forgetting")]
+fn event_index(index: f64) -> Result<EventIndex, JsError> {
+    whole_number("index", index, 0, u32::MAX)
+        .map(EventIndex)
+        .map_err(js_error)
 }
 
 /// The core's error as a JS `Error`, its option named as JS names it (`hotN`, not `hot_n`).
