@@ -108,6 +108,7 @@ mod forgetting;
 pub mod limits;
 mod math;
 mod names;
+mod sort;
 mod units;
 
 /// The WebAssembly boundary: `Session`, `FactStore` and `Playground` as JS classes. Only built

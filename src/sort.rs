@@ -25,7 +25,12 @@ pub(crate) fn sort_by<T>(items: &mut [T], mut compare: impl FnMut(&T, &T) -> Ord
 }
 
 /// Restores the heap below `root` in `items[..end]`.
-fn sift_down<T>(items: &mut [T], mut root: usize, end: usize, compare: &mut impl FnMut(&T, &T) -> Ordering) {
+fn sift_down<T>(
+    items: &mut [T],
+    mut root: usize,
+    end: usize,
+    compare: &mut impl FnMut(&T, &T) -> Ordering,
+) {
     loop {
         let mut child = 2 * root + 1;
         if child >= end {
