@@ -108,12 +108,22 @@ mod forgetting;
 pub mod limits;
 mod math;
 mod names;
+mod sort;
 mod units;
 
 /// The WebAssembly boundary: `Session`, `FactStore` and `Playground` as JS classes. Only built
 /// for `wasm32`.
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
+
+// Natively only its size-class rule is compiled, for its unit tests.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+mod allocator;
+
+/// A few hundred bytes of size classes in place of dlmalloc's 8 KB (see `src/allocator.rs`).
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: allocator::SizeClasses = allocator::SizeClasses::new();
 
 pub use compaction::{
     policy, window_text, Compaction, CompactionPolicy, DroppedTurn, Extractive, HandoffCheckpoint,

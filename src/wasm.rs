@@ -13,13 +13,17 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::error::whole_number;
-use crate::limits::{
-    check_len, MAX_EVENTS, MAX_FACTS, MAX_READS, MAX_RULES, MAX_TEXT_CHARS, MAX_TOTAL_TEXT_CHARS,
-    MAX_TURNS,
-};
+use crate::limits::{check_len, MAX_TEXT_CHARS, MAX_TOTAL_TEXT_CHARS};
+use crate::Error;
+// Each element family's exports can be built alone (the Makefile builds one core per family), so
+// what only one family reads is imported for that family only.
+#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
+use crate::{limits::MAX_TURNS, SessionOptions, TurnSpec};
+#[cfg(feature = "element-forgetting")]
 use crate::{
-    Error, EventIndex, EventSpec, FactId, ReadSpec, RuleSpec, ScenarioSpec, SeedFactSpec,
-    SessionOptions, StoreOptions, Time, TurnSpec,
+    limits::{MAX_EVENTS, MAX_FACTS, MAX_READS, MAX_RULES},
+    EventIndex, EventSpec, FactId, ReadSpec, RuleSpec, ScenarioSpec, SeedFactSpec, StoreOptions,
+    Time,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -105,10 +109,12 @@ export interface FactStoreState {
 }
 "#;
 
+#[cfg(feature = "element-compaction")]
 /// The compaction widget's model: a support session played turn by turn.
 #[wasm_bindgen(js_name = Session)]
 pub struct JsSession(crate::Session);
 
+#[cfg(feature = "element-compaction")]
 #[wasm_bindgen(js_class = Session)]
 impl JsSession {
     /// The refund-desk script with the seed's budget of 40 and 2 HOT turns.
@@ -152,16 +158,19 @@ impl JsSession {
     }
 }
 
+#[cfg(feature = "element-compaction")]
 impl Default for JsSession {
     fn default() -> JsSession {
         JsSession::new()
     }
 }
 
+#[cfg(feature = "element-playground")]
 /// The policy playground's model: one script replayed under six compaction policies.
 #[wasm_bindgen(js_name = Playground)]
 pub struct JsPlayground(crate::Playground);
 
+#[cfg(feature = "element-playground")]
 #[wasm_bindgen(js_class = Playground)]
 impl JsPlayground {
     /// The refund-desk script under every policy, budget 40, 2 HOT turns.
@@ -200,16 +209,19 @@ impl JsPlayground {
     }
 }
 
+#[cfg(feature = "element-playground")]
 impl Default for JsPlayground {
     fn default() -> JsPlayground {
         JsPlayground::new()
     }
 }
 
+#[cfg(feature = "element-forgetting")]
 /// The forgetting widget's model: a fact store on a timeline with a time slider.
 #[wasm_bindgen(js_name = FactStore)]
 pub struct JsFactStore(crate::FactStore);
 
+#[cfg(feature = "element-forgetting")]
 #[wasm_bindgen(js_class = FactStore)]
 impl JsFactStore {
     /// The refund-desk facts with the seed's half-life 4, capacity 4 and access boost 0.5.
@@ -297,6 +309,7 @@ impl JsFactStore {
     }
 }
 
+#[cfg(feature = "element-forgetting")]
 impl Default for JsFactStore {
     fn default() -> JsFactStore {
         JsFactStore::new()
@@ -306,6 +319,7 @@ impl Default for JsFactStore {
 /// The session options in `value`. Every key and type is checked here, by hand rather than with
 /// serde's `Deserialize`, so that each message gives the path of the bad field and the build
 /// carries no float formatting for serde's error messages.
+#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
 fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
     let Some(options) = Fields::root(value, &["budget", "hotN", "script"])? else {
         return Ok(SessionOptions::default());
@@ -330,6 +344,7 @@ fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
 }
 
 /// The fact store options in `value`, checked like [`session_options`].
+#[cfg(feature = "element-forgetting")]
 fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
     let known = [
         "halfLife",
@@ -586,6 +601,7 @@ impl Fields {
     }
 
     /// An optional array of numbers; absent is empty.
+    #[cfg(feature = "element-forgetting")]
     fn numbers(&self, key: &str) -> Result<Vec<f64>, JsError> {
         let max = MAX_FACTS + MAX_EVENTS + MAX_RULES;
         let Some((array, length)) = self.array(key, max, "an array of ids")? else {
@@ -668,11 +684,13 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
 }
 
 /// A turn count from JS: a whole number from 0.
+#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
 fn turn_count(turn: f64) -> Result<u32, JsError> {
     whole_number("turn", turn, 0, u32::MAX).map_err(js_error)
 }
 
 /// A write event's index from JS: a whole number from 0.
+#[cfg(feature = "element-forgetting")]
 fn event_index(index: f64) -> Result<EventIndex, JsError> {
     whole_number("index", index, 0, u32::MAX)
         .map(EventIndex)

@@ -191,6 +191,16 @@ pub enum Named {
     Gone,
 }
 
+/// Whether `needle` occurs in `text`. A plain scan of byte windows: the texts are short, and
+/// `str::contains` with a `&str` pattern brings in the two-way searcher, several KB of wasm.
+fn has_substring(text: &str, needle: &str) -> bool {
+    needle.is_empty()
+        || text
+            .as_bytes()
+            .windows(needle.len())
+            .any(|window| window == needle.as_bytes())
+}
+
 named!(Named, "named", {
     Meaning => "meaning",
     BareTerm => "bareTerm",
@@ -201,17 +211,17 @@ impl Named {
     /// How `state`'s window names `term`, by [`FACTS_RULE`].
     pub fn of(state: &SessionState, term: &str) -> Named {
         for turn in &state.hot {
-            if turn.text.contains(term) {
+            if has_substring(&turn.text, term) {
                 return Named::Meaning;
             }
         }
         for line in &state.warm {
-            if line.text().contains(term) {
+            if has_substring(line.text(), term) {
                 return Named::Meaning;
             }
         }
         match &state.cold {
-            Some(line) if line.text().contains(term) => Named::BareTerm,
+            Some(line) if has_substring(line.text(), term) => Named::BareTerm,
             _ => Named::Gone,
         }
     }
@@ -382,4 +392,20 @@ pub fn window_text(state: &SessionState) -> String {
     let warm = state.warm.iter().map(Line::text);
     let hot = state.hot.iter().map(|turn| turn.text.as_str());
     cold.chain(warm).chain(hot).collect::<Vec<_>>().join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_substring;
+
+    #[test]
+    fn has_substring_finds_a_needle_anywhere_and_only_whole() {
+        assert!(has_substring("refund ORD-3300 now", "ORD-3300"));
+        assert!(has_substring("ORD-3300", "ORD-3300"));
+        assert!(has_substring("fee $180.00", "$180.00"));
+        assert!(has_substring("anything", ""));
+        assert!(!has_substring("ORD-330", "ORD-3300"));
+        assert!(!has_substring("ord-3300", "ORD-3300"));
+        assert!(!has_substring("", "x"));
+    }
 }

@@ -162,7 +162,14 @@ impl HotWarmCold {
 /// The key terms of `text`, in order: see [`HotWarmCold`].
 pub(crate) fn key_terms(text: &str) -> impl Iterator<Item = &str> {
     text.split_whitespace()
-        .map(|word| word.trim_matches(|c: char| ".,;:!?()\"'".contains(c)))
+        .map(|word| {
+            word.trim_matches(|c: char| {
+                matches!(
+                    c,
+                    '.' | ',' | ';' | ':' | '!' | '?' | '(' | ')' | '"' | '\''
+                )
+            })
+        })
         .filter(|word| {
             word.chars().any(|c| c.is_ascii_digit())
                 || word.chars().next().is_some_and(char::is_uppercase)

@@ -28,7 +28,7 @@ pub struct Line {
 impl Line {
     /// A line with its token count taken from `text`. `turns` are sorted and deduplicated.
     pub fn new(mut turns: Vec<TurnNumber>, text: impl Into<String>) -> Line {
-        turns.sort_unstable();
+        crate::sort::sort_by(&mut turns, TurnNumber::cmp);
         turns.dedup();
         let text = text.into();
         let tokens = Tokens::of(&text);

@@ -841,7 +841,7 @@ impl FactStore {
             }
         }
         // One entry per time, a change where there is one.
-        times.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+        crate::sort::sort_by(&mut times, |a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
         times.dedup_by(|later, earlier| later.0 == earlier.0);
 
         let ops = self.ops(until);
@@ -876,7 +876,7 @@ impl FactStore {
             lines.retire(&store, t);
         }
         let mut lines = lines.lines;
-        lines.sort_unstable_by_key(|line| line.id);
+        crate::sort::sort_by(&mut lines, |a, b| a.id.cmp(&b.id));
         Ok(lines)
     }
 
@@ -959,7 +959,7 @@ impl FactStore {
         }
         ops.retain(|(at, _)| *at <= until);
         // Keys are unique (an op appears once), so an unstable sort is deterministic.
-        ops.sort_unstable_by(|(a, op_a), (b, op_b)| {
+        crate::sort::sort_by(&mut ops, |(a, op_a), (b, op_b)| {
             a.get().total_cmp(&b.get()).then(op_a.cmp(op_b))
         });
         ops
