@@ -115,7 +115,7 @@ test-wasm:
 	cargo clippy --target $(WASM_TARGET) $(WASM_FEATURES) --lib --test wasm -- -D warnings
 	WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) $(WASM_FEATURES) --test wasm
 
-test-size: build
+test-size: dist
 	node --test tests/size.test.mjs
 
 # A few thousand random sequences against the release package, with a fixed seed so that CI is

@@ -5,7 +5,7 @@
 
 import { CORES, FAMILIES, coreFor } from "./cores.js";
 
-// bundle:styles-begin (tools/bundle.mjs swaps this for a constructed stylesheet)
+// bundle:styles-begin (the build swaps this for a constructed stylesheet: tools/build-site.mjs)
 const STYLESHEET = new URL("./style.css", import.meta.url).href;
 /** Styles a shadow root with the widgets' stylesheet. */
 function adoptStyles(root) {
@@ -131,8 +131,16 @@ export class MemoryWidget extends HTMLElement {
 
   async connectedCallback() {
     this.#connected = true;
-    /** The wasm core's module: its classes (`this.core.Session`, ...) make this widget's model. */
-    this.core = await loadCore(this.constructor.family);
+    try {
+      /** The wasm core's module: its classes (`this.core.Session`, ...) make this widget's model. */
+      this.core = await loadCore(this.constructor.family);
+    } catch (error) {
+      // A core that cannot be fetched or compiled (offline, a wrong path, a CSP without
+      // 'wasm-unsafe-eval'): say so in the frame rather than leave it blank.
+      this.frame.classList.add("no-core"); // drops the placeholder's height: there is nothing to hold
+      this.fail(new Error(`This widget could not load its WebAssembly core: ${error?.message ?? error}`));
+      return;
+    }
     // Each widget builds in a task of its own, so that a page of several never blocks input
     // for the time of all of them at once.
     await new Promise((done) => setTimeout(done, 0));

@@ -1,7 +1,8 @@
 //! A fact store that ranks, decays, supersedes and evicts in O(log n) per operation.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeSet, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::Serialize;
 
@@ -211,12 +212,79 @@ pub struct WriteOutcome {
 pub struct LiveStore {
     config: StoreConfig,
     time: Time,
-    facts: BTreeMap<FactId, Fact>,
+    facts: FactTable,
     // Invariant: ranked[k] has one entry per active fact of kind k, with its current key. Keys are
     // comparable only within a kind, since each kind has its own half-life.
     ranked: [BTreeSet<Rank>; 3],
     // Invariant: one entry per active fact, keyed by its normalised text.
-    by_text: BTreeMap<String, FactId>,
+    by_text: HashMap<String, FactId, BuildHasherDefault<Fnv>>,
+}
+
+/// Every fact a store holds, found by id in O(1): the facts in the order written, and an index.
+/// (A `BTreeMap` would do, at several KB more of wasm for each map type.)
+#[derive(Clone, Debug, Default)]
+struct FactTable {
+    facts: Vec<Fact>,
+    // Invariant: slot[&fact.id] is the fact's position in `facts`, for every fact.
+    slot: HashMap<FactId, usize, BuildHasherDefault<Fnv>>,
+}
+
+impl FactTable {
+    fn get(&self, id: &FactId) -> Option<&Fact> {
+        self.slot.get(id).map(|&i| &self.facts[i])
+    }
+
+    fn get_mut(&mut self, id: &FactId) -> Option<&mut Fact> {
+        self.slot.get(id).map(|&i| &mut self.facts[i])
+    }
+
+    fn contains_key(&self, id: &FactId) -> bool {
+        self.slot.contains_key(id)
+    }
+
+    /// Adds a fact whose id the table does not hold yet.
+    fn insert(&mut self, id: FactId, fact: Fact) {
+        self.slot.insert(id, self.facts.len());
+        self.facts.push(fact);
+    }
+
+    /// Every fact, by id (sorted on each call: O(n log n), and only snapshots and saves ask).
+    fn values(&self) -> impl Iterator<Item = &Fact> {
+        let mut by_id: Vec<&Fact> = self.facts.iter().collect();
+        crate::sort::sort_by(&mut by_id, |a, b| a.id.cmp(&b.id));
+        by_id.into_iter()
+    }
+}
+
+impl PartialEq for FactTable {
+    /// The same facts, whatever order they were written in.
+    fn eq(&self, other: &FactTable) -> bool {
+        self.facts.len() == other.facts.len() && self.values().eq(other.values())
+    }
+}
+
+/// FNV-1a, 64-bit: a small, deterministic hash for the store's ids and texts. It has no secret
+/// key, so a caller who picks thousands of colliding texts could slow their own store down; the
+/// data is the caller's own, and a page's scenario holds at most 1,000 facts.
+#[derive(Clone, Copy, Debug)]
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// An active fact's place in the ranking: ascending is eviction order (lowest score first, then
@@ -257,9 +325,9 @@ impl LiveStore {
         LiveStore {
             config,
             time: Time::ZERO,
-            facts: BTreeMap::new(),
+            facts: FactTable::default(),
             ranked: Default::default(),
-            by_text: BTreeMap::new(),
+            by_text: HashMap::default(),
         }
     }
 
@@ -646,7 +714,7 @@ impl Serialize for LiveStore {
     /// As a [`SavedStore`]: the settings, the time and every fact by id.
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        struct Facts<'a>(&'a BTreeMap<FactId, Fact>);
+        struct Facts<'a>(&'a FactTable);
         impl Serialize for Facts<'_> {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 serializer.collect_seq(self.0.values())

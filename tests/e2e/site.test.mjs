@@ -94,3 +94,15 @@ test("a property set before the element's code loaded still takes effect", async
   assert.equal(await page.evaluate(() => document.querySelector("#early").getAttribute("budget")), "30");
   assert.deepEqual(problems, []);
 });
+
+test("a core that cannot be fetched is explained inside the widget", async () => {
+  const opened = await open(browser, server.url);
+  await opened.page.route("**/*.wasm", (route) => route.abort());
+  await opened.page.goto(server.url + "tests/e2e/pages/site-compaction.html");
+  const alert = opened.page.locator("memory-compaction").getByRole("alert");
+  await alert.waitFor(WAIT);
+  assert.match(await alert.textContent(), /could not load its WebAssembly core/);
+  const height = await opened.page.locator("memory-compaction").evaluate((el) => el.getBoundingClientRect().height);
+  assert.ok(height < 200, `the frame still holds the placeholder's height: ${height} px`);
+  assert.ok(opened.problems.length > 0 && opened.problems.every((problem) => /\.wasm/.test(problem)), opened.problems.join("\n"));
+});
