@@ -103,7 +103,7 @@ function mirror(element, property, attribute) {
   });
 }
 
-/** What both widgets share: a shadow root, the stylesheet, a status line, errors, events. */
+/** What the three elements share: a shadow root, the stylesheet, a status line, errors, events. */
 export class MemoryWidget extends HTMLElement {
   #model = null;
   #connected = false;
