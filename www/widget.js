@@ -103,7 +103,7 @@ function mirror(element, property, attribute) {
   });
 }
 
-/** What both widgets share: a shadow root, the stylesheet, a status line, errors, events. */
+/** What the three elements share: a shadow root, the stylesheet, a status line, errors, events. */
 export class MemoryWidget extends HTMLElement {
   #model = null;
   #connected = false;
@@ -147,10 +147,7 @@ export class MemoryWidget extends HTMLElement {
     } catch (error) {
       // A core that cannot be fetched or compiled (offline, a wrong path, a CSP without
       // 'wasm-unsafe-eval'): say so in the frame rather than leave it blank.
-      this.model = null;
-      this.body.replaceChildren(); // no preview of a widget that cannot work
-      this.knobs?.remove();
-      this.knobs = null;
+      this.#dropPreview(); // no preview of a widget that cannot work
       this.frame.inert = false;
       this.frame.removeAttribute("aria-busy");
       this.frame.classList.add("no-core"); // drops the placeholder's height: there is nothing to hold
@@ -163,6 +160,17 @@ export class MemoryWidget extends HTMLElement {
     if (this.#connected) this.rebuild();
   }
 
+  /**
+   * Takes the preview down when the settings change before the core arrives: it no longer shows
+   * what the widget will, which the core builds from the new settings as soon as it is in.
+   */
+  #dropPreview() {
+    this.model = null;
+    this.body.replaceChildren();
+    this.knobs?.remove();
+    this.knobs = null;
+  }
+
   disconnectedCallback() {
     this.#connected = false;
     this.model = null;
@@ -172,7 +180,9 @@ export class MemoryWidget extends HTMLElement {
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (this.#quiet) return;
-    if (oldValue !== newValue && this.#connected && this.#model && !this.#model.preview) this.rebuild();
+    if (oldValue === newValue || !this.#connected || !this.#model) return;
+    if (this.#model.preview) this.#dropPreview();
+    else this.rebuild();
   }
 
   /** The core object this widget renders; replacing it frees the old one. */
@@ -403,7 +413,9 @@ export class MemoryWidget extends HTMLElement {
   }
   set scenario(value) {
     this._scenario = value;
-    if (this.#connected && this.#model && !this.#model.preview) this.rebuild();
+    if (!this.#connected || !this.#model) return;
+    if (this.#model.preview) this.#dropPreview();
+    else this.rebuild();
   }
 }
 

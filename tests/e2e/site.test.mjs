@@ -129,3 +129,21 @@ test("at the seed's settings the meter shows before the core arrives, exactly as
   assert.match(await opened.page.locator("memory-compaction").getByRole("status").textContent(), /Turn 4: over budget at 41 tokens/);
   assert.deepEqual(opened.problems, []);
 });
+
+test("settings changed before the core arrives take the preview down, and the core builds from them", async () => {
+  const opened = await open(browser, server.url);
+  let release;
+  const held = new Promise((done) => (release = done));
+  await opened.page.route("**/compaction_bg.wasm", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await opened.page.goto(server.url + "tests/e2e/pages/site-compaction.html");
+  const compaction = opened.page.locator("memory-compaction");
+  await compaction.locator(".meter-label").waitFor(WAIT);
+  await compaction.evaluate((el) => (el.budget = 30));
+  assert.equal(await compaction.locator(".meter-label").count(), 0, "the preview of budget 40 is gone");
+  release();
+  assert.match(await compaction.locator(".meter-label").textContent(), /live window 0 \/ 30 tokens/);
+  assert.deepEqual(opened.problems, []);
+});
