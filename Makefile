@@ -127,7 +127,7 @@ mutants:
 	@command -v cargo-mutants >/dev/null || { echo "installing cargo-mutants (about 3 minutes)"; cargo install cargo-mutants --locked; }
 	@# Exit 2 (mutants missed) and 3 (timeouts) still have a score to print; anything else stops here.
 	cargo mutants --jobs $(MUTANTS_JOBS) $(MUTANTS_ARGS) || { rc=$$?; [ $$rc = 2 ] || [ $$rc = 3 ]; }
-	node tools/mutants-score.mjs mutants.out/outcomes.json
+	node tools/mutants-score.mjs mutants.out
 
 clean:
 	cargo clean
