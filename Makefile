@@ -39,7 +39,7 @@ tools:
 	  echo "installing wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (about 3 minutes)"; \
 	  cargo install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION); \
 	fi
-	@[ -x node_modules/.bin/wasm-opt ] && [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
+	@[ -x node_modules/.bin/wasm-opt ] && [ -x node_modules/.bin/esbuild ] && [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
 
 tools-browser:
 	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
@@ -57,11 +57,36 @@ tools-mdbook:
 
 ## Build --------------------------------------------------------------------------------------
 
+# Glue and optimised wasm for the wasm file $(1), named $(2) in $(PKG).
+define bindgen
+	wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir $(PKG) --out-name $(2) $(1)
+	node tools/guard-glue.mjs $(PKG)/$(2).js
+	wasm-opt $(WASM_OPT) $(PKG)/$(2)_bg.wasm -o $(PKG)/$(2)_bg.wasm
+endef
+
+# One core per element family, so that a page loads only what its elements use (ARCHITECTURE.md):
+# the same crate with only that family's exports, in a target dir of its own so that each stays
+# built. The full core, with all three, is for the one-file bundle, the wasm tests and the fuzz.
+FAMILIES := compaction forgetting playground
+FEATURES_compaction := element-compaction
+FEATURES_forgetting := element-forgetting
+# <memory-compaction> is most of the playground: this core serves both (www/widget.js picks).
+FEATURES_playground := element-compaction,element-playground
+
+# The wasm builds and their tests leave out the native-only `deserialize` feature (Cargo.toml).
+WASM_FEATURES := --no-default-features --features element-compaction,element-forgetting,element-playground
+
 build: tools
-	cargo build --release --target $(WASM_TARGET)
-	wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir $(PKG) $(WASM)
-	node tools/guard-glue.mjs $(PKG)/$(CRATE).js
-	wasm-opt $(WASM_OPT) $(PKG)/$(CRATE)_bg.wasm -o $(PKG)/$(CRATE)_bg.wasm
+	cargo build --release --target $(WASM_TARGET) $(WASM_FEATURES)
+	$(call bindgen,$(WASM),$(CRATE))
+	$(foreach f,$(FAMILIES),$(call family,$(f)))
+	node tools/build-site.mjs
+
+define family
+	CARGO_TARGET_DIR=target/family-$(1) cargo build --release --target $(WASM_TARGET) --no-default-features --features $(FEATURES_$(1))
+	$(call bindgen,target/family-$(1)/$(WASM_TARGET)/release/$(CRATE).wasm,$(1))
+
+endef
 
 dist: build
 	node tools/bundle.mjs
@@ -72,8 +97,8 @@ examples: dist tools-mdbook
 	mdbook build examples/mdbook
 
 serve: build
-	@echo "Serving www/ on http://127.0.0.1:$(PORT)/ (Ctrl-C to stop)"
-	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory www
+	@echo "Serving site/ (www/ minified) on http://127.0.0.1:$(PORT)/ (Ctrl-C to stop)"
+	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory site
 
 ## Tests --------------------------------------------------------------------------------------
 
@@ -87,8 +112,8 @@ test-native:
 	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 
 test-wasm:
-	cargo clippy --target $(WASM_TARGET) --lib --test wasm -- -D warnings
-	WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) --test wasm
+	cargo clippy --target $(WASM_TARGET) $(WASM_FEATURES) --lib --test wasm -- -D warnings
+	WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) $(WASM_FEATURES) --test wasm
 
 test-size: build
 	node --test tests/size.test.mjs
@@ -111,6 +136,7 @@ bench: tools tools-browser dist
 	cargo bench --bench scaling -- --noplot
 	cargo bench --bench memory > target/bench/memory.json
 	node benches/browser.mjs > target/bench/browser.json
+	node benches/first-meter.mjs > target/bench/first-meter.json
 	node benches/lighthouse.mjs
 	node benches/report.mjs
 

@@ -1,4 +1,4 @@
-// Lighthouse (mobile preset, Debian's Chromium) on the page served on 127.0.0.1, for
+// Lighthouse (mobile preset, Debian's Chromium) on site/index.html served on 127.0.0.1, for
 // `make bench`. Lighthouse is pinned and run through `npm exec`, so `make test` never installs
 // it; 12.2.3 is the last release that runs on Node 20. Writes target/bench/lighthouse.json:
 // the four category scores out of 100, and the ids of the audits that lost points.
@@ -15,7 +15,8 @@ import { ROOT, serve } from "../tests/e2e/harness.mjs";
 const LIGHTHOUSE = "lighthouse@12.2.3";
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 
-const server = await serve();
+// site/ is what `make serve` serves and readers download: the minified build.
+const server = await serve(join(ROOT, "site"));
 const profile = mkdtempSync(join(tmpdir(), "amw-lighthouse-"));
 const raw = join(profile, "report.json");
 try {

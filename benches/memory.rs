@@ -5,6 +5,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
+use agent_memory_widgets::Tokens;
 use agent_memory_widgets::{Script, Session, SessionConfig, Step, TurnSpec};
 
 struct Counting;
@@ -41,12 +42,15 @@ fn main() {
     let script = Script::new(specs).expect("valid script");
     let baseline = LIVE.load(Relaxed);
     PEAK.store(baseline, Relaxed);
-    let mut session = Session::new(SessionConfig::new(4000, 2).expect("valid config"), script);
+    let mut session = Session::new(
+        SessionConfig::new(Tokens(4000), 2).expect("valid config"),
+        script,
+    );
     let mut window_peak = 0;
     let mut live_at = Vec::new();
     while let Some(step) = session.add_turn() {
         window_peak = window_peak.max(session.window().tokens().0);
-        if [1_000, 100_000, 1_000_000].contains(&step.turn) {
+        if [1_000, 100_000, 1_000_000].contains(&step.turn.0) {
             live_at.push(format!(
                 "\"{}\": {}",
                 step.turn,

@@ -6,8 +6,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use agent_memory_widgets::{
-    FactStore, LiveStore, Playground, ScenarioSpec, Script, SeedFactSpec, Session, SessionConfig,
-    StoreConfig, StoreOptions, Time, Tokens, TurnSpec,
+    policy, FactId, FactStore, LiveStore, Playground, PolicyId, ScenarioSpec, Script, SeedFactSpec,
+    Session, SessionConfig, StoreConfig, StoreOptions, Time, Tokens, TurnSpec,
 };
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
@@ -45,7 +45,10 @@ fn script(turns: u32) -> Script {
 
 /// A session that has played `history` turns and has `HEADROOM` more to go.
 fn session_at(script: &Script, history: u32) -> Session {
-    let mut session = Session::new(SessionConfig::new(BUDGET, 2).unwrap(), script.clone());
+    let mut session = Session::new(
+        SessionConfig::new(Tokens(BUDGET), 2).unwrap(),
+        script.clone(),
+    );
     session.go_to(history);
     session
 }
@@ -87,6 +90,43 @@ fn add_turn(c: &mut Criterion) {
     });
 }
 
+/// One `add_turn` under each policy of the playground at a history of 1e3 and 1e5 turns, with
+/// the seed's budget of 40 so that every policy compacts often: rows `policy_turn/<id>/<n>`.
+fn policy_turn(c: &mut Criterion) {
+    const AHEAD: u32 = 20_000;
+    let mut group = c.benchmark_group("policy_turn");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(2));
+    for history in [1_000u32, 100_000] {
+        let script = script(history + AHEAD);
+        for &id in PolicyId::NAMES {
+            let fresh = || {
+                let config = SessionConfig::new(Tokens(40), 2).unwrap();
+                let mut session = Session::with_policy(config, script.clone(), policy(id));
+                session.go_to(history);
+                session
+            };
+            let mut session = fresh();
+            group.bench_with_input(BenchmarkId::new(id.name(), history), &history, |b, _| {
+                b.iter_custom(|iters| {
+                    let mut elapsed = Duration::ZERO;
+                    for _ in 0..iters {
+                        if session.is_done() {
+                            session = fresh(); // untimed
+                        }
+                        let start = Instant::now();
+                        black_box(session.add_turn());
+                        elapsed += start.elapsed();
+                    }
+                    elapsed
+                });
+            });
+        }
+    }
+    group.finish();
+}
+
 /// The obvious compaction: the same policy, but the window's tokens are recounted from its
 /// texts after every turn instead of kept as running sums.
 fn naive_add_turn(c: &mut Criterion) {
@@ -100,10 +140,10 @@ fn recount(session: &Session) -> Tokens {
     let window = session.window();
     let cold = window
         .cold()
-        .map_or(Tokens(0), |line| Tokens::of(&line.text));
+        .map_or(Tokens(0), |line| Tokens::of(line.text()));
     let warm = window
         .warm()
-        .map(|line| Tokens::of(&line.text))
+        .map(|line| Tokens::of(line.text()))
         .fold(Tokens(0), |a, b| a + b);
     let hot = window
         .verbatim()
@@ -123,7 +163,7 @@ fn full_store(n: u32) -> LiveStore {
         }
         let importance = 0.05 + f64::from((id * 7919) % 1000) / 1053.0;
         store
-            .write(id, &format!("fact {id}"), importance, None)
+            .write(FactId(id), &format!("fact {id}"), importance, None)
             .unwrap();
     }
     store
@@ -144,7 +184,7 @@ fn write_with_eviction(c: &mut Criterion) {
                     .collect();
                 let start = Instant::now();
                 for text in &texts {
-                    let outcome = store.write(next, text, 0.5, None).unwrap();
+                    let outcome = store.write(FactId(next), text, 0.5, None).unwrap();
                     black_box(outcome.evicted);
                     next += 1;
                 }
@@ -225,12 +265,12 @@ fn playground(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(4));
     for n in [1_000u32, 10_000] {
         let script = script(n);
-        let config = SessionConfig::new(40, 2).unwrap();
+        let config = SessionConfig::new(Tokens(40), 2).unwrap();
         group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
             b.iter(|| {
                 let mut playground = Playground::new(config, script.clone());
                 playground.go_to(n);
-                black_box(playground.turn())
+                black_box(playground.turn_count())
             })
         });
     }
@@ -278,6 +318,7 @@ criterion_group!(
     playground,
     chart,
     add_turn,
+    policy_turn,
     naive_add_turn,
     write_with_eviction,
     naive_write_with_eviction,

@@ -1,38 +1,51 @@
-// What a page that shows both widgets downloads, raw and gzipped. Shared by the size test
-// (tests/size.test.mjs, part of `make test`) and the benchmark report (benches/report.mjs).
+// What each kind of page downloads, raw and gzipped, from site/ (what `make serve` serves) and
+// dist/. Shared by the size test (tests/size.test.mjs, part of `make test`) and the benchmark
+// report (benches/report.mjs). Run `make build dist` first.
+//
+// A page's files are found from esbuild's metafile (site/meta.json), following static imports
+// from widgets.js and from each element's module, plus the wasm core that www/cores.js picks for
+// that page's elements. The page's own HTML is not counted: it is the author's.
 
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { join, resolve } from "node:path";
+import { pageFiles } from "../tools/build-site.mjs";
 
 export const ROOT = resolve(import.meta.dirname, "..");
 
 /**
- * The gzip budget for everything the widgets load, in bytes: a guard against regressions, set a
- * little above today's size. The goal is 30 KB; BENCHMARKS.md says what stands in the way.
- * Raised from 100 KB as the playground's policies began to follow their sources (about 5 KB:
- * each rule and citation in the core, sparklines with axes) and the page learned to say exactly
- * what is true (about 6 KB: the chart's key and axes, scheduled events, the knobs' messages).
- * The trust work (input limits, catching JS reads, the glue's free() guard) added about 1.5 KB.
- * Minifying what the browser fetches, the lean core and loading per element (issue 11) are the
- * real fix and will win it back several times over.
+ * Each page kind: the elements on it, the goal (issue 11) and the budget the size test enforces,
+ * in gzip bytes. A budget is today's size plus a little: a guard against regressions until the
+ * lean core (BENCHMARKS.md: what stands between today and each goal) brings it to the goal.
  */
-export const GZIP_BUDGET = 114_000;
-
-/** The files a page loads for both widgets (not the page's own HTML). */
-export const WIDGET_FILES = [
-  "www/pkg/agent_memory_widgets_bg.wasm",
-  "www/pkg/agent_memory_widgets.js",
-  "www/widgets.js",
-  "www/style.css",
+export const PAGES = [
+  { name: "only <memory-compaction>", families: ["compaction"], goal: 18_000, budget: 52_000 },
+  { name: "only <memory-forgetting>", families: ["forgetting"], goal: 18_000, budget: 70_000 },
+  { name: "only <memory-playground>", families: ["playground"], goal: 18_000, budget: 62_000 },
+  { name: "www/index.html: all three", families: ["compaction", "forgetting", "playground"], page: true, goal: 30_000, budget: 108_000 },
 ];
+/** The one-file bundle, everything inlined. */
+export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 136_000 };
 
-/** `{ file, raw, gzip }` for each file, then the total. */
-export function measureSizes(files = WIDGET_FILES) {
-  const rows = files.map((file) => {
-    const bytes = readFileSync(join(ROOT, file));
-    return { file, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
-  });
+/** `{ file, raw, gzip }` for a file (path from the repository root). */
+export function measure(file) {
+  const bytes = readFileSync(join(ROOT, file));
+  return { file, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+}
+
+/** `{ rows, total }`: the files `files` and their sum. */
+export function measureSizes(files) {
+  const rows = files.map(measure);
   const total = rows.reduce((sum, row) => ({ raw: sum.raw + row.raw, gzip: sum.gzip + row.gzip }), { raw: 0, gzip: 0 });
   return { rows, total: { file: "total", ...total } };
+}
+
+/** Every page kind with the files it fetches, their sizes, and the bundle. */
+export function measurePages() {
+  const meta = JSON.parse(readFileSync(join(ROOT, "site/meta.json"), "utf8"));
+  const pages = PAGES.map((page) => {
+    const files = pageFiles(meta, page.families).filter((file) => page.page || !file.endsWith(".css"));
+    return { ...page, ...measureSizes(files) };
+  });
+  return { pages, dist: { ...DIST, ...measureSizes([DIST.name]) } };
 }

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::units::{EventIndex, FactId};
+
 /// What went wrong, for a program to match; [`Error::message`] says it for a person.
 ///
 /// New kinds may be added, so a `match` needs a catch-all arm.
@@ -10,11 +12,11 @@ use std::fmt;
 /// # Example
 ///
 /// ```
-/// use agent_memory_widgets::{ErrorKind, LiveStore, StoreConfig};
+/// use agent_memory_widgets::{ErrorKind, FactId, LiveStore, StoreConfig};
 ///
 /// let mut store = LiveStore::new(StoreConfig::default());
-/// match store.read(7) {
-///     Err(err) if *err.kind() == ErrorKind::NoSuchFact { id: 7 } => {}
+/// match store.read(FactId(7)) {
+///     Err(err) if *err.kind() == ErrorKind::NoSuchFact { id: FactId(7) } => {}
 ///     other => panic!("expected no such fact, got {other:?}"),
 /// }
 /// ```
@@ -30,17 +32,17 @@ pub enum ErrorKind {
     /// No fact has this id.
     NoSuchFact {
         /// The id asked for.
-        id: u32,
+        id: FactId,
     },
     /// The fact exists but is superseded or evicted.
     FactNotActive {
         /// The id asked for.
-        id: u32,
+        id: FactId,
     },
     /// A fact with this id already exists.
     DuplicateId {
         /// The id given twice.
-        id: u32,
+        id: FactId,
     },
     /// A `LiveStore` was asked to move back in time.
     TimeWentBack,
@@ -52,7 +54,7 @@ pub enum ErrorKind {
     /// No write event has this index.
     NoSuchEvent {
         /// The index asked for.
-        index: usize,
+        index: EventIndex,
     },
     /// The call does not fit what has happened so far: an event fired twice, one unfired that
     /// was never fired, a consolidation pass run twice or in a scenario without rules.
@@ -72,10 +74,10 @@ pub enum ErrorKind {
 /// # Example
 ///
 /// ```
-/// use agent_memory_widgets::{ErrorKind, SessionConfig};
+/// use agent_memory_widgets::{ErrorKind, SessionConfig, Tokens};
 ///
 /// # fn main() -> Result<(), agent_memory_widgets::Error> {
-/// let err = SessionConfig::new(40, 0).unwrap_err();
+/// let err = SessionConfig::new(Tokens(40), 0).unwrap_err();
 /// assert_eq!(err.message(), "hot_n must be a whole number of at least 1, got 0");
 /// assert!(matches!(err.kind(), ErrorKind::InvalidOption { field } if field == "hot_n"));
 /// # Ok(())

@@ -20,10 +20,10 @@
 //! its first sentence), which stands for it once it leaves the verbatim window:
 //!
 //! ```
-//! use agent_memory_widgets::{HotWarmCold, Kind, Session, SessionConfig, Turn};
+//! use agent_memory_widgets::{HotWarmCold, Kind, Session, SessionConfig, Tokens, Turn};
 //!
 //! # fn main() -> Result<(), agent_memory_widgets::Error> {
-//! let config = SessionConfig::new(40, 2)?; // budget, HOT turns
+//! let config = SessionConfig::new(Tokens(40), 2)?; // budget, HOT turns
 //! let mut session = Session::live(config, Box::new(HotWarmCold::default()));
 //! let messages = [
 //!     ("Dana", Kind::Chatter, "Hi there, hope you're having a good day!"),
@@ -37,7 +37,7 @@
 //! }
 //! let state = session.state();
 //! assert_eq!(state.crossings, [4]); // the fourth message took the window over budget
-//! assert_eq!(state.warm[0].text, "I returned order ORD-3300.");
+//! assert_eq!(state.warm[0].text(), "I returned order ORD-3300.");
 //! # Ok(())
 //! # }
 //! ```
@@ -62,21 +62,34 @@
 //! use agent_memory_widgets::{ErrorKind, Session, SessionOptions};
 //!
 //! let options = SessionOptions { budget: Some(0.0), ..SessionOptions::default() };
-//! let err = Session::from_options(options).unwrap_err();
-//! assert_eq!(err.to_string(), "budget must be a whole number of at least 1, got 0");
-//! assert!(matches!(err.kind(), ErrorKind::InvalidOption { field } if field == "budget"));
+//! match Session::from_options(options) {
+//!     Err(err) => {
+//!         assert_eq!(err.to_string(), "budget must be a whole number of at least 1, got 0");
+//!         assert!(matches!(err.kind(), ErrorKind::InvalidOption { field } if field == "budget"));
+//!     }
+//!     Ok(_) => unreachable!("a budget of 0 is refused"),
+//! }
 //! ```
 //!
 //! # Forgetting
 //!
 //! ```
-//! use agent_memory_widgets::{FactStore, Time};
+//! use agent_memory_widgets::{EventIndex, FactStore, Status};
 //!
+//! # fn main() -> Result<(), agent_memory_widgets::Error> {
 //! let mut store = FactStore::default();
 //! assert!(store.state().facts.iter().all(|fact| fact.recency == 1.0)); // t = 0: all fresh
-//! store.fire(1).unwrap(); // at t = 0 the Globex question evicts the least important fact
-//! let evicted = store.state().facts.into_iter().find(|f| f.status == "evicted").unwrap();
-//! assert_eq!(evicted.text, "the user is Dana");
+//! store.fire(EventIndex(1))?; // at t = 0 the Globex question evicts the least important fact
+//! let state = store.state();
+//! let evicted: Vec<&str> = state
+//!     .facts
+//!     .iter()
+//!     .filter(|fact| fact.status == Status::Evicted)
+//!     .map(|fact| fact.text.as_str())
+//!     .collect();
+//! assert_eq!(evicted, ["the user is Dana"]);
+//! # Ok(())
+//! # }
 //! ```
 //!
 //! # The fine print
@@ -94,26 +107,43 @@ mod error;
 mod forgetting;
 pub mod limits;
 mod math;
+mod names;
+mod sort;
 mod units;
 
-/// The WebAssembly boundary: `Session` and `FactStore` as JS classes. Only built for `wasm32`.
+/// The WebAssembly boundary: `Session`, `FactStore` and `Playground` as JS classes. Only built
+/// for `wasm32`.
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
+// Natively only its size-class rule is compiled, for its unit tests.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+mod allocator;
+
+/// A few hundred bytes of size classes in place of dlmalloc's 8 KB (see `src/allocator.rs`).
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: allocator::SizeClasses = allocator::SizeClasses::new();
+
 pub use compaction::{
     policy, window_text, Compaction, CompactionPolicy, DroppedTurn, Extractive, HandoffCheckpoint,
-    HotTurn, HotWarmCold, Interval, Kind, Line, Named, Playground, PlaygroundState, PolicyInfo,
-    PolicyRow, Script, Scripted, Session, SessionConfig, SessionOptions, SessionState,
-    SlidingWindow, Step, Summarizer, SummaryBuffer, TranscriptTurn, Truncate, Turn, TurnSpec,
-    Window, BUDGET, EXTRACT_WORDS, FACTS_RULE, GIST_TERMS, HOT_N, INTERVAL, KEY_FACTS, OVERLAP,
-    POLICIES,
+    HotTurn, HotWarmCold, Interval, Kind, Line, Named, Place, Playground, PlaygroundState,
+    PolicyId, PolicyInfo, PolicyRow, Script, Scripted, Session, SessionConfig, SessionOptions,
+    SessionState, SlidingWindow, Step, Summarizer, SummaryBuffer, TranscriptTurn, Truncate, Turn,
+    TurnSpec, Window, BUDGET, EXTRACT_WORDS, FACTS_RULE, GIST_TERMS, HOT_N, INTERVAL, KEY_FACTS,
+    OVERLAP, POLICIES,
 };
 pub use error::{Error, ErrorKind};
 pub use forgetting::{
     Action, Change, ChartLine, ConsolidationRule, Distilled, Distiller, EventInfo, EventSpec, Fact,
-    FactId, FactKind, FactStore, FactStoreState, FactView, Forecast, LiveStore, ReadInfo, ReadSpec,
-    RuleSpec, Scenario, ScenarioSpec, ScheduledRead, SeedFact, SeedFactSpec, Status, StoreConfig,
-    StoreOptions, WriteEvent, WriteOutcome, ACCESS_BOOST, CAPACITY, HALF_LIFE,
+    FactKind, FactStore, FactStoreState, FactView, Forecast, LiveStore, ReadInfo, ReadSpec,
+    RuleSpec, SavedStore, Scenario, ScenarioSpec, ScheduledRead, SeedFact, SeedFactSpec, Status,
+    StoreConfig, StoreOptions, WriteEvent, WriteOutcome, ACCESS_BOOST, CAPACITY, HALF_LIFE,
     LASTING_HALF_LIFE_FACTORS, MAX_ACCESS_BOOST,
 };
-pub use units::{Time, Tokens};
+pub use units::{EventIndex, FactId, Time, Tokens, TurnNumber};
+
+/// The README's examples, run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -1,5 +1,6 @@
-//! Small newtypes for the two units the policies count in, so that a token count is never
-//! confused with a turn number and a time is always a checked, finite, non-negative number.
+//! Small newtypes for the units the policies count in and the numbers that name things, so that
+//! a token count is never confused with a turn number, a fact id with an event index, and a time
+//! is always a checked, finite, non-negative number.
 
 use std::fmt;
 use std::ops::{Add, AddAssign, Sub, SubAssign};
@@ -22,6 +23,7 @@ use crate::limits::MAX_TIME;
 /// assert_eq!(Tokens(5) - Tokens(7), Tokens(0));
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "deserialize", derive(serde::Deserialize))]
 #[serde(transparent)]
 pub struct Tokens(pub u32);
 
@@ -79,6 +81,9 @@ impl fmt::Display for Tokens {
 ///     "t must be a number from 0 to 1000000, got -1"
 /// );
 /// ```
+///
+/// Times the crate computes, such as a [`Forecast`](crate::Forecast), may lie past `MAX_TIME`;
+/// they are finite and at least 0 too.
 #[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Serialize)]
 #[serde(transparent)]
 pub struct Time(pub(crate) f64);
@@ -119,8 +124,85 @@ impl Time {
     }
 }
 
+/// A time read back is checked as [`Time::new`] checks it.
+#[cfg(feature = "deserialize")]
+impl<'de> serde::Deserialize<'de> for Time {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Time, D::Error> {
+        Time::new(f64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+    }
+}
+
 impl fmt::Display for Time {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&fmt_number(self.0))
+    }
+}
+
+/// A number that names one thing, such as a fact or a turn: a `u32` that cannot be passed where
+/// another kind of number is expected. It compares with a plain `u32` for convenience, and
+/// serialises as one.
+macro_rules! id_newtype {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+        #[cfg_attr(feature = "deserialize", derive(serde::Deserialize))]
+        #[serde(transparent)]
+        pub struct $name(pub u32);
+
+        impl PartialEq<u32> for $name {
+            fn eq(&self, other: &u32) -> bool {
+                self.0 == *other
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}", self.0)
+            }
+        }
+    };
+}
+
+id_newtype! {
+    /// A fact's id, unique within a store.
+    ///
+    /// ```
+    /// use agent_memory_widgets::FactId;
+    ///
+    /// assert_eq!(FactId(3).to_string(), "3");
+    /// assert_eq!(FactId(3), 3);
+    /// ```
+    FactId
+}
+
+id_newtype! {
+    /// A turn's number in a session, counting from 1 as the widget does.
+    ///
+    /// ```
+    /// use agent_memory_widgets::TurnNumber;
+    ///
+    /// assert_eq!(TurnNumber(4).to_string(), "4");
+    /// ```
+    TurnNumber
+}
+
+id_newtype! {
+    /// A write event's index in a scenario, counting from 0: what
+    /// [`FactStore::fire`](crate::FactStore::fire) takes.
+    EventIndex
+}
+
+impl TurnNumber {
+    /// The turn's position in a list of turns, counting from 0; `None` for turn 0, which does
+    /// not exist.
+    pub fn index(self) -> Option<usize> {
+        usize::try_from(self.0).ok()?.checked_sub(1)
+    }
+}
+
+impl EventIndex {
+    /// The index as a `usize`, to index a list.
+    pub fn get(self) -> usize {
+        self.0 as usize
     }
 }

@@ -12,13 +12,18 @@ use js_sys::{Array, JsString, Object, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::limits::{
-    check_len, MAX_EVENTS, MAX_FACTS, MAX_READS, MAX_RULES, MAX_TEXT_CHARS, MAX_TOTAL_TEXT_CHARS,
-    MAX_TURNS,
-};
+use crate::error::whole_number;
+use crate::limits::{check_len, MAX_TEXT_CHARS, MAX_TOTAL_TEXT_CHARS};
+use crate::Error;
+// Each element family's exports can be built alone (the Makefile builds one core per family), so
+// what only one family reads is imported for that family only.
+#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
+use crate::{limits::MAX_TURNS, SessionOptions, TurnSpec};
+#[cfg(feature = "element-forgetting")]
 use crate::{
-    Error, EventSpec, ReadSpec, RuleSpec, ScenarioSpec, SeedFactSpec, SessionOptions, StoreOptions,
-    Time, TurnSpec,
+    limits::{MAX_EVENTS, MAX_FACTS, MAX_READS, MAX_RULES},
+    EventIndex, EventSpec, FactId, ReadSpec, RuleSpec, ScenarioSpec, SeedFactSpec, StoreOptions,
+    Time,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -104,10 +109,12 @@ export interface FactStoreState {
 }
 "#;
 
+#[cfg(feature = "element-compaction")]
 /// The compaction widget's model: a support session played turn by turn.
 #[wasm_bindgen(js_name = Session)]
 pub struct JsSession(crate::Session);
 
+#[cfg(feature = "element-compaction")]
 #[wasm_bindgen(js_class = Session)]
 impl JsSession {
     /// The refund-desk script with the seed's budget of 40 and 2 HOT turns.
@@ -140,8 +147,7 @@ impl JsSession {
     /// Resets, then adds turns until `turn` of them are in.
     #[wasm_bindgen(js_name = goTo)]
     pub fn go_to(&mut self, turn: f64) -> Result<(), JsError> {
-        let turn = crate::error::whole_number("turn", turn, 0, u32::MAX).map_err(js_error)?;
-        self.0.go_to(turn);
+        self.0.go_to(turn_count(turn)?);
         Ok(())
     }
 
@@ -152,16 +158,19 @@ impl JsSession {
     }
 }
 
+#[cfg(feature = "element-compaction")]
 impl Default for JsSession {
     fn default() -> JsSession {
         JsSession::new()
     }
 }
 
+#[cfg(feature = "element-playground")]
 /// The policy playground's model: one script replayed under six compaction policies.
 #[wasm_bindgen(js_name = Playground)]
 pub struct JsPlayground(crate::Playground);
 
+#[cfg(feature = "element-playground")]
 #[wasm_bindgen(js_class = Playground)]
 impl JsPlayground {
     /// The refund-desk script under every policy, budget 40, 2 HOT turns.
@@ -183,15 +192,14 @@ impl JsPlayground {
     /// Moves every policy to `turn`.
     #[wasm_bindgen(js_name = goTo)]
     pub fn go_to(&mut self, turn: f64) -> Result<(), JsError> {
-        let turn = crate::error::whole_number("turn", turn, 0, u32::MAX).map_err(js_error)?;
-        self.0.go_to(turn);
+        self.0.go_to(turn_count(turn)?);
         Ok(())
     }
 
     /// The turn every policy stands at.
     #[wasm_bindgen(getter)]
     pub fn turn(&self) -> u32 {
-        self.0.turn()
+        self.0.turn_count()
     }
 
     /// Every policy's row at the current turn.
@@ -201,16 +209,19 @@ impl JsPlayground {
     }
 }
 
+#[cfg(feature = "element-playground")]
 impl Default for JsPlayground {
     fn default() -> JsPlayground {
         JsPlayground::new()
     }
 }
 
+#[cfg(feature = "element-forgetting")]
 /// The forgetting widget's model: a fact store on a timeline with a time slider.
 #[wasm_bindgen(js_name = FactStore)]
 pub struct JsFactStore(crate::FactStore);
 
+#[cfg(feature = "element-forgetting")]
 #[wasm_bindgen(js_class = FactStore)]
 impl JsFactStore {
     /// The refund-desk facts with the seed's half-life 4, capacity 4 and access boost 0.5.
@@ -251,22 +262,20 @@ impl JsFactStore {
     /// Fires write event `index` (from 0) at the current time.
     #[wasm_bindgen(unchecked_return_type = "Change")]
     pub fn fire(&mut self, index: f64) -> Result<JsValue, JsError> {
-        let index = crate::error::whole_number("index", index, 0, u32::MAX).map_err(js_error)?;
-        to_js(&self.0.fire(index as usize).map_err(js_error)?)
+        to_js(&self.0.fire(event_index(index)?).map_err(js_error)?)
     }
 
     /// Takes fired write event `index` off the timeline; returns the time it had.
     pub fn unfire(&mut self, index: f64) -> Result<f64, JsError> {
-        let index = crate::error::whole_number("index", index, 0, u32::MAX).map_err(js_error)?;
-        let at = self.0.unfire(index as usize).map_err(js_error)?;
+        let at = self.0.unfire(event_index(index)?).map_err(js_error)?;
         Ok(at.get())
     }
 
     /// Reads active fact `id` at the current time.
     #[wasm_bindgen(unchecked_return_type = "Change")]
     pub fn read(&mut self, id: f64) -> Result<JsValue, JsError> {
-        let id = crate::error::whole_number("id", id, 0, u32::MAX).map_err(js_error)?;
-        to_js(&self.0.read(id).map_err(js_error)?)
+        let id = whole_number("id", id, 0, u32::MAX).map_err(js_error)?;
+        to_js(&self.0.read(FactId(id)).map_err(js_error)?)
     }
 
     /// Every fact's score at `0, step, 2·step, … ≤ until`, for the decay chart.
@@ -300,6 +309,7 @@ impl JsFactStore {
     }
 }
 
+#[cfg(feature = "element-forgetting")]
 impl Default for JsFactStore {
     fn default() -> JsFactStore {
         JsFactStore::new()
@@ -309,6 +319,7 @@ impl Default for JsFactStore {
 /// The session options in `value`. Every key and type is checked here, by hand rather than with
 /// serde's `Deserialize`, so that each message gives the path of the bad field and the build
 /// carries no float formatting for serde's error messages.
+#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
 fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
     let Some(options) = Fields::root(value, &["budget", "hotN", "script"])? else {
         return Ok(SessionOptions::default());
@@ -333,6 +344,7 @@ fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
 }
 
 /// The fact store options in `value`, checked like [`session_options`].
+#[cfg(feature = "element-forgetting")]
 fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
     let known = [
         "halfLife",
@@ -589,6 +601,7 @@ impl Fields {
     }
 
     /// An optional array of numbers; absent is empty.
+    #[cfg(feature = "element-forgetting")]
     fn numbers(&self, key: &str) -> Result<Vec<f64>, JsError> {
         let max = MAX_FACTS + MAX_EVENTS + MAX_RULES;
         let Some((array, length)) = self.array(key, max, "an array of ids")? else {
@@ -668,6 +681,20 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
     value
         .serialize(&serializer)
         .map_err(|err| JsError::new(&err.to_string()))
+}
+
+/// A turn count from JS: a whole number from 0.
+#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
+fn turn_count(turn: f64) -> Result<u32, JsError> {
+    whole_number("turn", turn, 0, u32::MAX).map_err(js_error)
+}
+
+/// A write event's index from JS: a whole number from 0.
+#[cfg(feature = "element-forgetting")]
+fn event_index(index: f64) -> Result<EventIndex, JsError> {
+    whole_number("index", index, 0, u32::MAX)
+        .map(EventIndex)
+        .map_err(js_error)
 }
 
 /// The core's error as a JS `Error`, its option named as JS names it (`hotN`, not `hot_n`).

@@ -4,6 +4,7 @@
 use agent_memory_widgets::{
     Distilled, Distiller, Error, ErrorKind, FactKind, FactStore, LiveStore, StoreConfig, Time,
 };
+use agent_memory_widgets::{EventIndex, FactId};
 use proptest::prelude::*;
 
 /// A distiller that returns what it is given, or fails.
@@ -22,37 +23,37 @@ impl Distiller for Fixed {
 fn regression_a_distilled_fact_with_no_text_supersedes_nothing() {
     // The reproduction: fact 1 was left superseded by a fact 9 that was never written.
     let mut store = LiveStore::new(StoreConfig::default());
-    store.write(1, "refund pending", 0.5, None).unwrap();
+    store.write(FactId(1), "refund pending", 0.5, None).unwrap();
     let before = store.clone();
     let bad = Distilled {
-        id: 9,
+        id: FactId(9),
         kind: FactKind::Semantic,
         text: "  ".into(),
         importance: 0.5,
-        sources: vec![1],
+        sources: vec![FactId(1)],
     };
     assert!(store.consolidate(&Fixed(Some(vec![bad]))).is_err());
     assert_eq!(store, before);
-    assert!(store.get(9).is_none());
+    assert!(store.get(FactId(9)).is_none());
 }
 
 #[test]
 fn a_pass_that_names_one_id_twice_writes_nothing() {
     let mut store = LiveStore::new(StoreConfig::default());
-    store.write(1, "episode", 0.5, None).unwrap();
+    store.write(FactId(1), "episode", 0.5, None).unwrap();
     let before = store.clone();
     let fact = |text: &str| Distilled {
-        id: 9,
+        id: FactId(9),
         kind: FactKind::Semantic,
         text: text.into(),
         importance: 0.5,
-        sources: vec![1],
+        sources: vec![FactId(1)],
     };
     let err = store
         .consolidate(&Fixed(Some(vec![fact("one"), fact("two")])))
         .unwrap_err();
     assert_eq!(err.message(), "fact 9 already exists; ids must be unique");
-    assert_eq!(*err.kind(), ErrorKind::DuplicateId { id: 9 });
+    assert_eq!(*err.kind(), ErrorKind::DuplicateId { id: FactId(9) });
     assert_eq!(store, before);
 }
 
@@ -103,8 +104,8 @@ fn live_op() -> impl Strategy<Value = LiveOp> {
 #[derive(Clone, Debug)]
 enum TimelineOp {
     SetTime(f64),
-    Fire(usize),
-    Unfire(usize),
+    Fire(u32),
+    Unfire(u32),
     Read(u32),
     Consolidate,
     Unconsolidate,
@@ -114,8 +115,8 @@ enum TimelineOp {
 fn timeline_op() -> impl Strategy<Value = TimelineOp> {
     prop_oneof![
         3 => (0.0f64..12.0).prop_map(TimelineOp::SetTime),
-        3 => (0usize..4).prop_map(TimelineOp::Fire),
-        2 => (0usize..4).prop_map(TimelineOp::Unfire),
+        3 => (0u32..4).prop_map(TimelineOp::Fire),
+        2 => (0u32..4).prop_map(TimelineOp::Unfire),
         3 => (0u32..12).prop_map(TimelineOp::Read),
         1 => Just(TimelineOp::Consolidate),
         1 => Just(TimelineOp::Unconsolidate),
@@ -137,19 +138,19 @@ proptest! {
         for op in ops {
             let before = store.clone();
             let failed = match op.clone() {
-                LiveOp::Write(id, text, importance, sup) => store.write(id, text, importance, sup).is_err(),
-                LiveOp::Read(id) => store.read(id).is_err(),
+                LiveOp::Write(id, text, importance, sup) => store.write(FactId(id), text, importance, sup.map(FactId)).is_err(),
+                LiveOp::Read(id) => store.read(FactId(id)).is_err(),
                 LiveOp::Advance(t) => store.advance_to(Time::new(t).unwrap()).is_err(),
                 LiveOp::Consolidate(facts) => {
                     let facts = facts.map(|facts| {
                         facts
                             .into_iter()
                             .map(|(id, text, importance, sources)| Distilled {
-                                id,
+                                id: FactId(id),
                                 kind: FactKind::Semantic,
                                 text: text.into(),
                                 importance,
-                                sources,
+                                sources: sources.into_iter().map(FactId).collect(),
                             })
                             .collect()
                     });
@@ -176,9 +177,9 @@ proptest! {
                     store.set_time(Time::new(t).unwrap());
                     false
                 }
-                TimelineOp::Fire(i) => store.fire(i).is_err(),
-                TimelineOp::Unfire(i) => store.unfire(i).is_err(),
-                TimelineOp::Read(id) => store.read(id).is_err(),
+                TimelineOp::Fire(i) => store.fire(EventIndex(i)).is_err(),
+                TimelineOp::Unfire(i) => store.unfire(EventIndex(i)).is_err(),
+                TimelineOp::Read(id) => store.read(FactId(id)).is_err(),
                 TimelineOp::Consolidate => store.consolidate().is_err(),
                 TimelineOp::Unconsolidate => store.unconsolidate().is_err(),
                 TimelineOp::Chart(until, step) => store.chart(Time::new(until).unwrap(), step).is_err(),

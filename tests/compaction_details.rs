@@ -3,6 +3,7 @@
 //! over-budget sentences. Each value is exact, from SPEC section 2 and the refund-desk script, so
 //! that a planted bug (`make mutants`) shows up here.
 
+use agent_memory_widgets::TurnNumber;
 use agent_memory_widgets::{
     Compaction, Kind, Line, Script, Session, SessionConfig, Tokens, TurnSpec, Window,
 };
@@ -25,14 +26,14 @@ fn a_compaction_records_chatter_as_dropped_and_everything_else_as_warm() {
     let mut step = Compaction::default();
     // Turns 1 and 5 are chatter; 2 a question, 3 a tool output, 4 a decision; 11 is past the end.
     for number in [1, 2, 3, 4, 5, 11] {
-        step.record(&script, number);
+        step.record(&script, TurnNumber(number));
     }
     assert_eq!(
         step,
         Compaction {
-            to_warm: vec![2, 3, 4],
+            to_warm: vec![TurnNumber(2), TurnNumber(3), TurnNumber(4)],
             to_cold: vec![],
-            dropped: vec![1, 5, 11],
+            dropped: vec![TurnNumber(1), TurnNumber(5), TurnNumber(11)],
         }
     );
 }
@@ -48,10 +49,10 @@ fn kinds_read_and_write_their_script_names() {
         .zip(["chatter", "decision", "tool", "question"])
     {
         assert_eq!(kind.name(), name);
-        assert_eq!(Kind::from_name(name), Some(kind));
+        assert_eq!(name.parse::<Kind>().ok(), Some(kind));
     }
-    assert_eq!(Kind::from_name("Chatter"), None);
-    assert_eq!(Kind::from_name(""), None);
+    assert_eq!("Chatter".parse::<Kind>().ok(), None);
+    assert_eq!("".parse::<Kind>().ok(), None);
 }
 
 #[test]
@@ -60,10 +61,10 @@ fn the_refund_desk_script_gives_each_turn_its_speaker_kind_text_and_summary() {
     assert_eq!((script.len(), script.is_empty()), (10, false));
     assert_eq!(script.turns().len(), 10);
     assert_eq!(Script::default(), script);
-    assert_eq!(script.turn(0), None);
-    assert_eq!(script.turn(11), None);
+    assert_eq!(script.turn(TurnNumber(0)), None);
+    assert_eq!(script.turn(TurnNumber(11)), None);
 
-    let turn = script.turn(3).unwrap();
+    let turn = script.turn(TurnNumber(3)).unwrap();
     assert_eq!(turn, &script.turns()[2]);
     assert_eq!(turn.speaker(), "tool");
     assert_eq!(turn.kind(), Kind::Tool);
@@ -77,7 +78,7 @@ fn the_refund_desk_script_gives_each_turn_its_speaker_kind_text_and_summary() {
     );
     assert_eq!(turn.tokens(), Tokens(11));
 
-    let chatter = script.turn(5).unwrap();
+    let chatter = script.turn(TurnNumber(5)).unwrap();
     assert_eq!(
         (chatter.speaker(), chatter.kind(), chatter.summary()),
         ("Dana", Kind::Chatter, None)
@@ -96,7 +97,10 @@ fn a_custom_script_keeps_what_was_written_and_ignores_a_chatter_summary() {
         spec("decision", " Refund approved. ", Some("refund approved")),
     ])
     .unwrap();
-    let (first, second) = (script.turn(1).unwrap(), script.turn(2).unwrap());
+    let (first, second) = (
+        script.turn(TurnNumber(1)).unwrap(),
+        script.turn(TurnNumber(2)).unwrap(),
+    );
     assert_eq!(
         (first.kind(), first.text(), first.summary(), first.tokens()),
         (Kind::Chatter, "Hello  there!", None, Tokens(2))
@@ -179,47 +183,46 @@ fn the_window_keeps_its_token_counts_exact_through_every_move() {
         );
     };
     check(&window, 0, 0);
-    window.push_verbatim(1, Tokens(5));
-    window.push_verbatim(2, Tokens(7));
+    window.push_verbatim(TurnNumber(1), Tokens(5));
+    window.push_verbatim(TurnNumber(2), Tokens(7));
     check(&window, 12, 12);
     assert_eq!(window.verbatim().collect::<Vec<_>>(), [1, 2]);
 
-    assert_eq!(window.pop_verbatim(), Some(1));
+    assert_eq!(window.pop_verbatim(), Some(TurnNumber(1)));
     check(&window, 7, 7);
-    window.push_warm(Line::new(vec![1], "one two three"));
-    window.push_warm(Line::new(vec![3], "four"));
+    window.push_warm(Line::new(vec![TurnNumber(1)], "one two three"));
+    window.push_warm(Line::new(vec![TurnNumber(3)], "four"));
     check(&window, 11, 7);
     assert_eq!(window.warm().len(), 2);
 
     let first = window.pop_warm().unwrap();
     assert_eq!(
-        first,
-        Line {
-            turns: vec![1],
-            text: "one two three".into(),
-            tokens: Tokens(3)
-        }
+        (first.turns(), first.text(), first.tokens()),
+        (&[TurnNumber(1)][..], "one two three", Tokens(3))
     );
     check(&window, 8, 7);
 
     assert_eq!(
-        window.set_cold(Some(Line::new(vec![1], "Dana, ORD-3300"))),
+        window.set_cold(Some(Line::new(vec![TurnNumber(1)], "Dana, ORD-3300"))),
         None
     );
     check(&window, 10, 7);
-    let old = window.set_cold(Some(Line::new(vec![1, 3], "Dana")));
-    assert_eq!(old.map(|line| line.tokens), Some(Tokens(2)));
+    let old = window.set_cold(Some(Line::new(vec![TurnNumber(1), TurnNumber(3)], "Dana")));
+    assert_eq!(old.map(|line| line.tokens()), Some(Tokens(2)));
     check(&window, 9, 7);
-    assert_eq!(window.cold().map(|line| line.text.as_str()), Some("Dana"));
+    assert_eq!(window.cold().map(|line| line.text()), Some("Dana"));
     assert_eq!(
-        window.set_cold(None).map(|line| line.turns),
-        Some(vec![1, 3])
+        window.set_cold(None).map(|line| line.turns().to_vec()),
+        Some(vec![TurnNumber(1), TurnNumber(3)])
     );
     check(&window, 8, 7);
 
-    assert_eq!(window.pop_verbatim(), Some(2));
+    assert_eq!(window.pop_verbatim(), Some(TurnNumber(2)));
     assert_eq!(window.pop_verbatim(), None);
-    assert_eq!(window.pop_warm().map(|line| line.text), Some("four".into()));
+    assert_eq!(
+        window.pop_warm().map(|line| line.text().to_owned()),
+        Some("four".into())
+    );
     assert_eq!(window.pop_warm(), None);
     check(&window, 0, 0);
 }
@@ -229,27 +232,27 @@ fn the_window_keeps_its_token_counts_exact_through_every_move() {
 
 #[test]
 fn a_session_exposes_its_config_script_window_and_log() {
-    let config = SessionConfig::new(30, 3).unwrap();
+    let config = SessionConfig::new(Tokens(30), 3).unwrap();
     let mut session = Session::new(config, Script::refund_desk());
     assert_eq!(session.config(), config);
     assert_eq!(session.script(), &Script::refund_desk());
-    assert_eq!((session.turn(), session.is_done()), (0, false));
+    assert_eq!((session.turn_count(), session.is_done()), (0, false));
     session.go_to(3);
-    assert_eq!(session.turn(), 3);
+    assert_eq!(session.turn_count(), 3);
     assert_eq!(session.window().verbatim().collect::<Vec<_>>(), [1, 2, 3]);
     assert_eq!(session.window().tokens(), Tokens(29));
-    let turns: Vec<u32> = session.log().iter().map(|step| step.turn).collect();
+    let turns: Vec<TurnNumber> = session.log().iter().map(|step| step.turn).collect();
     assert_eq!(turns, [1, 2, 3]);
     session.go_to(99);
-    assert_eq!((session.turn(), session.is_done()), (10, true));
+    assert_eq!((session.turn_count(), session.is_done()), (10, true));
     session.go_to(2);
-    assert_eq!((session.turn(), session.is_done()), (2, false));
+    assert_eq!((session.turn_count(), session.is_done()), (2, false));
     let custom = Script::new(vec![spec("chatter", "Hi", None)]).unwrap();
     let other = Session::new(config, custom.clone());
     assert_eq!(other.script(), &custom);
     let debug = format!("{session:?}");
     assert!(
-        debug.starts_with("Session { config: SessionConfig { budget: Tokens(30), hot_n: 3 }, turn: 2, window: Window {"),
+        debug.starts_with("Session { config: SessionConfig { budget: Tokens(30), hot_n: 3 }, turns: 2, window: Window {"),
         "{debug}"
     );
 }
@@ -257,7 +260,7 @@ fn a_session_exposes_its_config_script_window_and_log() {
 #[test]
 fn over_budget_sentences_say_whether_the_hot_turns_alone_are_too_big() {
     let check = |budget: u32, hot_n: u32, turns: u32, expect: Option<&str>| {
-        let config = SessionConfig::new(budget, hot_n).unwrap();
+        let config = SessionConfig::new(Tokens(budget), hot_n).unwrap();
         let mut session = Session::new(config, Script::refund_desk());
         session.go_to(turns);
         let state = session.state();
@@ -328,7 +331,10 @@ fn tokens_add_and_subtract_without_wrapping_and_print_as_numbers() {
 #[test]
 fn a_window_exactly_at_the_budget_is_not_over_it() {
     // Turns 1 to 3 take 8 + 10 + 11 = 29 tokens.
-    let mut session = Session::new(SessionConfig::new(29, 2).unwrap(), Script::refund_desk());
+    let mut session = Session::new(
+        SessionConfig::new(Tokens(29), 2).unwrap(),
+        Script::refund_desk(),
+    );
     session.go_to(3);
     let state = session.state();
     let step = state.log.last().unwrap();
@@ -341,14 +347,17 @@ fn a_window_exactly_at_the_budget_is_not_over_it() {
     assert_eq!(state.hot.len(), 3);
 
     // One token less and turn 3 crosses: turn 1 (chatter) is dropped, turns 2 and 3 stay HOT.
-    let mut session = Session::new(SessionConfig::new(28, 2).unwrap(), Script::refund_desk());
+    let mut session = Session::new(
+        SessionConfig::new(Tokens(28), 2).unwrap(),
+        Script::refund_desk(),
+    );
     session.go_to(3);
     let state = session.state();
     let step = state.log.last().unwrap();
     assert_eq!((step.crossed, step.compacted), (true, true));
     assert_eq!(
         (step.to_warm.clone(), step.dropped.clone()),
-        (vec![], vec![1])
+        (vec![], vec![TurnNumber(1)])
     );
     assert_eq!(state.crossings, [3]);
 }
@@ -365,18 +374,21 @@ fn the_gist_takes_warm_lines_only_while_the_window_is_over_budget() {
     ])
     .unwrap();
     let play = |budget: u32| {
-        let mut session = Session::new(SessionConfig::new(budget, 1).unwrap(), script.clone());
+        let mut session = Session::new(
+            SessionConfig::new(Tokens(budget), 1).unwrap(),
+            script.clone(),
+        );
         session.go_to(2);
         session.state()
     };
     // After turn 2 the window is 7 tokens; folding turn 1 leaves a WARM line of 3 and turn 2's 1.
     let state = play(4);
     assert_eq!((state.tokens, state.cold.clone()), (Tokens(4), None));
-    assert_eq!(state.warm[0].text, "Dana asks twice");
+    assert_eq!(state.warm[0].text(), "Dana asks twice");
     assert_eq!(state.log[1].to_cold, [] as [u32; 0]);
     // One token less and the WARM line goes COLD as its one key term.
     let state = play(3);
     assert_eq!(state.tokens, Tokens(2));
-    assert_eq!(state.cold.unwrap().text, "Dana");
+    assert_eq!(state.cold.unwrap().text(), "Dana");
     assert_eq!(state.log[1].to_cold, [1]);
 }

@@ -5,6 +5,7 @@ use agent_memory_widgets::{
     Action, Distilled, Distiller, Error, FactKind, FactStore, FactView, LiveStore, StoreConfig,
     Time,
 };
+use agent_memory_widgets::{EventIndex, FactId, Status};
 use proptest::prelude::*;
 
 fn at(store: &mut FactStore, t: f64) {
@@ -19,22 +20,25 @@ fn fact(facts: &[FactView], id: u32) -> &FactView {
 fn the_refund_desk_consolidates_into_two_facts_and_a_rule_that_cite_their_episodes() {
     let mut store = FactStore::default();
     at(&mut store, 6.0);
-    store.fire(0).unwrap();
-    store.fire(1).unwrap(); // evicts fact 2, the order, as the weakest
+    store.fire(EventIndex(0)).unwrap();
+    store.fire(EventIndex(1)).unwrap(); // evicts fact 2, the order, as the weakest
     at(&mut store, 8.0);
     let distilled = store.consolidate().unwrap();
-    let ids: Vec<u32> = distilled.iter().map(|c| c.fact).collect();
+    let ids: Vec<FactId> = distilled.iter().map(|c| c.fact).collect();
     assert_eq!(ids, [7, 8, 9]);
     assert!(distilled
         .iter()
         .all(|c| c.action == Action::Distill && c.evicted.is_none()));
 
     let state = store.state();
-    let active: Vec<(u32, FactKind, &str, &[u32])> = state
+    let active: Vec<(u32, FactKind, &str, Vec<u32>)> = state
         .facts
         .iter()
-        .filter(|f| f.status == "active")
-        .map(|f| (f.id, f.kind, f.text.as_str(), f.sources.as_slice()))
+        .filter(|f| f.status.name() == "active")
+        .map(|f| {
+            let sources = f.sources.iter().map(|id| id.0).collect();
+            (f.id.0, f.kind, f.text.as_str(), sources)
+        })
         .collect();
     assert_eq!(
         active,
@@ -43,19 +47,19 @@ fn the_refund_desk_consolidates_into_two_facts_and_a_rule_that_cite_their_episod
                 7,
                 FactKind::Semantic,
                 "Dana's order ORD-3300 was refunded $180.00",
-                &[1, 3, 5][..]
+                vec![1, 3, 5]
             ),
             (
                 9,
                 FactKind::Procedural,
                 "for a return past 30 days, refund the price minus a 10% restocking fee",
-                &[4][..]
+                vec![4]
             ),
             (
                 8,
                 FactKind::Semantic,
                 "Dana has an open question on the Globex earbuds warranty",
-                &[6][..]
+                vec![6]
             ),
         ]
     );
@@ -65,12 +69,12 @@ fn the_refund_desk_consolidates_into_two_facts_and_a_rule_that_cite_their_episod
     for (episode, by) in [(1, 7), (5, 7), (6, 8), (4, 9), (3, 5)] {
         let f = fact(&state.facts, episode);
         assert_eq!(
-            (f.status, f.superseded_by),
-            ("superseded", Some(by)),
+            (f.status.name(), f.superseded_by),
+            ("superseded", Some(FactId(by))),
             "fact {episode}"
         );
     }
-    assert_eq!(fact(&state.facts, 2).status, "evicted");
+    assert_eq!(fact(&state.facts, 2).status, Status::Evicted);
     assert_eq!(
         (state.semantic_half_life, state.procedural_half_life),
         (16.0, 32.0)
@@ -119,22 +123,22 @@ fn eviction_compares_the_weakest_of_each_kind_at_the_current_time() {
     impl Distiller for One {
         fn distill(&self, _: &LiveStore) -> Result<Vec<Distilled>, Error> {
             Ok(vec![Distilled {
-                id: 10,
+                id: FactId(10),
                 kind: FactKind::Semantic,
                 text: "lasting".into(),
                 importance: 0.5,
-                sources: vec![1],
+                sources: vec![FactId(1)],
             }])
         }
     }
     let mut store = LiveStore::new(StoreConfig::new(1.0, 2, 0.0).unwrap());
-    store.write(1, "episode a", 0.9, None).unwrap();
+    store.write(FactId(1), "episode a", 0.9, None).unwrap();
     store.consolidate(&One).unwrap(); // semantic, half-life 4
-    store.write(2, "episode b", 0.9, None).unwrap();
+    store.write(FactId(2), "episode b", 0.9, None).unwrap();
     store.advance_to(Time::new(4.0).unwrap()).unwrap();
     // Now: lasting 0.5 * 0.5 = 0.25, episode b 0.9 / 16 = 0.056; a new write evicts episode b.
-    let outcome = store.write(3, "episode c", 0.1, None).unwrap();
-    assert_eq!(outcome.evicted, Some(2));
+    let outcome = store.write(FactId(3), "episode c", 0.1, None).unwrap();
+    assert_eq!(outcome.evicted, Some(FactId(2)));
     assert_eq!(store.top_k(2), [10, 3]);
 }
 
@@ -145,28 +149,30 @@ fn a_distilled_fact_never_cites_an_evicted_episode() {
     impl Distiller for All {
         fn distill(&self, _: &LiveStore) -> Result<Vec<Distilled>, Error> {
             Ok(vec![Distilled {
-                id: 10,
+                id: FactId(10),
                 kind: FactKind::Semantic,
                 text: "what happened".into(),
                 importance: 0.5,
-                sources: vec![1, 2, 3, 99],
+                sources: vec![FactId(1), FactId(2), FactId(3), FactId(99)],
             }])
         }
     }
     let mut store = LiveStore::new(StoreConfig::new(4.0, 2, 0.0).unwrap());
-    store.write(1, "a weak episode", 0.1, None).unwrap();
-    store.write(2, "an episode", 0.8, None).unwrap();
-    store.write(3, "a newer episode", 0.9, None).unwrap(); // over capacity: evicts fact 1
+    store.write(FactId(1), "a weak episode", 0.1, None).unwrap();
+    store.write(FactId(2), "an episode", 0.8, None).unwrap();
+    store
+        .write(FactId(3), "a newer episode", 0.9, None)
+        .unwrap(); // over capacity: evicts fact 1
     store.consolidate(&All).unwrap();
-    let distilled = store.get(10).unwrap();
+    let distilled = store.get(FactId(10)).unwrap();
     assert_eq!(distilled.sources, [2, 3]);
     assert_eq!(
-        store.get(1).unwrap().status,
+        store.get(FactId(1)).unwrap().status,
         agent_memory_widgets::Status::Evicted
     );
     assert_eq!(
-        store.get(2).unwrap().status,
-        agent_memory_widgets::Status::Superseded { by: 10 }
+        store.get(FactId(2)).unwrap().status,
+        agent_memory_widgets::Status::Superseded { by: FactId(10) }
     );
 }
 
@@ -188,7 +194,7 @@ proptest! {
             plan.sort();
             for (t, what) in plan {
                 at(&mut store, f64::from(t));
-                if what == 2 { store.consolidate().unwrap(); } else { store.fire(usize::from(what)).unwrap(); }
+                if what == 2 { store.consolidate().unwrap(); } else { store.fire(EventIndex(u32::from(what))).unwrap(); }
             }
             at(&mut store, 12.0);
             store.state()
@@ -200,7 +206,7 @@ proptest! {
             for source in &distilled.sources {
                 let episode = state.facts.iter().find(|f| f.id == *source);
                 prop_assert!(episode.is_some(), "source {} of {} is missing", source, distilled.id);
-                prop_assert_eq!(episode.unwrap().status, "superseded", "source {} of {}", source, distilled.id);
+                prop_assert_eq!(episode.unwrap().status.name(), "superseded", "source {} of {}", source, distilled.id);
             }
         }
         let written = state.log.iter().filter(|c| matches!(c.action, Action::Write | Action::Distill)).count();
@@ -218,10 +224,13 @@ fn the_forecast_says_when_a_fact_becomes_the_weakest() {
     store.consolidate().unwrap(); // the fee rule, procedural, replaces fact 4
     let state = store.state();
     let forecast = |id| fact(&state.facts, id).forecast.unwrap();
-    assert_eq!(forecast(1).weakest_at, Some(0.0));
-    assert_eq!(forecast(2).weakest_at, None);
-    assert_eq!(forecast(9).weakest_at, None);
-    assert_eq!((forecast(1).half_at, forecast(9).half_at), (4.0, 32.0));
+    assert_eq!(forecast(1).weakest_at.map(|t| t.get()), Some(0.0));
+    assert_eq!(forecast(2).weakest_at.map(|t| t.get()), None);
+    assert_eq!(forecast(9).weakest_at.map(|t| t.get()), None);
+    assert_eq!(
+        (forecast(1).half_at.get(), forecast(9).half_at.get()),
+        (4.0, 32.0)
+    );
     assert_eq!(fact(&state.facts, 4).forecast, None);
 
     // A strong episode fades past a weak but lasting semantic fact: 0.9 · 2^(−Δ/4) = 0.3 · 2^(−Δ/16)
@@ -243,10 +252,19 @@ fn the_forecast_says_when_a_fact_becomes_the_weakest() {
     let mut store = FactStore::new(StoreConfig::default(), Scenario::new(spec).unwrap());
     store.consolidate().unwrap();
     let state = store.state();
-    let when = fact(&state.facts, 1).forecast.unwrap().weakest_at.unwrap();
+    let when = fact(&state.facts, 1)
+        .forecast
+        .unwrap()
+        .weakest_at
+        .map(|t| t.get())
+        .unwrap();
     assert!((when - 16.0 * 3f64.log2() / 3.0).abs() < 1e-12, "{when}");
     assert_eq!(
-        fact(&state.facts, 3).forecast.unwrap().weakest_at,
+        fact(&state.facts, 3)
+            .forecast
+            .unwrap()
+            .weakest_at
+            .map(|t| t.get()),
         Some(0.0)
     );
 }
@@ -255,7 +273,7 @@ fn the_forecast_says_when_a_fact_becomes_the_weakest() {
 fn the_chart_falls_jumps_at_reads_and_ends_at_an_eviction() {
     let mut store = FactStore::default();
     at(&mut store, 6.0);
-    store.fire(1).unwrap(); // evicts the order (fact 2) at t = 6
+    store.fire(EventIndex(1)).unwrap(); // evicts the order (fact 2) at t = 6
     let lines = store.chart(Time::new(12.0).unwrap(), 1.0).unwrap();
     let line = |id| lines.iter().find(|l| l.id == id).unwrap();
     let times = |id| line(id).points.iter().map(|p| p[0]).collect::<Vec<_>>();
@@ -278,7 +296,7 @@ fn the_chart_falls_jumps_at_reads_and_ends_at_an_eviction() {
     // The breakpoints are exact at any step: an event at t = 5.75 with samples every 0.5.
     let mut store = FactStore::default();
     at(&mut store, 5.75);
-    store.fire(0).unwrap(); // supersedes the pending refund (fact 3)
+    store.fire(EventIndex(0)).unwrap(); // supersedes the pending refund (fact 3)
     let lines = store.chart(Time::new(12.0).unwrap(), 0.5).unwrap();
     let pending = lines.iter().find(|l| l.id == 3).unwrap();
     assert_eq!(pending.points.last().unwrap()[0], 5.75);
@@ -298,7 +316,12 @@ fn the_chart_falls_jumps_at_reads_and_ends_at_an_eviction() {
 fn the_transcript_says_where_each_turn_lives_now() {
     let mut session = agent_memory_widgets::Session::default();
     session.go_to(10);
-    let places: Vec<&str> = session.state().transcript.iter().map(|t| t.place).collect();
+    let places: Vec<&str> = session
+        .state()
+        .transcript
+        .iter()
+        .map(|t| t.place.name())
+        .collect();
     assert_eq!(
         places,
         ["dropped", "cold", "cold", "cold", "dropped", "cold", "cold", "warm", "hot", "hot"]

@@ -4,10 +4,11 @@
 //! from the formulas in SPEC section 3, so that a planted bug (`make mutants`) shows up here.
 
 use agent_memory_widgets::{
-    Action, Change, Distilled, Distiller, Error, EventInfo, EventSpec, FactKind, FactStore,
-    FactView, LiveStore, ReadSpec, RuleSpec, Scenario, ScenarioSpec, SeedFactSpec, Status,
-    StoreConfig, StoreOptions, Time, WriteOutcome,
+    Action, Change, Distilled, Distiller, Error, EventSpec, FactKind, FactStore, FactView,
+    LiveStore, ReadSpec, RuleSpec, Scenario, ScenarioSpec, SeedFactSpec, Status, StoreConfig,
+    StoreOptions, Time, WriteOutcome,
 };
+use agent_memory_widgets::{EventIndex, FactId};
 
 fn at(t: f64) -> Time {
     Time::new(t).unwrap()
@@ -185,7 +186,7 @@ fn three_kinds(reads_of_episode: usize) -> FactStore {
     let mut store = FactStore::new(config, Scenario::new(spec).unwrap());
     store.consolidate().unwrap(); // fact 4 (semantic) replaces 2, fact 5 (procedural) replaces 3
     for _ in 0..reads_of_episode {
-        store.read(1).unwrap();
+        store.read(FactId(1)).unwrap();
     }
     store
 }
@@ -203,7 +204,7 @@ fn the_forecast_is_bounded_on_both_sides_by_facts_of_other_kinds() {
         let semantic = fact(&state.facts, 4);
         assert_eq!(semantic.kind, FactKind::Semantic);
         assert_eq!(
-            semantic.forecast.unwrap().weakest_at,
+            semantic.forecast.unwrap().weakest_at.map(|t| t.get()),
             expect,
             "{reads} reads, t = {at_t}"
         );
@@ -218,9 +219,15 @@ fn the_forecast_is_bounded_on_both_sides_by_facts_of_other_kinds() {
     // The rule, slowest of all, is the weakest now and never again once the semantic fact passes it.
     let state = three_kinds(3).state();
     let rule = fact(&state.facts, 5).forecast.unwrap();
-    assert_eq!((rule.half_at, rule.weakest_at), (4.0, Some(0.0)));
+    assert_eq!(
+        (rule.half_at.get(), rule.weakest_at.map(|t| t.get())),
+        (4.0, Some(0.0))
+    );
     let episode = fact(&state.facts, 1).forecast.unwrap();
-    assert_eq!((episode.half_at, episode.weakest_at), (1.0, Some(6.0)));
+    assert_eq!(
+        (episode.half_at.get(), episode.weakest_at.map(|t| t.get())),
+        (1.0, Some(6.0))
+    );
 }
 
 #[test]
@@ -247,7 +254,7 @@ fn the_forecast_counts_each_facts_age_from_its_own_last_touch() {
     store.set_time(at(2.0));
     store.consolidate().unwrap();
     for _ in 0..7 {
-        store.read(1).unwrap();
+        store.read(FactId(1)).unwrap();
     }
     let state = store.state();
     let forecast = |id| fact(&state.facts, id).forecast.unwrap();
@@ -260,17 +267,17 @@ fn the_forecast_counts_each_facts_age_from_its_own_last_touch() {
     );
     // The episode falls below the semantic fact after (1 + 1) / (1 - 1/2) = 4, and below the
     // rule after (1 + 2) / (1 - 1/4) = 4: it is the weakest from t = 6.
-    assert_eq!(forecast(1).weakest_at, Some(6.0));
+    assert_eq!(forecast(1).weakest_at.map(|t| t.get()), Some(6.0));
     // The semantic fact passes below the rule after 1 / (1/2 - 1/4) = 4, just as the episode
     // passes below it: t = 6 again, for a moment.
-    assert_eq!(forecast(4).weakest_at, Some(6.0));
+    assert_eq!(forecast(4).weakest_at.map(|t| t.get()), Some(6.0));
     // The rule is the weakest now, and until t = 6.
-    assert_eq!(forecast(5).weakest_at, Some(2.0));
+    assert_eq!(forecast(5).weakest_at.map(|t| t.get()), Some(2.0));
     assert_eq!(
         (
-            forecast(1).half_at,
-            forecast(4).half_at,
-            forecast(5).half_at
+            forecast(1).half_at.get(),
+            forecast(4).half_at.get(),
+            forecast(5).half_at.get()
         ),
         (3.0, 4.0, 6.0)
     );
@@ -285,7 +292,13 @@ fn facts_of_one_kind_tied_on_score_are_both_the_weakest_now() {
     let mut store = FactStore::new(StoreConfig::default(), Scenario::new(spec).unwrap());
     store.set_time(at(3.0));
     let state = store.state();
-    let weakest = |id| fact(&state.facts, id).forecast.unwrap().weakest_at;
+    let weakest = |id| {
+        fact(&state.facts, id)
+            .forecast
+            .unwrap()
+            .weakest_at
+            .map(|t| t.get())
+    };
     assert_eq!(
         (weakest(1), weakest(2), weakest(3)),
         (Some(3.0), Some(3.0), None)
@@ -435,21 +448,39 @@ fn a_scenario_numbers_facts_then_events_then_rules() {
     assert_eq!(scenario.reads()[0].fact, 2);
     assert_eq!(scenario.reads()[0].at, at(1.5));
     assert_eq!(scenario.events()[0].label, "three"); // the label defaults to the text
-    assert_eq!(scenario.events()[0].supersedes, Some(1));
+    assert_eq!(scenario.events()[0].supersedes, Some(FactId(1)));
     assert_eq!(scenario.events()[1].supersedes, None);
     assert_eq!(scenario.consolidation()[0].kind, FactKind::Semantic);
     assert_eq!(scenario.consolidation()[0].sources, [1, 3]);
-    let ids = |f: &dyn Fn(usize) -> Option<u32>| (0..3).map(f).collect::<Vec<_>>();
-    assert_eq!(ids(&|i| scenario.event_fact(i)), [Some(3), Some(4), None]);
-    assert_eq!(ids(&|i| scenario.rule_fact(i)), [Some(5), None, None]);
-    let known: Vec<bool> = (0..=6).map(|id| scenario.has_fact(id)).collect();
+    let ids = |f: &dyn Fn(usize) -> Option<FactId>| (0..3).map(f).collect::<Vec<_>>();
+    assert_eq!(
+        ids(&|i| scenario.event_fact(EventIndex(i as u32))),
+        [Some(FactId(3)), Some(FactId(4)), None]
+    );
+    assert_eq!(
+        ids(&|i| scenario.rule_fact(i)),
+        [Some(FactId(5)), None, None]
+    );
+    let known: Vec<bool> = (0..=6).map(|id| scenario.has_fact(FactId(id))).collect();
     assert_eq!(known, [false, true, true, true, true, true, false]);
 
     let desk = Scenario::refund_desk();
     assert_eq!(Scenario::default(), desk);
-    assert_eq!((desk.event_fact(0), desk.event_fact(2)), (Some(5), None));
-    assert_eq!((desk.rule_fact(2), desk.rule_fact(3)), (Some(9), None));
-    assert_eq!((desk.has_fact(9), desk.has_fact(10)), (true, false));
+    assert_eq!(
+        (
+            desk.event_fact(EventIndex(0)),
+            desk.event_fact(EventIndex(2))
+        ),
+        (Some(FactId(5)), None)
+    );
+    assert_eq!(
+        (desk.rule_fact(2), desk.rule_fact(3)),
+        (Some(FactId(9)), None)
+    );
+    assert_eq!(
+        (desk.has_fact(FactId(9)), desk.has_fact(FactId(10))),
+        (true, false)
+    );
 
     let mut labelled = small_spec();
     labelled.events[1].label = Some("Ask about earbuds".into());
@@ -555,7 +586,7 @@ fn bad_scenarios_are_errors_that_give_the_path_of_the_field() {
         ..ScenarioSpec::default()
     };
     let scenario = Scenario::new(spec).unwrap();
-    assert_eq!(scenario.event_fact(0), Some(1));
+    assert_eq!(scenario.event_fact(EventIndex(0)), Some(FactId(1)));
     // A procedural rule.
     let mut spec = small_spec();
     spec.consolidation[0].kind = Some("procedural".into());
@@ -577,11 +608,11 @@ impl Distiller for Fixed {
 
 fn distilled(id: u32, kind: FactKind, importance: f64, sources: &[u32]) -> Distilled {
     Distilled {
-        id,
+        id: FactId(id),
         kind,
         text: format!("distilled {id}"),
         importance,
-        sources: sources.to_vec(),
+        sources: sources.iter().copied().map(FactId).collect(),
     }
 }
 
@@ -596,117 +627,131 @@ fn bad_writes_reads_and_moves_back_in_time_are_errors() {
         assert_eq!(result.unwrap_err().message(), expect);
     };
     check(
-        store.write(1, "a fact", 0.0, None),
+        store.write(FactId(1), "a fact", 0.0, None),
         "importance must be a number above 0 and at most 1, got 0",
     );
     check(
-        store.write(1, "a fact", 1.0 + f64::EPSILON, None),
+        store.write(FactId(1), "a fact", 1.0 + f64::EPSILON, None),
         "importance must be a number above 0 and at most 1, got 1",
     );
     check(
-        store.write(1, " \n", 0.5, None),
+        store.write(FactId(1), " \n", 0.5, None),
         "text must be a non-empty text",
     );
     check(
-        store.write(1, "a fact", 0.5, Some(7)),
+        store.write(FactId(1), "a fact", 0.5, Some(FactId(7))),
         "supersedes names fact 7, which does not exist",
     );
     assert_eq!(store.facts().count(), 0);
-    store.write(1, "a fact", 1.0, None).unwrap(); // 1 is in range
+    store.write(FactId(1), "a fact", 1.0, None).unwrap(); // 1 is in range
     check(
-        store.write(1, "another fact", 0.5, None),
+        store.write(FactId(1), "another fact", 0.5, None),
         "fact 1 already exists; ids must be unique",
     );
 
     store.advance_to(at(4.0)).unwrap();
     store.advance_to(at(4.0)).unwrap(); // staying put is fine
-    assert_eq!(store.now(), at(4.0));
+    assert_eq!(store.time(), at(4.0));
     assert_eq!(
         store.advance_to(at(3.5)).unwrap_err().message(),
         "t must not go back in a LiveStore (now 4, got 3.5); replay into a new store instead"
     );
-    assert_eq!(store.now(), at(4.0));
+    assert_eq!(store.time(), at(4.0));
 
-    store.write(2, "a newer fact", 0.5, Some(1)).unwrap();
+    store
+        .write(FactId(2), "a newer fact", 0.5, Some(FactId(1)))
+        .unwrap();
     assert_eq!(
-        store.read(1).unwrap_err().message(),
+        store.read(FactId(1)).unwrap_err().message(),
         "fact 1 is no longer active at t = 4; only active facts can be read"
     );
-    assert_eq!(store.read(3).unwrap_err().message(), "there is no fact 3");
-    assert_eq!((store.score(3), store.get(3)), (None, None));
-    store.read(2).unwrap();
-    store.read(2).unwrap();
-    assert_eq!(store.get(2).unwrap().reads, 2);
-    assert_eq!(store.score(2), Some(0.5 * 2.0));
-    assert_eq!(store.score(1), Some(0.5)); // a retired fact keeps its score: 1 × 0.5 × 1
+    assert_eq!(
+        store.read(FactId(3)).unwrap_err().message(),
+        "there is no fact 3"
+    );
+    assert_eq!((store.score(FactId(3)), store.get(FactId(3))), (None, None));
+    store.read(FactId(2)).unwrap();
+    store.read(FactId(2)).unwrap();
+    assert_eq!(store.get(FactId(2)).unwrap().reads, 2);
+    assert_eq!(store.score(FactId(2)), Some(0.5 * 2.0));
+    assert_eq!(store.score(FactId(1)), Some(0.5)); // a retired fact keeps its score: 1 × 0.5 × 1
 }
 
 #[test]
 fn a_duplicate_write_keeps_the_larger_importance_and_never_supersedes_itself() {
     let mut store = live(4);
-    store.write(1, "Dana prefers email", 0.6, None).unwrap();
+    store
+        .write(FactId(1), "Dana prefers email", 0.6, None)
+        .unwrap();
     store.advance_to(at(2.0)).unwrap();
     let outcome = store
-        .write(2, "  dana PREFERS email ", 0.3, Some(1))
+        .write(FactId(2), "  dana PREFERS email ", 0.3, Some(FactId(1)))
         .unwrap();
     assert_eq!(
-        outcome,
-        WriteOutcome {
-            fact: 1,
-            refreshed: true,
-            superseded: None,
-            evicted: None
-        }
+        (
+            outcome.fact,
+            outcome.refreshed,
+            outcome.superseded,
+            outcome.evicted
+        ),
+        (FactId(1), true, None, None)
     );
-    let fact = store.get(1).unwrap();
+    let fact = store.get(FactId(1)).unwrap();
     assert_eq!(
         (fact.importance, fact.last_touch, fact.status),
         (0.6, at(2.0), Status::Active)
     );
-    assert_eq!(store.get(2), None);
-    store.write(3, "Dana prefers email", 0.8, None).unwrap();
-    assert_eq!(store.get(1).unwrap().importance, 0.8);
+    assert_eq!(store.get(FactId(2)), None);
+    store
+        .write(FactId(3), "Dana prefers email", 0.8, None)
+        .unwrap();
+    assert_eq!(store.get(FactId(1)).unwrap().importance, 0.8);
     assert_eq!(store.active_count(), 1);
 
     // Once retired, the same text is a new fact.
     store
-        .write(4, "Dana now prefers phone", 0.5, Some(1))
+        .write(FactId(4), "Dana now prefers phone", 0.5, Some(FactId(1)))
         .unwrap();
-    let outcome = store.write(5, "Dana prefers email", 0.5, None).unwrap();
-    assert_eq!((outcome.fact, outcome.refreshed), (5, false));
+    let outcome = store
+        .write(FactId(5), "Dana prefers email", 0.5, None)
+        .unwrap();
+    assert_eq!((outcome.fact, outcome.refreshed), (FactId(5), false));
 }
 
 #[test]
 fn score_ties_evict_the_oldest_last_touch_then_the_lowest_id() {
     // Same kind: 0.5 written at t = 0 and 0.25 written at t = 4 both score 0.25 at t = 4.
     let mut store = live(2);
-    store.write(1, "older", 0.5, None).unwrap();
+    store.write(FactId(1), "older", 0.5, None).unwrap();
     store.advance_to(at(4.0)).unwrap();
-    store.write(2, "newer", 0.25, None).unwrap();
-    assert_eq!(store.score(1), store.score(2));
-    let outcome = store.write(3, "strong", 1.0, None).unwrap();
-    assert_eq!(outcome.evicted, Some(1));
+    store.write(FactId(2), "newer", 0.25, None).unwrap();
+    assert_eq!(store.score(FactId(1)), store.score(FactId(2)));
+    let outcome = store.write(FactId(3), "strong", 1.0, None).unwrap();
+    assert_eq!(outcome.evicted, Some(FactId(1)));
     assert_eq!(store.top_k(5), [3, 2]);
 
     // Same kind, same time, same score: the lowest id goes.
     let mut store = live(2);
-    store.write(2, "b", 0.5, None).unwrap();
-    store.write(1, "a", 0.5, None).unwrap();
+    store.write(FactId(2), "b", 0.5, None).unwrap();
+    store.write(FactId(1), "a", 0.5, None).unwrap();
     assert_eq!(store.top_k(2), [2, 1]); // best first: the higher id
-    assert_eq!(store.write(3, "c", 0.75, None).unwrap().evicted, Some(1));
+    assert_eq!(
+        store.write(FactId(3), "c", 0.75, None).unwrap().evicted,
+        Some(FactId(1))
+    );
 
     // Across kinds, the same rules. An episode of 0.5 at t = 0 and a semantic fact of 0.25 at
     // t = 4 both score 0.25 at t = 4: the episode is older, so it goes.
     let mut store = live(2);
-    store.write(1, "episode", 0.5, None).unwrap();
+    store.write(FactId(1), "episode", 0.5, None).unwrap();
     store.advance_to(at(4.0)).unwrap();
     let semantic = distilled(2, FactKind::Semantic, 0.25, &[]);
     store.consolidate(&Fixed(vec![semantic])).unwrap();
-    assert_eq!(store.score(1), store.score(2));
+    assert_eq!(store.score(FactId(1)), store.score(FactId(2)));
     assert_eq!(store.top_k(2), [2, 1]); // ties rank the newest first
     assert_eq!(
-        store.write(3, "strong", 1.0, None).unwrap().evicted,
-        Some(1)
+        store.write(FactId(3), "strong", 1.0, None).unwrap().evicted,
+        Some(FactId(1))
     );
 
     // Across kinds at the same time and score, the lowest id goes, and ranks last.
@@ -716,11 +761,11 @@ fn score_ties_evict_the_oldest_last_touch_then_the_lowest_id() {
         distilled(2, FactKind::Semantic, 0.5, &[]),
     ];
     store.consolidate(&Fixed(rules)).unwrap();
-    store.write(3, "episode", 0.5, None).unwrap();
+    store.write(FactId(3), "episode", 0.5, None).unwrap();
     assert_eq!(store.top_k(3), [3, 2, 1]);
     assert_eq!(
-        store.write(4, "strong", 1.0, None).unwrap().evicted,
-        Some(1)
+        store.write(FactId(4), "strong", 1.0, None).unwrap().evicted,
+        Some(FactId(1))
     );
     assert_eq!(store.top_k(3), [4, 3, 2]);
 }
@@ -728,8 +773,10 @@ fn score_ties_evict_the_oldest_last_touch_then_the_lowest_id() {
 #[test]
 fn consolidation_supersedes_only_the_episodes_it_cites() {
     let mut store = live(10);
-    store.write(1, "an episode", 0.5, None).unwrap();
-    store.write(2, "another episode", 0.5, None).unwrap();
+    store.write(FactId(1), "an episode", 0.5, None).unwrap();
+    store
+        .write(FactId(2), "another episode", 0.5, None)
+        .unwrap();
     let first = vec![distilled(3, FactKind::Semantic, 0.5, &[1])];
     let outcomes = store.consolidate(&Fixed(first)).unwrap();
     assert_eq!(outcomes.len(), 1);
@@ -738,18 +785,24 @@ fn consolidation_supersedes_only_the_episodes_it_cites() {
     let second = vec![distilled(4, FactKind::Procedural, 0.5, &[3, 2])];
     store.consolidate(&Fixed(second)).unwrap();
     let status = |store: &LiveStore, id| store.get(id).unwrap().status;
-    assert_eq!(status(&store, 1), Status::Superseded { by: 3 });
-    assert_eq!(status(&store, 2), Status::Superseded { by: 4 });
-    assert_eq!(status(&store, 3), Status::Active);
-    assert_eq!(store.get(4).unwrap().sources, [3, 2]);
-    assert_eq!(store.get(4).unwrap().kind, FactKind::Procedural);
+    assert_eq!(
+        status(&store, FactId(1)),
+        Status::Superseded { by: FactId(3) }
+    );
+    assert_eq!(
+        status(&store, FactId(2)),
+        Status::Superseded { by: FactId(4) }
+    );
+    assert_eq!(status(&store, FactId(3)), Status::Active);
+    assert_eq!(store.get(FactId(4)).unwrap().sources, [3, 2]);
+    assert_eq!(store.get(FactId(4)).unwrap().kind, FactKind::Procedural);
 
     let bad = vec![distilled(5, FactKind::Semantic, 1.5, &[3])];
     assert_eq!(
         store.consolidate(&Fixed(bad)).unwrap_err().message(),
         "importance must be a number above 0 and at most 1, got 1.5"
     );
-    assert_eq!(status(&store, 3), Status::Active);
+    assert_eq!(status(&store, FactId(3)), Status::Active);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -886,34 +939,33 @@ fn events_say_which_fact_they_write_and_when_they_were_fired() {
     let mut store = FactStore::default();
     store.set_time(at(3.0));
     assert_eq!(store.time(), at(3.0));
-    let change = store.fire(0).unwrap();
-    assert_eq!(
-        change,
-        Change {
-            at: at(3.0),
-            action: Action::Write,
-            fact: 5,
-            event: Some(0),
-            superseded: Some(3),
-            evicted: None,
-        }
-    );
+    let change = store.fire(EventIndex(0)).unwrap();
+    assert_eq!(change, {
+        let mut expect = Change::new(at(3.0), Action::Write, FactId(5));
+        expect.event = Some(EventIndex(0));
+        expect.superseded = Some(FactId(3));
+        expect
+    });
     let events = store.events();
+    let summary: Vec<_> = events
+        .iter()
+        .map(|e| (e.index, e.label.as_str(), e.fact, e.fired_at))
+        .collect();
     assert_eq!(
-        events,
+        summary,
         [
-            EventInfo {
-                index: 0,
-                label: "refund approved: $180.00".into(),
-                fact: 5,
-                fired_at: Some(at(3.0)),
-            },
-            EventInfo {
-                index: 1,
-                label: "Dana asks about the Globex earbuds warranty".into(),
-                fact: 6,
-                fired_at: None,
-            },
+            (
+                EventIndex(0),
+                "refund approved: $180.00",
+                FactId(5),
+                Some(at(3.0))
+            ),
+            (
+                EventIndex(1),
+                "Dana asks about the Globex earbuds warranty",
+                FactId(6),
+                None
+            ),
         ]
     );
     assert_eq!(store.state().events, events);
@@ -925,7 +977,7 @@ fn events_say_which_fact_they_write_and_when_they_were_fired() {
     };
     let mut store = FactStore::new(StoreConfig::default(), Scenario::new(spec).unwrap());
     assert_eq!(
-        store.fire(0).unwrap_err().message(),
+        store.fire(EventIndex(0)).unwrap_err().message(),
         "there is no write event 0: this scenario has none"
     );
     assert_eq!(store.events(), []);
@@ -942,32 +994,22 @@ fn events_say_which_fact_they_write_and_when_they_were_fired() {
 fn the_state_lists_every_read_and_logs_refreshes_and_missed_reads() {
     // At t = 0 the Globex question evicts Dana, so her scheduled reads at 2 and 5 miss.
     let mut store = FactStore::default();
-    store.fire(1).unwrap();
+    store.fire(EventIndex(1)).unwrap();
     store.set_time(at(2.5));
-    let change = store.read(2).unwrap();
-    assert_eq!(
-        change,
-        Change {
-            at: at(2.5),
-            action: Action::Read,
-            fact: 2,
-            event: None,
-            superseded: None,
-            evicted: None,
-        }
-    );
+    let change = store.read(FactId(2)).unwrap();
+    assert_eq!(change, Change::new(at(2.5), Action::Read, FactId(2)));
     store.set_time(at(6.0));
     let state = store.state();
     let reads: Vec<(u32, f64, bool)> = state
         .reads
         .iter()
-        .map(|read| (read.fact, read.at.get(), read.scheduled))
+        .map(|read| (read.fact.0, read.at.get(), read.scheduled))
         .collect();
     assert_eq!(reads, [(1, 2.0, true), (1, 5.0, true), (2, 2.5, false)]);
     let log: Vec<(f64, Action, u32, Option<u32>)> = state
         .log
         .iter()
-        .map(|c| (c.at.get(), c.action, c.fact, c.evicted))
+        .map(|c| (c.at.get(), c.action, c.fact.0, c.evicted.map(|id| id.0)))
         .collect();
     assert_eq!(
         log,
@@ -992,10 +1034,10 @@ fn the_state_lists_every_read_and_logs_refreshes_and_missed_reads() {
     };
     let mut store = FactStore::new(StoreConfig::default(), Scenario::new(spec).unwrap());
     store.set_time(at(2.0));
-    let change = store.fire(0).unwrap();
+    let change = store.fire(EventIndex(0)).unwrap();
     assert_eq!(
         (change.action, change.fact, change.event),
-        (Action::Refresh, 1, Some(0))
+        (Action::Refresh, FactId(1), Some(EventIndex(0)))
     );
     let state = store.state();
     assert_eq!(state.facts.len(), 1);
@@ -1009,8 +1051,8 @@ fn the_state_lists_every_read_and_logs_refreshes_and_missed_reads() {
 fn reset_forgets_events_reads_consolidation_and_time() {
     let mut store = FactStore::default();
     store.set_time(at(6.0));
-    store.fire(0).unwrap();
-    store.read(1).unwrap();
+    store.fire(EventIndex(0)).unwrap();
+    store.read(FactId(1)).unwrap();
     store.consolidate().unwrap();
     assert_eq!(store.state().consolidated_at, Some(at(6.0)));
     store.reset();
@@ -1024,7 +1066,7 @@ fn a_rule_distills_only_once_its_episodes_are_written_and_one_is_still_active() 
     // At t = 0 only the fee rule's episode (fact 4) exists: the refund (needs event 0's fact 5)
     // and the warranty question (needs event 1's fact 6) wait.
     let mut store = FactStore::default();
-    let facts: Vec<u32> = store
+    let facts: Vec<FactId> = store
         .consolidate()
         .unwrap()
         .iter()
@@ -1040,7 +1082,7 @@ fn a_rule_distills_only_once_its_episodes_are_written_and_one_is_still_active() 
         ..ScenarioSpec::default()
     };
     let mut store = FactStore::new(StoreConfig::default(), Scenario::new(spec).unwrap());
-    store.fire(0).unwrap();
+    store.fire(EventIndex(0)).unwrap();
     store.set_time(at(1.0));
     assert_eq!(store.consolidate().unwrap(), []);
     assert_eq!(store.state().facts.len(), 3);
@@ -1049,17 +1091,24 @@ fn a_rule_distills_only_once_its_episodes_are_written_and_one_is_still_active() 
 #[test]
 fn a_distilled_fact_cites_only_what_the_store_still_holds() {
     let mut store = live(2);
-    store.write(1, "a weak episode", 0.25, None).unwrap();
-    store.write(2, "an episode", 0.5, None).unwrap();
-    let outcome = store.write(3, "a strong episode", 1.0, None).unwrap();
-    assert_eq!(outcome.evicted, Some(1));
+    store
+        .write(FactId(1), "a weak episode", 0.25, None)
+        .unwrap();
+    store.write(FactId(2), "an episode", 0.5, None).unwrap();
+    let outcome = store
+        .write(FactId(3), "a strong episode", 1.0, None)
+        .unwrap();
+    assert_eq!(outcome.evicted, Some(FactId(1)));
     // Fact 1 is evicted and fact 99 was never written: neither is cited.
     let rule = vec![distilled(4, FactKind::Semantic, 0.5, &[1, 2, 99])];
     store.consolidate(&Fixed(rule)).unwrap();
-    let fact = store.get(4).unwrap();
+    let fact = store.get(FactId(4)).unwrap();
     assert_eq!(fact.sources, [2]);
-    assert_eq!(store.get(1).unwrap().status, Status::Evicted);
-    assert_eq!(store.get(2).unwrap().status, Status::Superseded { by: 4 });
+    assert_eq!(store.get(FactId(1)).unwrap().status, Status::Evicted);
+    assert_eq!(
+        store.get(FactId(2)).unwrap().status,
+        Status::Superseded { by: FactId(4) }
+    );
     assert_eq!(store.top_k(3), [3, 4]);
 }
 
@@ -1079,14 +1128,14 @@ fn a_consolidation_pass_that_overfills_the_store_logs_what_it_evicted() {
     let changes = store.consolidate().unwrap();
     let summary: Vec<(Action, u32, Option<u32>)> = changes
         .iter()
-        .map(|c| (c.action, c.fact, c.evicted))
+        .map(|c| (c.action, c.fact.0, c.evicted.map(|id| id.0)))
         .collect();
     assert_eq!(
         summary,
         [(Action::Distill, 3, None), (Action::Distill, 4, Some(2))]
     );
     let state = store.state();
-    assert_eq!(state.log.last().unwrap().evicted, Some(2));
-    assert_eq!(fact(&state.facts, 2).status, "evicted");
-    assert_eq!(fact(&state.facts, 1).superseded_by, Some(3));
+    assert_eq!(state.log.last().unwrap().evicted, Some(FactId(2)));
+    assert_eq!(fact(&state.facts, 2).status, Status::Evicted);
+    assert_eq!(fact(&state.facts, 1).superseded_by, Some(FactId(3)));
 }

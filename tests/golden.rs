@@ -3,6 +3,7 @@
 //! value for value (`tests/wasm.rs`). Regenerate after a deliberate change with
 //! `UPDATE_GOLDEN=1 cargo test --test golden`, and review the diff.
 
+use agent_memory_widgets::{EventIndex, FactId};
 use agent_memory_widgets::{FactStore, Session, Time};
 use serde_json::{json, Value};
 
@@ -36,13 +37,13 @@ fn fact_store_trace() -> Value {
         set_time(&mut store, &mut trace, f64::from(t));
     }
     set_time(&mut store, &mut trace, 2.5);
-    let read = store.read(2).unwrap();
+    let read = store.read(FactId(2)).unwrap();
     trace.push(json!({ "op": "read", "arg": 2, "result": read, "state": store.state() }));
     set_time(&mut store, &mut trace, 6.0);
-    let fired = store.fire(1).unwrap();
+    let fired = store.fire(EventIndex(1)).unwrap();
     trace.push(json!({ "op": "fire", "arg": 1, "result": fired, "state": store.state() }));
     set_time(&mut store, &mut trace, 9.25);
-    let fired = store.fire(0).unwrap();
+    let fired = store.fire(EventIndex(0)).unwrap();
     trace.push(json!({ "op": "fire", "arg": 0, "result": fired, "state": store.state() }));
     set_time(&mut store, &mut trace, 10.0);
     let distilled = store.consolidate().unwrap();
@@ -52,7 +53,7 @@ fn fact_store_trace() -> Value {
     }
     store.reset();
     trace.push(json!({ "op": "reset", "state": store.state() }));
-    let fired = store.fire(1).unwrap();
+    let fired = store.fire(EventIndex(1)).unwrap();
     trace.push(json!({ "op": "fire", "arg": 1, "result": fired, "state": store.state() }));
     for t in [2.0, 5.0, 12.0] {
         set_time(&mut store, &mut trace, t);

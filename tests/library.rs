@@ -1,6 +1,7 @@
 //! The crate as an agent framework uses it: a live conversation pushed turn by turn, errors
 //! matched by kind, and a session held across threads.
 
+use agent_memory_widgets::Tokens;
 use agent_memory_widgets::{
     policy, ErrorKind, Extractive, HotWarmCold, Kind, Scripted, Session, SessionConfig, Turn,
     TurnSpec,
@@ -26,8 +27,8 @@ fn a_session_can_live_in_another_thread() {
 
 #[test]
 fn a_live_conversation_stays_under_budget_turn_by_turn() {
-    let config = SessionConfig::new(40, 2).unwrap();
-    let mut session = Session::live(config, policy("hot-warm-cold").unwrap());
+    let config = SessionConfig::new(Tokens(40), 2).unwrap();
+    let mut session = Session::live(config, policy("hot-warm-cold".parse().unwrap()));
     for turn in Session::default().script().turns() {
         let live = Turn::new(turn.speaker(), turn.kind(), turn.text()).unwrap();
         let step = session.push(live).unwrap();
@@ -37,7 +38,7 @@ fn a_live_conversation_stays_under_budget_turn_by_turn() {
     assert_eq!(state.turn, 10);
     // Extractive summaries are longer than the script's, so the crossings differ from the seed's.
     assert_eq!(state.crossings, [4, 7, 8, 9, 10]);
-    assert!(state.warm.iter().all(|line| line.tokens.0 <= 12));
+    assert!(state.warm.iter().all(|line| line.tokens().0 <= 12));
 }
 
 #[test]
@@ -89,7 +90,7 @@ fn a_turn_spec_becomes_a_turn_with_bare_field_names() {
 
 #[test]
 fn native_errors_name_rust_fields() {
-    let err = SessionConfig::new(40, 0).unwrap_err();
+    let err = SessionConfig::new(Tokens(40), 0).unwrap_err();
     assert_eq!(
         err.message(),
         "hot_n must be a whole number of at least 1, got 0"

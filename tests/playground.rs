@@ -6,6 +6,7 @@ use agent_memory_widgets::{
     policy, window_text, Named, Playground, Script, Session, SessionConfig, SessionState, TurnSpec,
     KEY_FACTS, POLICIES,
 };
+use agent_memory_widgets::{Tokens, TurnNumber};
 use proptest::prelude::*;
 
 /// One policy on the refund desk: its tokens after each turn, its compaction count and how its
@@ -15,7 +16,11 @@ fn check(id: &str, series: [u32; 10], compactions: u32, kept: [Named; 7]) {
     let mut playground = Playground::default();
     playground.go_to(10);
     let state = playground.state();
-    let row = state.policies.iter().find(|row| row.info.id == id).unwrap();
+    let row = state
+        .policies
+        .iter()
+        .find(|row| row.info.id.name() == id)
+        .unwrap();
     let actual: Vec<u32> = row.series.iter().map(|t| t.0).collect();
     assert_eq!(actual, series, "{id}: tokens per turn");
     assert_eq!(row.compactions, compactions, "{id}: compactions");
@@ -89,7 +94,7 @@ fn adk_compacts_once_three_invocations_have_ended_whatever_the_budget() {
         "nothing in the compacted range stays verbatim"
     );
     assert_eq!(window.warm.len(), 1);
-    assert_eq!(window.warm[0].turns, [2, 3, 4, 6, 7]);
+    assert_eq!(window.warm[0].turns(), [2, 3, 4, 6, 7]);
 }
 
 #[test]
@@ -155,10 +160,11 @@ fn no_summary_starts_mid_sentence_and_every_cut_is_marked() {
         for row in playground.state().policies {
             for line in &row.window.warm {
                 assert!(
-                    starts.iter().any(|s| line.text.starts_with(s)) || line.text.starts_with('…'),
+                    starts.iter().any(|s| line.text().starts_with(s))
+                        || line.text().starts_with('…'),
                     "{} at turn {turn}: {:?}",
                     row.info.id,
-                    line.text
+                    line.text()
                 );
             }
             for hot in &row.window.hot {
@@ -189,7 +195,7 @@ enum Role {
 
 /// Tool results and calls and the agent's decisions are the agent's side; the rest is the user's.
 fn role(script: &Script, n: u32) -> Role {
-    let turn = script.turn(n).unwrap();
+    let turn = script.turn(TurnNumber(n)).unwrap();
     let kind = turn.kind().name();
     let speaker = turn.speaker().to_ascii_lowercase();
     if kind == "tool" || kind == "decision" || speaker == "tool" || speaker == "agent" {
@@ -200,11 +206,11 @@ fn role(script: &Script, n: u32) -> Role {
 }
 
 fn text(script: &Script, n: u32) -> &str {
-    script.turn(n).unwrap().text()
+    script.turn(TurnNumber(n)).unwrap().text()
 }
 
 fn summary_line(script: &Script, n: u32) -> Option<&str> {
-    script.turn(n).unwrap().summary()
+    script.turn(TurnNumber(n)).unwrap().summary()
 }
 
 fn join(parts: Vec<String>) -> Option<String> {
@@ -407,9 +413,9 @@ fn adk_reference(script: &Script, interval: usize, overlap: usize) -> Vec<u32> {
 
 fn series_of(id: &str, script: &Script, budget: u32) -> Vec<u32> {
     let mut session = Session::with_policy(
-        SessionConfig::new(budget, 2).unwrap(),
+        SessionConfig::new(Tokens(budget), 2).unwrap(),
         script.clone(),
-        policy(id).unwrap(),
+        policy(id.parse().unwrap()),
     );
     let mut series = Vec::new();
     while let Some(step) = session.add_turn() {
@@ -486,15 +492,15 @@ fn lettas_check_after_the_sliding_window_can_lose_the_evicted_summary() {
         letta_reference(&script, 3)
     );
     let mut session = Session::with_policy(
-        SessionConfig::new(3, 2).unwrap(),
+        SessionConfig::new(Tokens(3), 2).unwrap(),
         script,
-        policy("sliding-window").unwrap(),
+        policy("sliding-window".parse().unwrap()),
     );
     while session.add_turn().is_some() {}
     let state = session.state();
     assert!(state.hot.is_empty());
     assert_eq!(state.warm.len(), 1);
-    assert_eq!(state.warm[0].turns, [2, 3]);
+    assert_eq!(state.warm[0].turns(), [2, 3]);
 }
 
 #[test]
@@ -554,13 +560,13 @@ fn frameworks_section() -> String {
         let after = log
             .iter()
             .filter(|s| s.tokens_after > state.budget)
-            .map(|s| s.turn);
+            .map(|s| s.turn.0);
         out += &format!(
             "\n| {} | {} | {} | {} | {} |",
             row.info.name,
             row.compactions,
             row.tokens.0,
-            turns(row.window.crossings.iter().copied()),
+            turns(row.window.crossings.iter().map(|t| t.0)),
             turns(after)
         );
         for kept in &row.kept {
@@ -629,14 +635,17 @@ fn arb_script() -> impl Strategy<Value = Script> {
 }
 
 fn run(id: &str, config: SessionConfig, script: &Script) -> Session {
-    let mut session = Session::with_policy(config, script.clone(), policy(id).unwrap());
+    let mut session = Session::with_policy(config, script.clone(), policy(id.parse().unwrap()));
     while session.add_turn().is_some() {}
     session
 }
 
 /// Whether every verbatim turn of `state` is the user's.
 fn only_user_turns(script: &Script, state: &SessionState) -> bool {
-    state.hot.iter().all(|t| role(script, t.turn) == Role::User)
+    state
+        .hot
+        .iter()
+        .all(|t| role(script, t.turn.0) == Role::User)
 }
 
 proptest! {
@@ -651,11 +660,11 @@ proptest! {
 
     #[test]
     fn ours_stays_within_budget_whenever_a_fit_is_possible(script in arb_script(), budget in 1u32..120, hot_n in 1u32..4) {
-        let config = SessionConfig::new(budget, hot_n).unwrap();
+        let config = SessionConfig::new(Tokens(budget), hot_n).unwrap();
         let ours = run("hot-warm-cold", config, &script);
         for step in ours.log() {
-            let from = step.turn.saturating_sub(hot_n) + 1;
-            let hot: u32 = (from..=step.turn).map(|n| script.turn(n).unwrap().tokens().0).sum();
+            let from = step.turn.0.saturating_sub(hot_n) + 1;
+            let hot: u32 = (from..=step.turn.0).map(|n| script.turn(TurnNumber(n)).unwrap().tokens().0).sum();
             if hot + agent_memory_widgets::GIST_TERMS as u32 <= budget {
                 prop_assert!(step.tokens_after <= config.budget(), "ours turn {}", step.turn);
             }
@@ -664,8 +673,8 @@ proptest! {
 
     #[test]
     fn letta_keeps_one_summary_and_its_kept_turns_under_70_percent(script in arb_script(), budget in 1u32..120) {
-        let config = SessionConfig::new(budget, 2).unwrap();
-        let mut session = Session::with_policy(config, script.clone(), policy("sliding-window").unwrap());
+        let config = SessionConfig::new(Tokens(budget), 2).unwrap();
+        let mut session = Session::with_policy(config, script.clone(), policy("sliding-window".parse().unwrap()));
         while let Some(step) = session.add_turn() {
             let state = session.state();
             prop_assert!(state.warm.len() <= 1 && state.cold.is_none());
@@ -678,9 +687,9 @@ proptest! {
 
     #[test]
     fn codex_keeps_only_user_messages_within_its_share(script in arb_script(), budget in 1u32..400) {
-        let config = SessionConfig::new(budget, 2).unwrap();
+        let config = SessionConfig::new(Tokens(budget), 2).unwrap();
         let cap = (budget * 20_000 + 136_000) / 272_000;
-        let mut session = Session::with_policy(config, script.clone(), policy("handoff").unwrap());
+        let mut session = Session::with_policy(config, script.clone(), policy("handoff".parse().unwrap()));
         while let Some(step) = session.add_turn() {
             let state = session.state();
             prop_assert!(state.warm.len() <= 1);
@@ -694,20 +703,20 @@ proptest! {
 
     #[test]
     fn adk_leaves_nothing_verbatim_in_a_compacted_range(script in arb_script()) {
-        let mut session = Session::with_policy(SessionConfig::default(), script.clone(), policy("interval").unwrap());
+        let mut session = Session::with_policy(SessionConfig::default(), script.clone(), policy("interval".parse().unwrap()));
         while let Some(step) = session.add_turn() {
             if step.compacted {
                 prop_assert!(session.state().hot.is_empty());
-                let next = script.turn(step.turn + 1);
-                prop_assert!(next.is_none_or(|_| role(&script, step.turn + 1) == Role::User));
+                let next = script.turn(TurnNumber(step.turn.0 + 1));
+                prop_assert!(next.is_none_or(|_| role(&script, step.turn.0 + 1) == Role::User));
             }
         }
     }
 
     #[test]
     fn the_summary_buffer_keeps_its_verbatim_part_under_the_limit(script in arb_script(), budget in 1u32..120) {
-        let config = SessionConfig::new(budget, 2).unwrap();
-        let mut session = Session::with_policy(config, script.clone(), policy("summary-buffer").unwrap());
+        let config = SessionConfig::new(Tokens(budget), 2).unwrap();
+        let mut session = Session::with_policy(config, script.clone(), policy("summary-buffer".parse().unwrap()));
         while session.add_turn().is_some() {
             prop_assert!(session.window().verbatim_tokens() <= config.budget());
             let state = session.state();
@@ -717,7 +726,7 @@ proptest! {
 
     #[test]
     fn truncate_never_holds_a_summary(script in arb_script(), budget in 1u32..120) {
-        let mut session = Session::with_policy(SessionConfig::new(budget, 2).unwrap(), script, policy("truncate").unwrap());
+        let mut session = Session::with_policy(SessionConfig::new(Tokens(budget), 2).unwrap(), script, policy("truncate".parse().unwrap()));
         while session.add_turn().is_some() {
             let state = session.state();
             prop_assert!(state.warm.is_empty() && state.cold.is_none());
@@ -727,9 +736,9 @@ proptest! {
 
     #[test]
     fn every_policy_is_deterministic_and_counts_its_window_exactly(script in arb_script(), budget in 1u32..120) {
-        let config = SessionConfig::new(budget, 2).unwrap();
+        let config = SessionConfig::new(Tokens(budget), 2).unwrap();
         for info in POLICIES {
-            let (a, b) = (run(info.id, config, &script).state(), run(info.id, config, &script).state());
+            let (a, b) = (run(info.id.name(), config, &script).state(), run(info.id.name(), config, &script).state());
             prop_assert_eq!(&a, &b);
             let words = window_text(&a).split_whitespace().count() as u32;
             prop_assert_eq!(words, a.tokens.0, "{} counts its window", info.id);

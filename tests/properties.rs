@@ -15,11 +15,14 @@ use std::collections::BTreeSet;
 
 use agent_memory_widgets::limits::{MAX_HALF_LIFE, MAX_TIME, MIN_HALF_LIFE};
 use agent_memory_widgets::{
-    Action, EventSpec, FactId, FactStore, FactStoreState, Kind, LiveStore, ReadSpec, Scenario,
-    ScenarioSpec, Script, SeedFactSpec, Session, SessionConfig, SessionOptions, SessionState,
-    Status, Step, StoreConfig, Time, Tokens, TurnSpec, GIST_TERMS, MAX_ACCESS_BOOST,
+    Action, EventIndex, EventSpec, FactId, FactStore, FactStoreState, Kind, LiveStore, ReadSpec,
+    Scenario, ScenarioSpec, Script, SeedFactSpec, Session, SessionConfig, SessionOptions,
+    SessionState, Status, Step, StoreConfig, Time, Tokens, TurnSpec, GIST_TERMS, MAX_ACCESS_BOOST,
 };
 use proptest::prelude::*;
+
+/// A fact id in the test's own model.
+type Id = u32;
 use proptest::sample::{select, Index};
 use proptest::test_runner::TestCaseError;
 
@@ -244,7 +247,7 @@ impl Case {
             .collect();
         let script = Script::new(specs).expect("generated scripts are valid");
         Session::new(
-            SessionConfig::new(self.budget, self.hot_n).expect("valid config"),
+            SessionConfig::new(Tokens(self.budget), self.hot_n).expect("valid config"),
             script,
         )
     }
@@ -278,8 +281,8 @@ impl Case {
 
 /// The window as the model sees it: COLD, WARM lines, then the verbatim turns.
 fn window_texts(state: &SessionState) -> Vec<&str> {
-    let cold = state.cold.iter().map(|line| line.text.as_str());
-    let warm = state.warm.iter().map(|line| line.text.as_str());
+    let cold = state.cold.iter().map(|line| line.text());
+    let warm = state.warm.iter().map(|line| line.text());
     let hot = state.hot.iter().map(|turn| turn.text.as_str());
     cold.chain(warm).chain(hot).collect()
 }
@@ -291,28 +294,28 @@ proptest! {
     fn window_tokens_are_the_words_of_exactly_the_texts_in_the_window(case in arb_case()) {
         case.play(|step, state, session| {
             // Recount from the generated texts, not from the state's own token fields.
-            let cold = state.cold.as_ref().map_or(0, |line| words(&line.text));
-            let warm: u32 = state.warm.iter().map(|line| words(&line.text)).sum();
-            let hot: u32 = state.hot.iter().map(|turn| words(&case.turn(turn.turn).text)).sum();
+            let cold = state.cold.as_ref().map_or(0, |line| words(line.text()));
+            let warm: u32 = state.warm.iter().map(|line| words(line.text())).sum();
+            let hot: u32 = state.hot.iter().map(|turn| words(&case.turn(turn.turn.0).text)).sum();
             let recount = cold + warm + hot;
-            prop_assert_eq!(state.tokens, Tokens(recount), "turn {}", step.turn);
+            prop_assert_eq!(state.tokens, Tokens(recount), "turn {}", step.turn.0);
             prop_assert_eq!(session.window().tokens(), Tokens(recount));
             prop_assert_eq!(step.tokens_after, Tokens(recount));
             let texts: u32 = window_texts(state).iter().map(|text| words(text)).sum();
             prop_assert_eq!(texts, recount);
             // Each tier's own count is its text's words, and verbatim turns are the script's.
             for turn in &state.hot {
-                let generated = case.turn(turn.turn);
+                let generated = case.turn(turn.turn.0);
                 prop_assert_eq!(&turn.text, &generated.text);
                 prop_assert_eq!(turn.tokens, Tokens(words(&generated.text)));
             }
             for line in state.warm.iter().chain(&state.cold) {
-                prop_assert_eq!(line.tokens, Tokens(words(&line.text)));
+                prop_assert_eq!(line.tokens(), Tokens(words(line.text())));
             }
             // A WARM line is the script's summary of the one turn it folds.
             for line in &state.warm {
-                prop_assert_eq!(line.turns.len(), 1);
-                prop_assert_eq!(&line.text, &case.turn(line.turns[0]).summary);
+                prop_assert_eq!(nums(line.turns()).len(), 1);
+                prop_assert_eq!(line.text(), &case.turn(nums(line.turns())[0]).summary);
             }
             Ok(())
         })?;
@@ -322,7 +325,7 @@ proptest! {
     fn window_fits_the_budget_whenever_the_hot_turns_and_a_full_gist_fit(case in arb_case()) {
         let budget = Tokens(case.budget);
         case.play(|step, state, _| {
-            let n = step.turn;
+            let n = step.turn.0;
             if case.hot_tail_tokens(n) + GIST_TERMS as u32 <= case.budget {
                 prop_assert!(state.tokens <= budget, "turn {}: {} > {}", n, state.tokens, budget);
             }
@@ -346,9 +349,9 @@ proptest! {
     #[test]
     fn after_every_compaction_hot_is_exactly_the_last_hot_n_turns_verbatim(case in arb_case()) {
         case.play(|step, state, _| {
-            let n = step.turn;
+            let n = step.turn.0;
             let kept = n.min(case.hot_n);
-            let numbers: Vec<u32> = state.hot.iter().map(|turn| turn.turn).collect();
+            let numbers: Vec<u32> = state.hot.iter().map(|turn| turn.turn.0).collect();
             if step.compacted {
                 let expected: Vec<u32> = (n - kept + 1..=n).collect();
                 prop_assert_eq!(&numbers, &expected, "turn {}", n);
@@ -358,7 +361,7 @@ proptest! {
             prop_assert_eq!(numbers.last().copied(), Some(n));
             prop_assert!(numbers.windows(2).all(|w| w[1] == w[0] + 1));
             for turn in &state.hot {
-                let generated = case.turn(turn.turn);
+                let generated = case.turn(turn.turn.0);
                 prop_assert_eq!(&turn.text, &generated.text);
                 prop_assert_eq!(turn.speaker.as_str(), generated.speaker);
                 prop_assert_eq!(turn.kind, generated.kind);
@@ -371,14 +374,14 @@ proptest! {
     fn cold_is_one_line_of_at_most_gist_terms_distinct_key_terms(case in arb_case()) {
         let mut pushed: BTreeSet<u32> = BTreeSet::new();
         case.play(|step, state, _| {
-            pushed.extend(&step.to_cold);
+            pushed.extend(&nums(&step.to_cold));
             let Some(cold) = &state.cold else { return Ok(()) };
-            prop_assert!(!cold.text.contains('\n') && !cold.text.contains('\r'), "{:?}", cold.text);
-            prop_assert_eq!(cold.text.lines().count(), 1);
-            prop_assert!(cold.tokens.0 as usize <= GIST_TERMS);
-            prop_assert_eq!(cold.tokens, Tokens(words(&cold.text)));
-            let terms: Vec<&str> = cold.text.split(", ").collect();
-            prop_assert_eq!(terms.len(), cold.tokens.0 as usize);
+            prop_assert!(!cold.text().contains('\n') && !cold.text().contains('\r'), "{:?}", cold.text());
+            prop_assert_eq!(cold.text().lines().count(), 1);
+            prop_assert!(cold.tokens().0 as usize <= GIST_TERMS);
+            prop_assert_eq!(cold.tokens(), Tokens(words(cold.text())));
+            let terms: Vec<&str> = cold.text().split(", ").collect();
+            prop_assert_eq!(terms.len(), cold.tokens().0 as usize);
             prop_assert_eq!(terms.iter().collect::<BTreeSet<_>>().len(), terms.len(), "{:?}", terms);
             for term in &terms {
                 let key = term.chars().any(|c| c.is_ascii_digit())
@@ -387,14 +390,14 @@ proptest! {
             }
             // The gist stands for turns that were pushed into COLD, and its terms come from
             // their summaries.
-            prop_assert!(!cold.turns.is_empty());
-            prop_assert!(cold.turns.windows(2).all(|w| w[0] < w[1]));
-            for turn in &cold.turns {
+            prop_assert!(!nums(cold.turns()).is_empty());
+            prop_assert!(nums(cold.turns()).windows(2).all(|w| w[0] < w[1]));
+            for turn in &nums(cold.turns()) {
                 prop_assert!(pushed.contains(turn), "COLD names turn {} never pushed", turn);
             }
             for term in &terms {
-                let sourced = cold.turns.iter().any(|&t| case.turn(t).summary.contains(term));
-                prop_assert!(sourced, "{:?} is in none of the summaries of {:?}", term, cold.turns);
+                let sourced = nums(cold.turns()).iter().any(|&t| case.turn(t).summary.contains(term));
+                prop_assert!(sourced, "{:?} is in none of the summaries of {:?}", term, nums(cold.turns()));
             }
             Ok(())
         })?;
@@ -403,22 +406,22 @@ proptest! {
     #[test]
     fn chatter_leaves_the_window_when_folded_and_is_recorded_as_dropped(case in arb_case()) {
         case.play(|step, state, _| {
-            let first_hot = state.hot.first().map_or(step.turn + 1, |turn| turn.turn);
+            let first_hot = state.hot.first().map_or(step.turn.0 + 1, |turn| turn.turn.0);
             let folded = 1..first_hot;
             let chatter = |t: &u32| case.turn(*t).kind == Kind::Chatter;
             let expected_dropped: Vec<u32> = folded.clone().filter(chatter).collect();
-            let dropped: Vec<u32> = state.dropped.iter().map(|d| d.turn).collect();
-            prop_assert_eq!(&dropped, &expected_dropped, "turn {}", step.turn);
+            let dropped: Vec<u32> = state.dropped.iter().map(|d| d.turn.0).collect();
+            prop_assert_eq!(&dropped, &expected_dropped, "turn {}", step.turn.0);
             for d in &state.dropped {
-                prop_assert_eq!(&d.text, &case.turn(d.turn).text);
+                prop_assert_eq!(&d.text, &case.turn(d.turn.0).text);
             }
-            let mut warmed: Vec<u32> = state.log.iter().flat_map(|s| s.to_warm.iter().copied()).collect();
+            let mut warmed: Vec<u32> = state.log.iter().flat_map(|s| nums(&s.to_warm)).collect();
             warmed.sort_unstable();
             let expected_warmed: Vec<u32> = folded.filter(|t| !chatter(t)).collect();
             prop_assert_eq!(warmed, expected_warmed);
             // Nothing of a folded chatter turn, nor any chatter's ignored summary, is in the window.
             // The markers are whole words, so scanning the window's words finds every one.
-            let shown_chatter: Vec<u32> = state.hot.iter().map(|t| t.turn).filter(chatter).collect();
+            let shown_chatter: Vec<u32> = state.hot.iter().map(|t| t.turn.0).filter(chatter).collect();
             for word in window_texts(state).iter().flat_map(|text| text.split_whitespace()) {
                 prop_assert!(!word.starts_with("~ignored"), "a chatter summary reached the window");
                 if let Some(number) = word.strip_prefix("~chatter").and_then(|w| w.strip_suffix('~')) {
@@ -427,7 +430,7 @@ proptest! {
                 }
             }
             for line in state.warm.iter().chain(&state.cold) {
-                prop_assert!(!line.turns.iter().any(chatter), "{:?} stands for chatter", line.turns);
+                prop_assert!(!nums(line.turns()).iter().any(chatter), "{:?} stands for chatter", nums(line.turns()));
             }
             Ok(())
         })?;
@@ -438,19 +441,20 @@ proptest! {
         let mut previous_hot: Vec<u32> = Vec::new();
         let mut previous_warm: Vec<u32> = Vec::new();
         case.play(|step, state, _| {
-            let hot: Vec<u32> = state.hot.iter().map(|turn| turn.turn).collect();
-            let warm: Vec<u32> = state.warm.iter().flat_map(|line| line.turns.iter().copied()).collect();
+            let hot: Vec<u32> = state.hot.iter().map(|turn| turn.turn.0).collect();
+            let warm: Vec<u32> = state.warm.iter().flat_map(|line| nums(line.turns())).collect();
             // Turns that left the verbatim tail in this step went WARM or were dropped.
-            let mut left: Vec<u32> = previous_hot.iter().copied().chain([step.turn]).filter(|t| !hot.contains(t)).collect();
+            let mut left: Vec<u32> = previous_hot.iter().copied().chain([step.turn.0]).filter(|t| !hot.contains(t)).collect();
             left.sort_unstable();
-            let mut moved: Vec<u32> = step.to_warm.iter().chain(&step.dropped).copied().collect();
+            let mut moved: Vec<u32> = nums(&step.to_warm).iter().chain(&nums(&step.dropped)).copied().collect();
             moved.sort_unstable();
-            prop_assert_eq!(&moved, &left, "turn {}", step.turn);
+            prop_assert_eq!(&moved, &left, "turn {}", step.turn.0);
             // WARM is the old WARM plus the newly folded, oldest first, minus what went COLD,
             // which is always its oldest lines.
-            let before: Vec<u32> = previous_warm.iter().chain(&step.to_warm).copied().collect();
+            let before: Vec<u32> = previous_warm.iter().chain(&nums(&step.to_warm)).copied().collect();
             let (to_cold, rest) = before.split_at(step.to_cold.len());
-            prop_assert_eq!(to_cold, step.to_cold.as_slice());
+            let moved_cold = nums(&step.to_cold);
+            prop_assert_eq!(to_cold, moved_cold.as_slice());
             prop_assert_eq!(rest, warm.as_slice());
             if !step.compacted {
                 prop_assert!(step.to_warm.is_empty() && step.to_cold.is_empty() && step.dropped.is_empty());
@@ -466,20 +470,20 @@ proptest! {
         let mut last_after = Tokens(0);
         let mut crossings = Vec::new();
         let mut session = case.play(|step, state, _| {
-            let turn_tokens = words(&case.turn(step.turn).text);
-            prop_assert_eq!(step.tokens_before, last_after, "turn {}", step.turn);
+            let turn_tokens = words(&case.turn(step.turn.0).text);
+            prop_assert_eq!(step.tokens_before, last_after, "turn {}", step.turn.0);
             prop_assert_eq!(step.peak_tokens, Tokens(step.tokens_before.0 + turn_tokens));
             prop_assert_eq!(step.crossed, step.peak_tokens.0 > case.budget);
             prop_assert_eq!(step.compacted, step.crossed);
             prop_assert_eq!(step.tokens_after, state.tokens);
             if step.crossed {
-                crossings.push(step.turn);
+                crossings.push(step.turn.0);
             }
             prop_assert_eq!(&state.crossings, &crossings);
-            prop_assert_eq!(state.turn, step.turn);
-            prop_assert_eq!(state.log.len() as u32, step.turn);
+            prop_assert_eq!(state.turn, step.turn.0);
+            prop_assert_eq!(state.log.len() as u32, step.turn.0);
             prop_assert_eq!(state.log.last(), Some(step));
-            prop_assert_eq!(state.done, step.turn as usize == case.turns.len());
+            prop_assert_eq!(state.done, step.turn.0 as usize == case.turns.len());
             prop_assert_eq!(state.total_turns as usize, case.turns.len());
             last_after = step.tokens_after;
             Ok(())
@@ -500,7 +504,7 @@ proptest! {
             let (a, b) = (first.add_turn(), second.add_turn());
             prop_assert_eq!(&a, &b);
             let Some(step) = a else { break };
-            if step.turn == k {
+            if step.turn.0 == k {
                 state_at_k = Some(first.state());
             }
         }
@@ -632,7 +636,7 @@ fn arb_store_config() -> impl Strategy<Value = StoreConfig> {
 
 #[derive(Clone, Debug, PartialEq)]
 struct ModelFact {
-    id: FactId,
+    id: Id,
     text: String,
     importance: f64,
     last_touch: f64,
@@ -653,10 +657,10 @@ struct Model {
 }
 
 impl Model {
-    fn get(&self, id: FactId) -> Option<&ModelFact> {
+    fn get(&self, id: Id) -> Option<&ModelFact> {
         self.facts.iter().find(|f| f.id == id)
     }
-    fn get_mut(&mut self, id: FactId) -> Option<&mut ModelFact> {
+    fn get_mut(&mut self, id: Id) -> Option<&mut ModelFact> {
         self.facts.iter_mut().find(|f| f.id == id)
     }
     fn active(&self) -> impl Iterator<Item = &ModelFact> {
@@ -673,15 +677,17 @@ fn normalise(text: &str) -> String {
 
 /// The store agrees with the model on every fact, score, count and ranking.
 fn check_store(store: &LiveStore, model: &Model) -> Result<(), TestCaseError> {
-    prop_assert_eq!(store.now().get(), model.now);
+    prop_assert_eq!(store.time().get(), model.now);
     for fact in &model.facts {
-        let got = store.get(fact.id).expect("every written fact is kept");
+        let got = store
+            .get(FactId(fact.id))
+            .expect("every written fact is kept");
         prop_assert_eq!(&got.text, &fact.text);
         prop_assert_eq!(got.importance, fact.importance, "fact {}", fact.id);
         prop_assert_eq!(got.last_touch.get(), fact.last_touch, "fact {}", fact.id);
         prop_assert_eq!(got.reads, fact.reads, "fact {}", fact.id);
         prop_assert_eq!(got.status, fact.status, "fact {}", fact.id);
-        let score = store.score(fact.id).expect("score of a kept fact");
+        let score = store.score(FactId(fact.id)).expect("score of a kept fact");
         let expected = model.score(fact);
         prop_assert!(
             close(score, expected),
@@ -704,7 +710,7 @@ fn check_store(store: &LiveStore, model: &Model) -> Result<(), TestCaseError> {
         prop_assert_eq!(top.len(), k.min(active), "top_k({})", k);
         prop_assert_eq!(top.iter().collect::<BTreeSet<_>>().len(), top.len());
         for (rank, id) in top.iter().enumerate() {
-            let fact = model.get(*id).expect("top_k names a known fact");
+            let fact = model.get(id.0).expect("top_k names a known fact");
             prop_assert_eq!(fact.status, Status::Active);
             let score = model.score(fact);
             prop_assert!(
@@ -726,12 +732,12 @@ fn check_store(store: &LiveStore, model: &Model) -> Result<(), TestCaseError> {
 fn model_write(
     store: &mut LiveStore,
     model: &mut Model,
-    id: FactId,
+    id: Id,
     text: &str,
     importance: f64,
-    supersedes: Option<FactId>,
+    supersedes: Option<Id>,
 ) -> Result<(), TestCaseError> {
-    let result = store.write(id, text, importance, supersedes);
+    let result = store.write(FactId(id), text, importance, supersedes.map(FactId));
     let valid = importance > 0.0 && importance <= 1.0 && !text.trim().is_empty();
     let known = !matches!(supersedes, Some(old) if model.get(old).is_none());
     if !(valid && known) {
@@ -776,13 +782,15 @@ fn model_write(
         .filter(|&old| old != written)
         .filter(|&old| model.get(old).is_some_and(|f| f.status == Status::Active));
     if let Some(old) = retired {
-        model.get_mut(old).unwrap().status = Status::Superseded { by: written };
+        model.get_mut(old).unwrap().status = Status::Superseded {
+            by: FactId(written),
+        };
     }
-    prop_assert_eq!(outcome.superseded, retired);
+    prop_assert_eq!(outcome.superseded, retired.map(FactId));
 
     let over = model.active().count() > model.config.capacity() as usize;
     match outcome.evicted {
-        Some(evicted) => {
+        Some(FactId(evicted)) => {
             prop_assert!(
                 over,
                 "evicted {} though the store was within capacity",
@@ -824,7 +832,7 @@ proptest! {
     ) {
         let mut store = LiveStore::new(config);
         let mut model = Model { config, now: 0.0, facts: Vec::new() };
-        let mut next_id: FactId = 1;
+        let mut next_id: Id = 1;
         for op in ops {
             match op {
                 LiveOp::Write { text, importance, supersedes } => {
@@ -848,7 +856,7 @@ proptest! {
                 }
                 LiveOp::Read(index) if !model.facts.is_empty() => {
                     let id = model.facts[index.index(model.facts.len())].id;
-                    let result = store.read(id);
+                    let result = store.read(FactId(id));
                     let fact = model.get_mut(id).unwrap();
                     if fact.status == Status::Active {
                         prop_assert!(result.is_ok());
@@ -858,9 +866,9 @@ proptest! {
                     }
                 }
                 LiveOp::Read(_) | LiveOp::ReadUnknown => {
-                    prop_assert!(store.read(1_000_000).is_err());
-                    prop_assert!(store.score(1_000_000).is_none());
-                    prop_assert!(store.get(1_000_000).is_none());
+                    prop_assert!(store.read(FactId(1_000_000)).is_err());
+                    prop_assert!(store.score(FactId(1_000_000)).is_none());
+                    prop_assert!(store.get(FactId(1_000_000)).is_none());
                 }
                 LiveOp::Advance(dt) => {
                     let t = model.now + dt;
@@ -970,7 +978,7 @@ fn build(store: &Option<(StoreConfig, ScenarioSpec)>) -> FactStore {
 enum TimelineOp {
     SetTime(f64),
     Fire(usize),
-    Read(FactId),
+    Read(Id),
 }
 
 fn timeline_op() -> impl Strategy<Value = TimelineOp> {
@@ -995,14 +1003,14 @@ fn run_timeline(store: &mut FactStore, ops: &[TimelineOp]) -> Vec<(f64, Timeline
             TimelineOp::SetTime(t) => store.set_time(at(t)),
             TimelineOp::Fire(i) => {
                 let before = store.events().get(i).and_then(|e| e.fired_at);
-                let _ = store.fire(i);
+                let _ = store.fire(EventIndex(i as u32));
                 let after = store.events().get(i).and_then(|e| e.fired_at);
                 if before.is_none() && after.is_some() {
                     recorded.push((t, op.clone()));
                 }
             }
             TimelineOp::Read(id) => {
-                if store.read(id).is_ok() {
+                if store.read(FactId(id)).is_ok() {
                     recorded.push((t, op.clone()));
                 }
             }
@@ -1105,14 +1113,14 @@ proptest! {
         run_timeline(&mut other, &read_ops);
 
         one.set_time(at(ta));
-        let _ = one.fire(i);
+        let _ = one.fire(EventIndex(i as u32));
         one.set_time(at(tb));
-        let _ = one.fire(j);
+        let _ = one.fire(EventIndex(j as u32));
 
         other.set_time(at(tb));
-        let _ = other.fire(j);
+        let _ = other.fire(EventIndex(j as u32));
         other.set_time(at(ta));
-        let _ = other.fire(i);
+        let _ = other.fire(EventIndex(i as u32));
 
         for t in probe_times(&one) {
             one.set_time(at(t));
@@ -1165,21 +1173,21 @@ proptest! {
             store.set_time(at(t));
             let state = store.state();
             prop_assert!(state.active_count <= capacity, "t = {}: {} active", t, state.active_count);
-            let active: Vec<_> = state.facts.iter().filter(|f| f.status == "active").collect();
+            let active: Vec<_> = state.facts.iter().filter(|f| f.status.name() == "active").collect();
             prop_assert_eq!(active.len() as u32, state.active_count);
             // Active first, by score descending; then superseded; then evicted.
             let order = |status: &str| match status { "active" => 0, "superseded" => 1, _ => 2 };
-            prop_assert!(state.facts.windows(2).all(|w| order(w[0].status) <= order(w[1].status)));
+            prop_assert!(state.facts.windows(2).all(|w| order(w[0].status.name()) <= order(w[1].status.name())));
             prop_assert!(active.windows(2).all(|w| w[0].score >= w[1].score || close(w[0].score, w[1].score)));
             for fact in &state.facts {
-                prop_assert_eq!(fact.superseded_by.is_some(), fact.status == "superseded");
+                prop_assert_eq!(fact.superseded_by.is_some(), fact.status.name() == "superseded");
                 prop_assert!(fact.last_touch.get() <= t);
                 prop_assert!(fact.score >= 0.0 && fact.score.is_finite());
             }
             // A fact written by event i has the same id whenever it is fired.
             for change in &state.log {
                 if let (Some(event), Action::Write) = (change.event, change.action) {
-                    prop_assert_eq!(Some(change.fact), scenario.event_fact(event as usize));
+                    prop_assert_eq!(Some(change.fact), scenario.event_fact(event));
                 }
             }
         }
@@ -1267,7 +1275,7 @@ proptest! {
                     }
                 }
                 WildOp::Fire(i) => {
-                    let (x, y) = (one.fire(i), other.fire(i));
+                    let (x, y) = (one.fire(EventIndex(i as u32)), other.fire(EventIndex(i as u32)));
                     prop_assert_eq!(&x, &y);
                     if x.is_err() {
                         // A refused event leaves the store as it was.
@@ -1275,7 +1283,7 @@ proptest! {
                     }
                 }
                 WildOp::Read(id) => {
-                    let (x, y) = (one.read(id), other.read(id));
+                    let (x, y) = (one.read(FactId(id)), other.read(FactId(id)));
                     prop_assert_eq!(&x, &y);
                     if x.is_err() {
                         prop_assert_eq!(&serde_json::to_string(&one.state()).unwrap(), &before);
@@ -1292,4 +1300,9 @@ proptest! {
             prop_assert_eq!(serde_json::to_string(&state).unwrap(), serde_json::to_string(&other.state()).unwrap());
         }
     }
+}
+
+/// Turn numbers as plain numbers, for comparing with the test's own model.
+fn nums(turns: &[agent_memory_widgets::TurnNumber]) -> Vec<u32> {
+    turns.iter().map(|turn| turn.0).collect()
 }

@@ -1,6 +1,7 @@
 //! One test per "must hold" line of SPEC sections 2 and 3, plus the numbers the seed states.
 //! Each test prints what it found, so `cargo test --test seed -- --nocapture` shows the story.
 
+use agent_memory_widgets::{EventIndex, FactId, Status, Tokens};
 use agent_memory_widgets::{
     FactStore, FactView, Kind, Script, Session, SessionConfig, SessionOptions, SessionState, Time,
     TurnSpec, BUDGET, CAPACITY, HALF_LIFE, HOT_N,
@@ -18,8 +19,8 @@ fn refund_desk_states() -> Vec<SessionState> {
 
 /// Every text the model sees, in window order.
 fn window_text(state: &SessionState) -> String {
-    let cold = state.cold.iter().map(|line| line.text.as_str());
-    let warm = state.warm.iter().map(|line| line.text.as_str());
+    let cold = state.cold.iter().map(|line| line.text());
+    let warm = state.warm.iter().map(|line| line.text());
     let hot = state.hot.iter().map(|turn| turn.text.as_str());
     cold.chain(warm).chain(hot).collect::<Vec<_>>().join("\n")
 }
@@ -58,7 +59,7 @@ fn crossings_happen_on_turns_4_6_8_9_and_10_and_on_no_other_turn() {
         let step = state.log.last().unwrap();
         println!(
             "turn {:>2}: {:>2} -> {:>2} / 40 -> {:>2}{}",
-            step.turn,
+            step.turn.0,
             step.tokens_before.0,
             step.peak_tokens.0,
             step.tokens_after.0,
@@ -76,7 +77,7 @@ fn crossings_happen_on_turns_4_6_8_9_and_10_and_on_no_other_turn() {
         .log
         .iter()
         .filter(|s| s.crossed)
-        .map(|s| s.turn)
+        .map(|s| s.turn.0)
         .collect();
     assert_eq!(crossed, [4, 6, 8, 9, 10]);
     assert!(last.log.iter().all(|step| step.crossed == step.compacted));
@@ -103,7 +104,7 @@ fn after_every_compaction_hot_holds_exactly_the_last_hot_n_turns_verbatim() {
         .iter()
         .filter(|s| s.log.last().unwrap().compacted)
     {
-        let turns: Vec<u32> = state.hot.iter().map(|hot| hot.turn).collect();
+        let turns: Vec<u32> = state.hot.iter().map(|hot| hot.turn.0).collect();
         assert_eq!(turns, [state.turn - 1, state.turn]);
         for hot in &state.hot {
             assert_eq!(hot.text, script.turn(hot.turn).unwrap().text());
@@ -116,17 +117,18 @@ fn cold_is_at_most_one_line_and_non_empty_after_turn_10() {
     let states = refund_desk_states();
     for state in &states {
         if let Some(cold) = &state.cold {
-            assert!(!cold.text.contains('\n'));
-            assert!(cold.tokens.0 as usize <= agent_memory_widgets::GIST_TERMS);
+            assert!(!cold.text().contains('\n'));
+            assert!(cold.tokens().0 as usize <= agent_memory_widgets::GIST_TERMS);
         }
     }
     let cold = states.last().unwrap().cold.clone().unwrap();
     println!(
         "COLD after turn 10: {} (from turns {:?})",
-        cold.text, cold.turns
+        cold.text(),
+        nums(cold.turns())
     );
     assert_eq!(
-        cold.text,
+        cold.text(),
         "$200.00, ORD-3300, 30-day, 10%, $180.00, RF-7781, Dana"
     );
 }
@@ -150,7 +152,7 @@ fn no_chatter_text_is_in_the_window_after_the_compaction_that_folded_it() {
         }
     }
     let last = refund_desk_states().pop().unwrap();
-    let dropped: Vec<u32> = last.dropped.iter().map(|d| d.turn).collect();
+    let dropped: Vec<u32> = last.dropped.iter().map(|d| d.turn.0).collect();
     assert_eq!(dropped, [1, 5]);
 }
 
@@ -170,7 +172,7 @@ fn when_the_script_is_finished_add_next_turn_stops_and_reset_starts_over() {
     assert_eq!(session.add_turn(), None);
     session.reset();
     assert_eq!(session.state(), Session::default().state());
-    assert_eq!(session.add_turn().map(|step| step.turn), Some(1));
+    assert_eq!(session.add_turn().map(|step| step.turn.0), Some(1));
 }
 
 #[test]
@@ -187,28 +189,30 @@ fn a_step_never_loses_the_record_of_what_happened() {
         (29, 41, 30)
     );
     assert_eq!(
-        (turn4.to_warm.as_slice(), turn4.dropped.as_slice()),
-        (&[2][..], &[1][..])
+        (nums(&turn4.to_warm), nums(&turn4.dropped)),
+        (vec![2], vec![1])
     );
     // Every turn that left the verbatim tail is accounted for exactly once: WARM or dropped.
     let mut folded: Vec<u32> = last
         .log
         .iter()
-        .flat_map(|s| s.to_warm.iter().chain(&s.dropped))
-        .copied()
+        .flat_map(|s| nums(&s.to_warm).into_iter().chain(nums(&s.dropped)))
         .collect();
     folded.sort_unstable();
     assert_eq!(folded, (1..=8).collect::<Vec<_>>());
     // And every WARM line that went COLD had gone WARM first.
-    let to_cold: Vec<u32> = last.log.iter().flat_map(|s| s.to_cold.clone()).collect();
+    let to_cold: Vec<u32> = last.log.iter().flat_map(|s| nums(&s.to_cold)).collect();
     assert_eq!(to_cold, [2, 3, 4, 6, 7]);
-    let warm: Vec<&[u32]> = last.warm.iter().map(|line| line.turns.as_slice()).collect();
-    assert_eq!(warm, [&[8][..]]);
+    let warm: Vec<Vec<u32>> = last.warm.iter().map(|line| nums(line.turns())).collect();
+    assert_eq!(warm, [vec![8]]);
 }
 
 #[test]
 fn a_tiny_budget_says_plainly_that_it_is_over_budget_and_goes_on() {
-    let mut session = Session::new(SessionConfig::new(5, 2).unwrap(), Script::refund_desk());
+    let mut session = Session::new(
+        SessionConfig::new(Tokens(5), 2).unwrap(),
+        Script::refund_desk(),
+    );
     while session.add_turn().is_some() {}
     let state = session.state();
     assert!(state.over_budget);
@@ -347,13 +351,13 @@ fn reads_rank_active_facts_by_score_and_raise_the_read_count() {
 #[test]
 fn a_write_that_names_a_fact_it_supersedes_retires_that_fact() {
     let mut store = store_at(3.0);
-    let change = store.fire(0).unwrap();
-    assert_eq!(change.superseded, Some(3));
+    let change = store.fire(EventIndex(0)).unwrap();
+    assert_eq!(change.superseded, Some(FactId(3)));
     let state = store.state();
     let pending = fact(&state.facts, "the refund for ORD-3300 is pending");
     assert_eq!(
         (pending.status, pending.superseded_by),
-        ("superseded", Some(5))
+        (Status::Superseded { by: FactId(5) }, Some(FactId(5)))
     );
     assert_eq!(state.active_count, 4);
 }
@@ -362,14 +366,14 @@ fn a_write_that_names_a_fact_it_supersedes_retires_that_fact() {
 fn which_fact_event_2_evicts_depends_on_when_it_fires() {
     let evicted_at = |t: f64| {
         let mut store = store_at(t);
-        let change = store.fire(1).unwrap();
+        let change = store.fire(EventIndex(1)).unwrap();
         let state = store.state();
         let evicted = state
             .facts
             .iter()
             .find(|f| f.id == change.evicted.unwrap())
             .unwrap();
-        assert_eq!(evicted.status, "evicted");
+        assert_eq!(evicted.status.name(), "evicted");
         assert_eq!(state.active_count, 4);
         println!("event 2 at t = {t} evicts: {}", evicted.text);
         evicted.text.clone()
@@ -381,7 +385,7 @@ fn which_fact_event_2_evicts_depends_on_when_it_fires() {
 #[test]
 fn an_event_at_time_tau_is_part_of_the_state_at_t_exactly_when_tau_is_at_most_t() {
     let mut store = store_at(6.0);
-    store.fire(1).unwrap();
+    store.fire(EventIndex(1)).unwrap();
     let after = store.state();
     for (t, included) in [(5.9, false), (6.0, true), (9.0, true)] {
         store.set_time(Time::new(t).unwrap());
@@ -403,11 +407,11 @@ fn an_event_at_time_tau_is_part_of_the_state_at_t_exactly_when_tau_is_at_most_t(
 
 #[test]
 fn firing_events_in_either_order_gives_the_same_states() {
-    let fire = |order: [(usize, f64); 2]| {
+    let fire = |order: [(u32, f64); 2]| {
         let mut store = FactStore::default();
         for (index, t) in order {
             store.set_time(Time::new(t).unwrap());
-            store.fire(index).unwrap();
+            store.fire(EventIndex(index)).unwrap();
         }
         (0..=12)
             .map(|t| {
@@ -421,7 +425,7 @@ fn firing_events_in_either_order_gives_the_same_states() {
     // A fact written by event i has the same id whenever it is fired.
     let id = |t| {
         let mut store = store_at(t);
-        store.fire(1).unwrap().fact
+        store.fire(EventIndex(1)).unwrap().fact
     };
     assert_eq!(id(0.0), id(11.0));
 }
@@ -445,10 +449,10 @@ fn a_duplicate_write_refreshes_the_active_fact_instead_of_adding_a_copy() {
     };
     let mut store = FactStore::new(StoreConfig::default(), Scenario::new(spec).unwrap());
     store.set_time(Time::new(4.0).unwrap());
-    let change = store.fire(0).unwrap();
+    let change = store.fire(EventIndex(0)).unwrap();
     assert_eq!(
         (change.action, change.fact),
-        (agent_memory_widgets::Action::Refresh, 1)
+        (agent_memory_widgets::Action::Refresh, FactId(1))
     );
     let state = store.state();
     assert_eq!(state.facts.len(), 1);
@@ -466,20 +470,20 @@ fn bad_times_ids_and_event_indices_are_errors_not_panics() {
     );
     let mut store = FactStore::default();
     assert_eq!(
-        store.fire(2).unwrap_err().to_string(),
+        store.fire(EventIndex(2)).unwrap_err().to_string(),
         "there is no write event 2: events are numbered 0 to 1"
     );
-    store.fire(0).unwrap();
+    store.fire(EventIndex(0)).unwrap();
     assert_eq!(
-        store.fire(0).unwrap_err().to_string(),
+        store.fire(EventIndex(0)).unwrap_err().to_string(),
         "write event 0 was already fired at t = 0; unfire it to fire it again"
     );
     assert_eq!(
-        store.read(99).unwrap_err().to_string(),
+        store.read(FactId(99)).unwrap_err().to_string(),
         "there is no fact 99"
     );
     assert_eq!(
-        store.read(3).unwrap_err().to_string(),
+        store.read(FactId(3)).unwrap_err().to_string(),
         "fact 3 is no longer active at t = 0; only active facts can be read"
     );
     store.reset();
@@ -497,40 +501,40 @@ fn bad_times_ids_and_event_indices_are_errors_not_panics() {
 #[test]
 fn a_fired_event_can_be_removed_or_fired_again_at_another_time() {
     let mut store = store_at(6.0);
-    store.fire(1).unwrap();
-    store.fire(0).unwrap();
+    store.fire(EventIndex(1)).unwrap();
+    store.fire(EventIndex(0)).unwrap();
     let fired_at_six = store.state();
 
     // Removed: the timeline is as if it had never been fired, at every time.
-    assert_eq!(store.unfire(1).unwrap().get(), 6.0);
+    assert_eq!(store.unfire(EventIndex(1)).unwrap().get(), 6.0);
     assert_eq!(store.events()[1].fired_at, None);
     let mut only_refund = store_at(6.0);
-    only_refund.fire(0).unwrap();
+    only_refund.fire(EventIndex(0)).unwrap();
     assert_eq!(store.state(), only_refund.state());
     assert_eq!(
-        store.unfire(1).unwrap_err().to_string(),
+        store.unfire(EventIndex(1)).unwrap_err().to_string(),
         "write event 1 has not been fired"
     );
     assert_eq!(
-        store.unfire(7).unwrap_err().to_string(),
+        store.unfire(EventIndex(7)).unwrap_err().to_string(),
         "there is no write event 7"
     );
 
     // Fired again at t = 0: now it evicts Dana, exactly as a first firing at t = 0 would.
     store.set_time(Time::new(0.0).unwrap());
-    let change = store.fire(1).unwrap();
-    assert_eq!(change.evicted, Some(1));
+    let change = store.fire(EventIndex(1)).unwrap();
+    assert_eq!(change.evicted, Some(FactId(1)));
     assert_eq!(store.events()[1].fired_at, Some(Time::ZERO));
     let mut fresh = store_at(0.0);
-    fresh.fire(1).unwrap();
+    fresh.fire(EventIndex(1)).unwrap();
     fresh.set_time(Time::new(6.0).unwrap());
-    fresh.fire(0).unwrap();
+    fresh.fire(EventIndex(0)).unwrap();
     store.set_time(Time::new(6.0).unwrap());
     assert_eq!(store.state(), fresh.state());
 
     // And back to t = 6: the first timeline again.
-    store.unfire(1).unwrap();
-    store.fire(1).unwrap();
+    store.unfire(EventIndex(1)).unwrap();
+    store.fire(EventIndex(1)).unwrap();
     assert_eq!(store.state(), fired_at_six);
 
     // The consolidation pass moves the same way.
@@ -549,7 +553,7 @@ fn a_fired_event_can_be_removed_or_fired_again_at_another_time() {
 #[test]
 fn a_read_at_the_time_an_event_wrote_its_fact_counts() {
     let mut store = store_at(3.0);
-    let written = store.fire(1).unwrap().fact;
+    let written = store.fire(EventIndex(1)).unwrap().fact;
     store.read(written).unwrap();
     let state = store.state();
     assert_eq!(
@@ -581,10 +585,15 @@ fn an_event_that_supersedes_a_fact_not_yet_written_still_writes_its_own() {
         consolidation: vec![],
     };
     let mut store = FactStore::new(StoreConfig::default(), Scenario::new(spec).unwrap());
-    let change = store.fire(0).unwrap();
-    assert_eq!((change.fact, change.superseded), (2, None));
+    let change = store.fire(EventIndex(0)).unwrap();
+    assert_eq!((change.fact, change.superseded), (FactId(2), None));
     store.set_time(Time::new(1.0).unwrap());
     // Once event 1 has written fact 3, nothing retroactively supersedes it: event 0 came first.
-    assert_eq!(store.fire(1).unwrap().superseded, None);
+    assert_eq!(store.fire(EventIndex(1)).unwrap().superseded, None);
     assert_eq!(store.state().active_count, 3);
+}
+
+/// Turn numbers as plain numbers, for comparing with the test's own model.
+fn nums(turns: &[agent_memory_widgets::TurnNumber]) -> Vec<u32> {
+    turns.iter().map(|turn| turn.0).collect()
 }

@@ -1,13 +1,42 @@
-// Size is deterministic, so it can be a test: the widgets' download stays within its budget.
+// Size is deterministic, so it can be a test: each kind of page downloads at most its budget
+// (benches/sizes.mjs), and a page downloads only the code its elements use.
 // (Timings are never tests; they live in `make bench`.)
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { GZIP_BUDGET, measureSizes } from "../benches/sizes.mjs";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, measurePages } from "../benches/sizes.mjs";
 
-test(`everything the widgets load is at most ${GZIP_BUDGET} bytes gzipped`, () => {
-  const { rows, total } = measureSizes();
-  for (const row of rows) assert.ok(row.gzip > 0, `${row.file} is empty`);
-  const table = rows.map((r) => `${r.file}: ${r.raw} raw, ${r.gzip} gzip`).join("\n");
-  assert.ok(total.gzip <= GZIP_BUDGET, `total ${total.gzip} B gzip is over the budget of ${GZIP_BUDGET} B:\n${table}`);
+const { pages, dist } = measurePages();
+const listing = (rows) => rows.map((r) => `  ${r.file}: ${r.raw} raw, ${r.gzip} gzip`).join("\n");
+
+for (const page of [...pages, dist]) {
+  test(`${page.name} downloads at most ${page.budget} bytes gzipped (goal ${page.goal})`, () => {
+    for (const row of page.rows) assert.ok(row.gzip > 0, `${row.file} is empty`);
+    assert.ok(page.total.gzip <= page.budget, `${page.total.gzip} B gzip is over the budget of ${page.budget} B:\n${listing(page.rows)}`);
+  });
+}
+
+test("a page downloads only the code and the core its elements use", () => {
+  const files = (name) => pages.find((page) => page.name === name).rows.map((row) => row.file);
+  const compaction = files("only <memory-compaction>");
+  const forgetting = files("only <memory-forgetting>");
+  assert.ok(compaction.includes("site/pkg/compaction_bg.wasm"), compaction.join(", "));
+  assert.ok(forgetting.includes("site/pkg/forgetting_bg.wasm"), forgetting.join(", "));
+  assert.ok(!compaction.some((file) => /forgetting|playground|agent_memory_widgets/.test(file)), compaction.join(", "));
+  assert.ok(!forgetting.some((file) => /compaction|playground|agent_memory_widgets/.test(file)), forgetting.join(", "));
+  // A page with all three compiles one core, the full one, not three.
+  const all = files("www/index.html: all three").filter((file) => file.endsWith(".wasm"));
+  assert.deepEqual(all, ["site/pkg/agent_memory_widgets_bg.wasm"]);
+});
+
+test("what readers download is minified", () => {
+  const index = pages.find((page) => page.page);
+  for (const row of index.rows.filter((r) => /\.(js|css)$/.test(r.file))) {
+    const text = readFileSync(join(ROOT, row.file), "utf8");
+    const lines = text.split("\n").length;
+    assert.ok(!/^\s*\/\/ /m.test(text) && !/\/\*\*/.test(text), `${row.file} has comments: it was not minified`);
+    assert.ok(lines <= 3 + row.raw / 2000, `${row.file} has ${lines} lines in ${row.raw} B: it was not minified`);
+  }
 });

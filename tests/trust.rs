@@ -7,6 +7,7 @@ use agent_memory_widgets::limits::{
     MAX_CHART_POINTS, MAX_EVENTS, MAX_FACTS, MAX_HALF_LIFE, MAX_READS, MAX_RULES, MAX_TEXT_CHARS,
     MAX_TIME, MAX_TURNS,
 };
+use agent_memory_widgets::EventIndex;
 use agent_memory_widgets::{
     Distilled, Distiller, Error, FactId, FactKind, FactStore, FactStoreState, LiveStore, ReadSpec,
     RuleSpec, Scenario, ScenarioSpec, Script, SeedFactSpec, Session, SessionOptions, StoreConfig,
@@ -24,7 +25,7 @@ fn assert_ranked(state: &FactStoreState) {
     let active: Vec<_> = state
         .facts
         .iter()
-        .filter(|f| f.status == "active")
+        .filter(|f| f.status.name() == "active")
         .collect();
     for pair in active.windows(2) {
         let (a, b) = (pair[0].score, pair[1].score);
@@ -44,15 +45,15 @@ fn regression_active_facts_rank_by_score_across_kinds() {
     // time passes, and the store ranked them by their order at the last event (t = 6).
     let mut store = FactStore::default();
     store.set_time(at(6.0));
-    store.fire(0).unwrap();
-    store.fire(1).unwrap();
+    store.fire(EventIndex(0)).unwrap();
+    store.fire(EventIndex(1)).unwrap();
     store.consolidate().unwrap();
     store.set_time(at(12.0));
     let state = store.state();
     let active: Vec<FactId> = state
         .facts
         .iter()
-        .filter(|f| f.status == "active")
+        .filter(|f| f.status.name() == "active")
         .map(|f| f.id)
         .collect();
     assert_eq!(active, [9, 7, 8]);
@@ -88,8 +89,8 @@ fn regression_half_lives_that_would_overflow_are_rejected() {
     for half_life in [MAX_HALF_LIFE, 1e-3] {
         let mut store = FactStore::from_options(options(half_life)).unwrap();
         store.set_time(at(MAX_TIME));
-        store.fire(0).unwrap();
-        store.fire(1).unwrap();
+        store.fire(EventIndex(0)).unwrap();
+        store.fire(EventIndex(1)).unwrap();
         store.consolidate().unwrap();
         let json = serde_json::to_value(store.state()).unwrap();
         assert_all_finite(&json, "state");
@@ -232,10 +233,10 @@ fn the_readers_reads_are_limited_too() {
         ..StoreOptions::default()
     })
     .unwrap();
-    store.read(1).unwrap();
+    store.read(FactId(1)).unwrap();
     let before = store.state();
     assert_eq!(
-        store.read(1).unwrap_err().message(),
+        store.read(FactId(1)).unwrap_err().message(),
         "a timeline holds at most 10000 reads; reset to read again"
     );
     assert_eq!(store.state(), before);
@@ -344,7 +345,7 @@ proptest! {
             .with_lasting_half_lives(half_lives.1, half_lives.2)
             .unwrap();
         let mut store = LiveStore::new(config);
-        let mut next_id: FactId = 1;
+        let mut next_id = 1;
         for op in ops {
             let before: Vec<(FactId, f64)> = store
                 .ranked()
@@ -353,11 +354,11 @@ proptest! {
             let outcome = match op {
                 Op::Write(importance) => {
                     next_id += 1;
-                    Some(store.write(next_id, &format!("fact {next_id}"), importance, None).unwrap())
+                    Some(store.write(FactId(next_id), &format!("fact {next_id}"), importance, None).unwrap())
                 }
                 Op::Distill(kind, importance) => {
                     next_id += 1;
-                    let fact = Distilled { id: next_id, kind, text: format!("fact {next_id}"), importance, sources: vec![] };
+                    let fact = Distilled { id: FactId(next_id), kind, text: format!("fact {next_id}"), importance, sources: vec![] };
                     store.consolidate(&Fixed(vec![fact])).unwrap().pop()
                 }
                 Op::Read(i) => {
@@ -367,7 +368,7 @@ proptest! {
                     None
                 }
                 Op::Advance(dt) => {
-                    store.advance_to(Time::new(store.now().get() + dt).unwrap()).unwrap();
+                    store.advance_to(Time::new(store.time().get() + dt).unwrap()).unwrap();
                     None
                 }
             };
@@ -411,9 +412,9 @@ proptest! {
             ..StoreOptions::default()
         }).unwrap();
         store.set_time(at(times.0));
-        store.fire(0).unwrap();
+        store.fire(EventIndex(0)).unwrap();
         store.set_time(at(times.1));
-        store.fire(1).unwrap();
+        store.fire(EventIndex(1)).unwrap();
         store.set_time(at(times.2));
         store.consolidate().unwrap();
         for t in probes {

@@ -17,7 +17,7 @@
 
 use crate::compaction::script::{Kind, Turn};
 use crate::compaction::{Compaction, CompactionPolicy, Line, Script, SessionConfig, Window};
-use crate::units::Tokens;
+use crate::units::{Tokens, TurnNumber};
 
 /// **Letta**'s sliding window with a recursive summary (its default compaction mode,
 /// `sliding_window`).
@@ -71,7 +71,7 @@ impl CompactionPolicy for SlidingWindow {
         if u64::from(window.tokens().0) <= threshold {
             return None;
         }
-        let turns: Vec<u32> = window.verbatim().collect();
+        let turns: Vec<TurnNumber> = window.verbatim().collect();
         // Every policy here keeps at most one WARM line: the summary.
         let old = window.pop_warm();
         // The messages are [system prompt, summary (if any), the turns]; the first turn is at
@@ -140,13 +140,14 @@ impl CompactionPolicy for SlidingWindow {
 /// suffix.
 fn clip_letta(line: Line) -> Line {
     // A clipped summary gains no more text (see `summarise`), so it is clipped once.
-    if line.text.len() <= LETTA_CLIP_CHARS || line.text.ends_with(LETTA_CLIP_SUFFIX) {
+    let full = line.text();
+    if full.len() <= LETTA_CLIP_CHARS || full.ends_with(LETTA_CLIP_SUFFIX) {
         return line;
     }
-    let Some((end, _)) = line.text.char_indices().nth(LETTA_CLIP_CHARS) else {
+    let Some((end, _)) = full.char_indices().nth(LETTA_CLIP_CHARS) else {
         return line;
     };
-    let (head, rest) = line.text.split_at(end);
+    let (head, rest) = full.split_at(end);
     let head = if rest.starts_with(char::is_whitespace) || head.ends_with(char::is_whitespace) {
         head
     } else {
@@ -160,7 +161,7 @@ fn clip_letta(line: Line) -> Line {
     } else {
         format!("{head} {suffix}")
     };
-    Line::new(line.turns, text)
+    line.with_text(text)
 }
 
 /// **LangChain** `ConversationSummaryBufferMemory` with `max_token_limit` = the budget.
@@ -191,15 +192,11 @@ impl CompactionPolicy for SummaryBuffer {
             let Some(number) = window.pop_verbatim() else {
                 break;
             };
-            match script.turn(number).and_then(|t| t.summary()) {
-                Some(text) => {
-                    summary.append(number, text);
-                    step.to_warm.push(number);
-                }
-                None => step.dropped.push(number),
+            if let Some(text) = step.record(script, number) {
+                summary.append(number, text);
             }
         }
-        replace_summary(window, (!summary.text.is_empty()).then_some(summary));
+        replace_summary(window, (!summary.text().is_empty()).then_some(summary));
         Some(step)
     }
 
@@ -257,14 +254,14 @@ impl CompactionPolicy for HandoffCheckpoint {
         if u64::from(window.tokens().0) < budget * 9 / 10 {
             return None;
         }
-        let turns: Vec<u32> = window.verbatim().collect();
+        let turns: Vec<TurnNumber> = window.verbatim().collect();
         // The kept user messages are in the old summary already: summarise skips them.
         let summary = summarise(window.pop_warm(), script, &turns);
         // The newest user messages, newest first, while they fit.
         let cap =
             (budget * CODEX_USER_MESSAGE_TOKENS + CODEX_CONTEXT_WINDOW / 2) / CODEX_CONTEXT_WINDOW;
         let mut remaining = cap;
-        let mut kept: Vec<(u32, Option<String>)> = Vec::new();
+        let mut kept: Vec<(TurnNumber, Option<String>)> = Vec::new();
         for &number in turns.iter().rev() {
             if remaining == 0 {
                 break;
@@ -359,12 +356,12 @@ fn cut_middle(text: &str, keep: usize) -> String {
 #[derive(Clone, Debug, Default)]
 pub struct Interval {
     /// The first turn of the invocation in progress.
-    open: u32,
+    open: TurnNumber,
     /// The first turns of the completed invocations that the next compaction may cover, oldest
     /// first.
     // Invariant: at most `fresh + OVERLAP` entries; the last `fresh` are new since the last
     // compaction.
-    starts: Vec<u32>,
+    starts: Vec<TurnNumber>,
     /// Completed invocations since the last compaction.
     fresh: u32,
 }
@@ -386,7 +383,10 @@ impl CompactionPolicy for Interval {
         if self.open == 0 || role(turn) == Role::User {
             self.open = newest;
         }
-        let next = newest.checked_add(1).and_then(|number| script.turn(number));
+        let next = newest
+            .0
+            .checked_add(1)
+            .and_then(|number| script.turn(TurnNumber(number)));
         if next.is_some_and(|next| role(next) != Role::User) {
             return None; // the invocation goes on
         }
@@ -401,7 +401,7 @@ impl CompactionPolicy for Interval {
         }
         let first_new = self.starts.len() - self.fresh as usize;
         let start = self.starts[first_new.saturating_sub(OVERLAP as usize)];
-        let range: Vec<u32> = (start..=newest).collect();
+        let range: Vec<TurnNumber> = (start.0..=newest.0).map(TurnNumber).collect();
         let line = summarise(None, script, &range)?;
         self.fresh = 0;
         let mut step = Compaction::default();
@@ -479,14 +479,14 @@ fn role(turn: &Turn) -> Role {
 }
 
 /// Whether turn `number` comes from the agent's side: its message or its tool call.
-fn is_agent(script: &Script, number: u32) -> bool {
+fn is_agent(script: &Script, number: TurnNumber) -> bool {
     script
         .turn(number)
         .is_some_and(|turn| role(turn) != Role::User)
 }
 
 /// The verbatim token count of `turns`.
-fn tokens_of(script: &Script, turns: &[u32]) -> Tokens {
+fn tokens_of(script: &Script, turns: &[TurnNumber]) -> Tokens {
     let mut sum = Tokens(0);
     for &number in turns {
         if let Some(turn) = script.turn(number) {
@@ -501,11 +501,11 @@ fn tokens_of(script: &Script, turns: &[u32]) -> Tokens {
 /// to say. The old line is extended in place, so a summary that grows with the session costs
 /// only what it gains at each compaction. A summary Letta clipped keeps its head: once clipped it
 /// gains sources but no text.
-fn summarise(old: Option<Line>, script: &Script, turns: &[u32]) -> Option<Line> {
+fn summarise(old: Option<Line>, script: &Script, turns: &[TurnNumber]) -> Option<Line> {
     let mut line = old.unwrap_or_else(|| Line::new(Vec::new(), String::new()));
-    let clipped = line.text.ends_with(LETTA_CLIP_SUFFIX);
+    let clipped = line.text().ends_with(LETTA_CLIP_SUFFIX);
     for &number in turns {
-        if line.turns.binary_search(&number).is_ok() {
+        if line.turns().binary_search(&number).is_ok() {
             continue;
         }
         if let Some(summary) = script.turn(number).and_then(Turn::summary) {
@@ -516,12 +516,12 @@ fn summarise(old: Option<Line>, script: &Script, turns: &[u32]) -> Option<Line> 
             }
         }
     }
-    (!line.text.is_empty()).then_some(line)
+    (!line.text().is_empty()).then_some(line)
 }
 
 /// Replaces every WARM line of `window` with `summary`.
 fn replace_summary(window: &mut Window, summary: Option<Line>) {
-    while window.pop_warm().is_some() {}
+    window.clear_warm();
     if let Some(line) = summary {
         window.push_warm(line);
     }
@@ -542,12 +542,15 @@ mod tests {
     #[test]
     fn a_long_summary_is_clipped_at_a_word_with_lettas_suffix() {
         let word = "refund ";
-        let line = Line::new(vec![1], word.repeat(LETTA_CLIP_CHARS / word.len() + 10));
+        let line = Line::new(
+            vec![TurnNumber(1)],
+            word.repeat(LETTA_CLIP_CHARS / word.len() + 10),
+        );
         let clipped = clip_letta(line);
         assert!(clipped
-            .text
+            .text()
             .ends_with(" refund ... [summary truncated to fit]"));
-        assert!(clipped.text.len() <= LETTA_CLIP_CHARS + 40);
-        assert_eq!(clipped.tokens, Tokens::of(&clipped.text));
+        assert!(clipped.text().len() <= LETTA_CLIP_CHARS + 40);
+        assert_eq!(clipped.tokens(), Tokens::of(clipped.text()));
     }
 }

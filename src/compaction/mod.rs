@@ -11,14 +11,14 @@ mod script;
 mod summarizer;
 mod window;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 pub use frameworks::{
     HandoffCheckpoint, Interval, SlidingWindow, SummaryBuffer, Truncate, INTERVAL, OVERLAP,
 };
 pub use playground::{
-    policy, window_text, Named, Playground, PlaygroundState, PolicyInfo, PolicyRow, FACTS_RULE,
-    KEY_FACTS, POLICIES,
+    policy, window_text, Named, Playground, PlaygroundState, PolicyId, PolicyInfo, PolicyRow,
+    FACTS_RULE, KEY_FACTS, POLICIES,
 };
 pub use policy::{Compaction, CompactionPolicy, HotWarmCold, GIST_TERMS};
 pub use script::{Kind, Script, Turn, TurnSpec};
@@ -26,7 +26,8 @@ pub use summarizer::{Extractive, Scripted, Summarizer, EXTRACT_WORDS};
 pub use window::{Line, Window};
 
 use crate::error::{whole_number, Error, ErrorKind};
-use crate::units::Tokens;
+use crate::names::named;
+use crate::units::{Tokens, TurnNumber};
 
 /// The seed's token budget of the live window.
 pub const BUDGET: Tokens = Tokens(40);
@@ -40,18 +41,47 @@ pub const HOT_N: u32 = 2;
 /// ```
 /// use agent_memory_widgets::{SessionConfig, Tokens};
 ///
-/// let config = SessionConfig::new(60, 3).unwrap();
+/// # fn main() -> Result<(), agent_memory_widgets::Error> {
+/// let config = SessionConfig::new(Tokens(60), 3)?; // a budget of 60 tokens, 3 HOT turns
 /// assert_eq!((config.budget(), config.hot_n()), (Tokens(60), 3));
 /// assert_eq!(SessionConfig::default().budget(), Tokens(40));
 /// assert_eq!(
-///     SessionConfig::new(40, 0).unwrap_err().message(),
+///     SessionConfig::new(Tokens(40), 0).unwrap_err().message(),
 ///     "hot_n must be a whole number of at least 1, got 0"
 /// );
+/// # Ok(())
+/// # }
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// Serialised as `{ "budget": 40, "hotN": 2 }`; read back, both values are checked again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(
+    feature = "deserialize",
+    derive(serde::Deserialize),
+    serde(try_from = "SessionConfigRecord")
+)]
 pub struct SessionConfig {
     budget: Tokens,
     hot_n: u32,
+}
+
+/// A [`SessionConfig`] as saved, checked when read back.
+#[cfg(feature = "deserialize")]
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct SessionConfigRecord {
+    budget: Tokens,
+    hot_n: u32,
+}
+
+#[cfg(feature = "deserialize")]
+impl TryFrom<SessionConfigRecord> for SessionConfig {
+    type Error = Error;
+
+    fn try_from(record: SessionConfigRecord) -> Result<SessionConfig, Error> {
+        SessionConfig::new(record.budget, record.hot_n)
+    }
 }
 
 impl SessionConfig {
@@ -60,8 +90,8 @@ impl SessionConfig {
     /// # Errors
     ///
     /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming `budget` or `hot_n` when it is 0.
-    pub fn new(budget: u32, hot_n: u32) -> Result<SessionConfig, Error> {
-        let budget = whole_number("budget", f64::from(budget), 1, u32::MAX)?;
+    pub fn new(budget: Tokens, hot_n: u32) -> Result<SessionConfig, Error> {
+        let budget = whole_number("budget", f64::from(budget.0), 1, u32::MAX)?;
         let hot_n = whole_number("hot_n", f64::from(hot_n), 1, u32::MAX)?;
         Ok(SessionConfig {
             budget: Tokens(budget),
@@ -94,7 +124,8 @@ impl Default for SessionConfig {
 /// ```json
 /// { "budget": 40, "hotN": 2, "script": [ { "speaker": "Dana", "kind": "chatter", "text": "Hi!" } ] }
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "deserialize", derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SessionOptions {
     /// The token budget, a whole number of at least 1 (default 40).
@@ -111,9 +142,10 @@ pub struct SessionOptions {
 /// What one [`Session::add_turn`] did: one line of the session's log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Step {
-    /// The turn just added, counting from 1.
-    pub turn: u32,
+    /// The turn just added.
+    pub turn: TurnNumber,
     /// The window before the turn joined.
     pub tokens_before: Tokens,
     /// The window with the turn, before any compaction.
@@ -125,18 +157,19 @@ pub struct Step {
     /// Whether a compaction step ran.
     pub compacted: bool,
     /// Turns whose summary joined WARM.
-    pub to_warm: Vec<u32>,
+    pub to_warm: Vec<TurnNumber>,
     /// Turns whose WARM line went into the COLD gist.
-    pub to_cold: Vec<u32>,
+    pub to_cold: Vec<TurnNumber>,
     /// Chatter turns dropped.
-    pub dropped: Vec<u32>,
+    pub dropped: Vec<TurnNumber>,
 }
 
 /// A verbatim turn as the state shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct HotTurn {
     /// The turn's number.
-    pub turn: u32,
+    pub turn: TurnNumber,
     /// Who spoke.
     pub speaker: String,
     /// The turn's kind.
@@ -150,34 +183,60 @@ pub struct HotTurn {
 
 /// A dropped chatter turn, kept in the record (never in the window).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct DroppedTurn {
     /// The turn's number.
-    pub turn: u32,
+    pub turn: TurnNumber,
     /// What was said.
     pub text: String,
 }
 
 /// A turn of the transcript, with where its content lives now.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct TranscriptTurn {
     /// The turn's number.
-    pub turn: u32,
+    pub turn: TurnNumber,
     /// Who spoke.
     pub speaker: String,
     /// The turn's kind.
     pub kind: Kind,
     /// What was said.
     pub text: String,
-    /// `hot` (verbatim in the window), `warm` (its summary is a WARM line), `cold` (its key terms
-    /// are in the gist), `dropped` (chatter), or `faded` (compacted away entirely).
-    pub place: &'static str,
+    /// Where its content lives now.
+    pub place: Place,
 }
+
+/// Where a turn's content lives now, as the transcript shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Place {
+    /// Verbatim in the window.
+    Hot,
+    /// Its summary is (part of) a WARM line.
+    Warm,
+    /// Its key terms are in the COLD gist.
+    Cold,
+    /// Chatter, dropped from the window.
+    Dropped,
+    /// Compacted away entirely.
+    Faded,
+}
+
+named!(Place, "place", {
+    Hot => "hot",
+    Warm => "warm",
+    Cold => "cold",
+    Dropped => "dropped",
+    Faded => "faded",
+});
 
 /// A snapshot of a session: everything the widget shows, as plain data.
 ///
 /// Serialised with camelCase names; `cold` and `overBudgetReason` are `null` when absent.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct SessionState {
     /// Turns added so far.
     pub turn: u32,
@@ -196,7 +255,7 @@ pub struct SessionState {
     /// Whether every turn of the script has been added.
     pub done: bool,
     /// The turns that took the window over budget.
-    pub crossings: Vec<u32>,
+    pub crossings: Vec<TurnNumber>,
     /// The verbatim turns, oldest first (after a compaction: exactly the last `hot_n`).
     pub hot: Vec<HotTurn>,
     /// The WARM summary lines, oldest first.
@@ -213,9 +272,18 @@ pub struct SessionState {
 
 /// A support session played turn by turn under a compaction policy.
 ///
-/// Each [`add_turn`](Session::add_turn) costs the same at turn 10 as at turn 1,000,000: the
-/// window holds running token counts, so nothing is recounted, and a compaction moves each turn
-/// at most twice (verbatim to WARM, WARM to COLD). The log and the dropped list are append-only.
+/// Each [`add_turn`](Session::add_turn) (or [`push`](Session::push)) costs the same at turn 10
+/// as at turn 1,000,000: the window holds running token counts, so nothing is recounted, and a
+/// compaction moves each turn at most twice (verbatim to WARM, WARM to COLD). The log and the
+/// dropped list are append-only.
+///
+/// That holds under every policy of [`POLICIES`] (`make bench`, rows `policy_turn`), with one
+/// difference in memory. Under [`HotWarmCold`] the window stays small. Under the framework
+/// policies the summary is one line that lists every turn it stands for, so
+/// [`SlidingWindow`], [`SummaryBuffer`] and [`HandoffCheckpoint`] keep a list that grows with the
+/// session (and, but for Letta's clipped summary, its text), and [`Interval`] keeps every summary
+/// it wrote, as ADK does. A turn still costs O(log n) there (a binary search of that list), but
+/// the window, and so [`state`](Session::state), grows as O(n).
 ///
 /// # Example
 ///
@@ -331,7 +399,10 @@ impl Session {
             Some(specs) => Script::within_limits(specs)?,
             None => Script::refund_desk(),
         };
-        Ok(Session::new(SessionConfig::new(budget, hot_n)?, script))
+        Ok(Session::new(
+            SessionConfig::new(Tokens(budget), hot_n)?,
+            script,
+        ))
     }
 
     /// Appends the next turn and, if the policy says so, compacts. `None` once the script is done.
@@ -367,8 +438,8 @@ impl Session {
 
     /// The next turn's number, while it fits a u32. [`Session::push`] checks it before changing
     /// anything, with the very test [`Session::add_turn`] applies.
-    fn next_number(&self) -> Option<u32> {
-        u32::try_from(self.log.len() + 1).ok()
+    fn next_number(&self) -> Option<TurnNumber> {
+        u32::try_from(self.log.len() + 1).ok().map(TurnNumber)
     }
 
     /// Starts the script over.
@@ -378,15 +449,15 @@ impl Session {
         self.policy.reset();
     }
 
-    /// Resets, then adds turns until `turn` of them are in. A session is a function of how many
-    /// turns were added, so this is how to step back.
-    pub fn go_to(&mut self, turn: u32) {
+    /// Resets, then adds turns until `count` of them are in (or the script ends). A session is
+    /// a function of how many turns were added, so this is how to step back.
+    pub fn go_to(&mut self, count: u32) {
         self.reset();
-        while self.turn() < turn && self.add_turn().is_some() {}
+        while self.turn_count() < count && self.add_turn().is_some() {}
     }
 
-    /// Turns added so far.
-    pub fn turn(&self) -> u32 {
+    /// How many turns were added so far: the number of the latest turn.
+    pub fn turn_count(&self) -> u32 {
         // The log has one step per turn, and turn numbers fit a u32 (see `add_turn`).
         self.log.len() as u32
     }
@@ -418,7 +489,7 @@ impl Session {
 
     /// A snapshot of everything the widget shows.
     pub fn state(&self) -> SessionState {
-        let turn_of = |number: u32| self.script.turn(number);
+        let turn_of = |number: TurnNumber| self.script.turn(number);
         let hot = self
             .window
             .verbatim()
@@ -446,7 +517,7 @@ impl Session {
             })
             .collect();
         SessionState {
-            turn: self.turn(),
+            turn: self.turn_count(),
             total_turns: self.script.len() as u32,
             budget: self.config.budget,
             hot_n: self.config.hot_n,
@@ -469,48 +540,40 @@ impl Session {
         }
     }
 
-    /// Every turn added so far, with where its content lives now.
+    /// Every turn added so far, with where its content lives now. One pass per tier, the
+    /// stronger tier last: a turn that is both HOT and in a summary is HOT.
     fn transcript(&self) -> Vec<TranscriptTurn> {
-        use std::collections::BTreeSet;
-        let hot: BTreeSet<u32> = self.window.verbatim().collect();
-        let warm: BTreeSet<u32> = self
-            .window
-            .warm()
-            .flat_map(|line| line.turns.iter().copied())
-            .collect();
-        let cold: BTreeSet<u32> = self
-            .window
-            .cold()
-            .map(|line| line.turns.iter().copied().collect())
-            .unwrap_or_default();
-        let dropped: BTreeSet<u32> = self
-            .log
-            .iter()
-            .flat_map(|step| step.dropped.iter().copied())
-            .collect();
-        (1..=self.turn())
-            .filter_map(|number| {
-                let turn = self.script.turn(number)?;
-                let place = if hot.contains(&number) {
-                    "hot"
-                } else if warm.contains(&number) {
-                    "warm"
-                } else if cold.contains(&number) {
-                    "cold"
-                } else if dropped.contains(&number) {
-                    "dropped"
-                } else {
-                    "faded"
-                };
-                Some(TranscriptTurn {
-                    turn: number,
-                    speaker: turn.speaker().to_owned(),
-                    kind: turn.kind(),
-                    text: turn.text().to_owned(),
-                    place,
-                })
-            })
-            .collect()
+        let mut places = vec![Place::Faded; self.log.len()];
+        let mut mark = |turns: &[TurnNumber], place: Place| {
+            for turn in turns {
+                if let Some(slot) = turn.index().and_then(|i| places.get_mut(i)) {
+                    *slot = place;
+                }
+            }
+        };
+        for step in &self.log {
+            mark(&step.dropped, Place::Dropped);
+        }
+        if let Some(line) = self.window.cold() {
+            mark(line.turns(), Place::Cold);
+        }
+        for line in self.window.warm() {
+            mark(line.turns(), Place::Warm);
+        }
+        for turn in self.window.verbatim() {
+            mark(&[turn], Place::Hot);
+        }
+        let mut transcript = Vec::with_capacity(places.len());
+        for (turn, place) in self.script.turns().iter().zip(places) {
+            transcript.push(TranscriptTurn {
+                turn: TurnNumber(transcript.len() as u32 + 1),
+                speaker: turn.speaker().to_owned(),
+                kind: turn.kind(),
+                text: turn.text().to_owned(),
+                place,
+            });
+        }
+        transcript
     }
 
     fn over_budget_reason(&self) -> Option<String> {
@@ -553,7 +616,7 @@ impl std::fmt::Debug for Session {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Session")
             .field("config", &self.config)
-            .field("turn", &self.turn())
+            .field("turns", &self.turn_count())
             .field("window", &self.window)
             .finish_non_exhaustive()
     }

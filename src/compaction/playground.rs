@@ -6,17 +6,20 @@ use crate::compaction::frameworks::{
     HandoffCheckpoint, Interval, SlidingWindow, SummaryBuffer, Truncate,
 };
 use crate::compaction::{
-    CompactionPolicy, HotWarmCold, Script, Session, SessionConfig, SessionOptions, SessionState,
+    CompactionPolicy, HotWarmCold, Line, Script, Session, SessionConfig, SessionOptions,
+    SessionState,
 };
 use crate::error::Error;
-use crate::units::Tokens;
+use crate::names::named;
+use crate::units::{Tokens, TurnNumber};
 
 /// A policy the playground compares: an id for code, a name for people, its rule in one line
 /// and where it comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct PolicyInfo {
-    /// A stable id, such as `sliding-window`.
-    pub id: &'static str,
+    /// Which policy, with a stable name such as `sliding-window`.
+    pub id: PolicyId,
     /// The name shown on the page.
     pub name: &'static str,
     /// Whose rule it is: `this project`, or the framework or library.
@@ -35,7 +38,7 @@ pub struct PolicyInfo {
 /// source's own words.
 pub const POLICIES: [PolicyInfo; 6] = [
     PolicyInfo {
-        id: "hot-warm-cold",
+        id: PolicyId::HotWarmCold,
         name: "HOT / WARM / COLD",
         origin: "this project",
         kind: "seed design",
@@ -46,7 +49,7 @@ pub const POLICIES: [PolicyInfo; 6] = [
         url: "",
     },
     PolicyInfo {
-        id: "sliding-window",
+        id: PolicyId::SlidingWindow,
         name: "Sliding window + recursive summary",
         origin: "Letta",
         kind: "agent framework",
@@ -58,7 +61,7 @@ pub const POLICIES: [PolicyInfo; 6] = [
         url: "https://github.com/letta-ai/letta/blob/56ba9c2/letta/services/summarizer/summarizer_sliding_window.py",
     },
     PolicyInfo {
-        id: "summary-buffer",
+        id: PolicyId::SummaryBuffer,
         name: "Summary buffer",
         origin: "LangChain",
         kind: "memory class",
@@ -68,7 +71,7 @@ pub const POLICIES: [PolicyInfo; 6] = [
         url: "https://pypi.org/project/langchain/0.3.30/",
     },
     PolicyInfo {
-        id: "handoff",
+        id: PolicyId::Handoff,
         name: "Handoff checkpoint",
         origin: "OpenAI Codex",
         kind: "agent framework",
@@ -79,7 +82,7 @@ pub const POLICIES: [PolicyInfo; 6] = [
         url: "https://github.com/openai/codex/blob/e06dd0e/codex-rs/core/src/compact.rs",
     },
     PolicyInfo {
-        id: "interval",
+        id: PolicyId::Interval,
         name: "Interval compaction",
         origin: "Google ADK",
         kind: "agent framework",
@@ -90,7 +93,7 @@ pub const POLICIES: [PolicyInfo; 6] = [
         url: "https://pypi.org/project/google-adk/1.21.0/",
     },
     PolicyInfo {
-        id: "truncate",
+        id: PolicyId::Truncate,
         name: "Truncate",
         origin: "LangChain",
         kind: "plain truncation",
@@ -101,17 +104,62 @@ pub const POLICIES: [PolicyInfo; 6] = [
     },
 ];
 
-/// A fresh policy by its id in [`POLICIES`].
-pub fn policy(id: &str) -> Option<Box<dyn CompactionPolicy>> {
-    Some(match id {
-        "hot-warm-cold" => Box::new(HotWarmCold::default()),
-        "sliding-window" => Box::new(SlidingWindow),
-        "summary-buffer" => Box::new(SummaryBuffer),
-        "handoff" => Box::new(HandoffCheckpoint),
-        "interval" => Box::new(Interval::default()),
-        "truncate" => Box::new(Truncate),
-        _ => return None,
-    })
+/// The policies of [`POLICIES`], each with a stable name for code and JSON.
+///
+/// ```
+/// use agent_memory_widgets::{policy, PolicyId, Session, SessionConfig};
+///
+/// # fn main() -> Result<(), agent_memory_widgets::Error> {
+/// let id: PolicyId = "sliding-window".parse()?;
+/// assert_eq!(id, PolicyId::SlidingWindow);
+/// assert_eq!(id.info().origin, "Letta");
+/// let session = Session::live(SessionConfig::default(), policy(id));
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PolicyId {
+    /// [`HotWarmCold`], the seed design's.
+    HotWarmCold,
+    /// [`SlidingWindow`], Letta's.
+    SlidingWindow,
+    /// [`SummaryBuffer`], LangChain's.
+    SummaryBuffer,
+    /// [`HandoffCheckpoint`], OpenAI Codex's.
+    Handoff,
+    /// [`Interval`], Google ADK's.
+    Interval,
+    /// [`Truncate`], LangChain's `trim_messages`.
+    Truncate,
+}
+
+named!(PolicyId, "policy", {
+    HotWarmCold => "hot-warm-cold",
+    SlidingWindow => "sliding-window",
+    SummaryBuffer => "summary-buffer",
+    Handoff => "handoff",
+    Interval => "interval",
+    Truncate => "truncate",
+});
+
+impl PolicyId {
+    /// The policy's entry in [`POLICIES`].
+    pub fn info(self) -> &'static PolicyInfo {
+        &POLICIES[self as usize]
+    }
+}
+
+/// A fresh policy of kind `id`.
+pub fn policy(id: PolicyId) -> Box<dyn CompactionPolicy> {
+    match id {
+        PolicyId::HotWarmCold => Box::new(HotWarmCold::default()),
+        PolicyId::SlidingWindow => Box::new(SlidingWindow),
+        PolicyId::SummaryBuffer => Box::new(SummaryBuffer),
+        PolicyId::Handoff => Box::new(HandoffCheckpoint),
+        PolicyId::Interval => Box::new(Interval::default()),
+        PolicyId::Truncate => Box::new(Truncate),
+    }
 }
 
 /// The refund-desk facts the playground looks for in each window: a label, and the term whose
@@ -133,8 +181,7 @@ pub const FACTS_RULE: &str = "A fact is named with its meaning when its term is 
     it is gone. The same rule applies to every policy.";
 
 /// What a window still says about one of [`KEY_FACTS`], by [`FACTS_RULE`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Named {
     /// The term is in a verbatim turn or a summary line: a sentence that says what it means.
     Meaning,
@@ -144,21 +191,37 @@ pub enum Named {
     Gone,
 }
 
+/// Whether `needle` occurs in `text`. A plain scan of byte windows: the texts are short, and
+/// `str::contains` with a `&str` pattern brings in the two-way searcher, several KB of wasm.
+fn has_substring(text: &str, needle: &str) -> bool {
+    needle.is_empty()
+        || text
+            .as_bytes()
+            .windows(needle.len())
+            .any(|window| window == needle.as_bytes())
+}
+
+named!(Named, "named", {
+    Meaning => "meaning",
+    BareTerm => "bareTerm",
+    Gone => "gone",
+});
+
 impl Named {
     /// How `state`'s window names `term`, by [`FACTS_RULE`].
     pub fn of(state: &SessionState, term: &str) -> Named {
         for turn in &state.hot {
-            if turn.text.contains(term) {
+            if has_substring(&turn.text, term) {
                 return Named::Meaning;
             }
         }
         for line in &state.warm {
-            if line.text.contains(term) {
+            if has_substring(line.text(), term) {
                 return Named::Meaning;
             }
         }
         match &state.cold {
-            Some(line) if line.text.contains(term) => Named::BareTerm,
+            Some(line) if has_substring(line.text(), term) => Named::BareTerm,
             _ => Named::Gone,
         }
     }
@@ -167,6 +230,7 @@ impl Named {
 /// One policy's row at the playground's turn.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PolicyRow {
     /// Which policy.
     pub info: PolicyInfo,
@@ -189,6 +253,7 @@ pub struct PolicyRow {
 /// A snapshot of the playground.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PlaygroundState {
     /// Turns added, the same for every policy.
     pub turn: u32,
@@ -209,13 +274,13 @@ pub struct PlaygroundState {
 /// # Example
 ///
 /// ```
-/// use agent_memory_widgets::{Named, Playground};
+/// use agent_memory_widgets::{Named, Playground, PolicyId};
 ///
 /// let mut playground = Playground::default(); // the refund desk, budget 40
 /// playground.go_to(10);
 /// let state = playground.state();
 /// let ours = &state.policies[0];
-/// let truncate = state.policies.iter().find(|row| row.info.id == "truncate").unwrap();
+/// let truncate = &state.policies[PolicyId::Truncate as usize];
 /// assert!(!ours.kept.contains(&Named::Gone)); // every key fact survives compaction
 /// assert_eq!(ours.kept[3], Named::BareTerm); // "30-day" survives, in the COLD gist alone
 /// assert_eq!(truncate.kept[1], Named::Gone); // plain truncation has forgotten the order number
@@ -225,7 +290,7 @@ pub struct Playground {
     // Invariant: series[i] and peaks[i] hold session i's whole run; compacted[i] its compaction turns.
     series: Vec<Vec<Tokens>>,
     peaks: Vec<Vec<Tokens>>,
-    compacted: Vec<Vec<u32>>,
+    compacted: Vec<Vec<TurnNumber>>,
 }
 
 impl Playground {
@@ -238,10 +303,7 @@ impl Playground {
             compacted: Vec::new(),
         };
         for info in POLICIES {
-            let Some(policy) = policy(info.id) else {
-                continue;
-            };
-            let mut session = Session::with_policy(config, script.clone(), policy);
+            let mut session = Session::with_policy(config, script.clone(), policy(info.id));
             while session.add_turn().is_some() {}
             let log = session.log();
             playground
@@ -269,21 +331,21 @@ impl Playground {
         Ok(Playground::new(session.config(), session.script().clone()))
     }
 
-    /// Moves every policy to `turn` (clamped to the script).
-    pub fn go_to(&mut self, turn: u32) {
+    /// Moves every policy to `count` turns added (clamped to the script).
+    pub fn go_to(&mut self, count: u32) {
         for session in &mut self.sessions {
-            session.go_to(turn);
+            session.go_to(count);
         }
     }
 
-    /// The turn every policy stands at.
-    pub fn turn(&self) -> u32 {
-        self.sessions.first().map_or(0, Session::turn)
+    /// How many turns every policy has added.
+    pub fn turn_count(&self) -> u32 {
+        self.sessions.first().map_or(0, Session::turn_count)
     }
 
     /// A snapshot of every policy at the current turn.
     pub fn state(&self) -> PlaygroundState {
-        let turn = self.turn();
+        let turn = self.turn_count();
         let first = self.sessions.first();
         let policies = POLICIES
             .iter()
@@ -296,7 +358,7 @@ impl Playground {
                     info: *info,
                     series: self.series[i].clone(),
                     peaks: self.peaks[i].clone(),
-                    compactions: self.compacted[i].iter().filter(|&&t| t <= turn).count() as u32,
+                    compactions: self.compacted[i].iter().filter(|t| t.0 <= turn).count() as u32,
                     tokens: window.tokens,
                     kept: KEY_FACTS
                         .iter()
@@ -326,8 +388,24 @@ impl Default for Playground {
 
 /// Every text the model sees in `state`'s window.
 pub fn window_text(state: &SessionState) -> String {
-    let cold = state.cold.iter().map(|line| line.text.as_str());
-    let warm = state.warm.iter().map(|line| line.text.as_str());
+    let cold = state.cold.iter().map(Line::text);
+    let warm = state.warm.iter().map(Line::text);
     let hot = state.hot.iter().map(|turn| turn.text.as_str());
     cold.chain(warm).chain(hot).collect::<Vec<_>>().join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_substring;
+
+    #[test]
+    fn has_substring_finds_a_needle_anywhere_and_only_whole() {
+        assert!(has_substring("refund ORD-3300 now", "ORD-3300"));
+        assert!(has_substring("ORD-3300", "ORD-3300"));
+        assert!(has_substring("fee $180.00", "$180.00"));
+        assert!(has_substring("anything", ""));
+        assert!(!has_substring("ORD-330", "ORD-3300"));
+        assert!(!has_substring("ord-3300", "ORD-3300"));
+        assert!(!has_substring("", "x"));
+    }
 }

@@ -4,26 +4,32 @@ use std::collections::VecDeque;
 
 use crate::compaction::script::Kind;
 use crate::compaction::{Line, Script, SessionConfig, Window};
+use crate::units::TurnNumber;
 
 /// What one compaction step moved. Every list holds turn numbers, ascending.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Compaction {
     /// Turns whose summary joined WARM.
-    pub to_warm: Vec<u32>,
+    pub to_warm: Vec<TurnNumber>,
     /// Turns whose WARM line was pushed into the COLD gist.
-    pub to_cold: Vec<u32>,
+    pub to_cold: Vec<TurnNumber>,
     /// Chatter turns dropped from the window.
-    pub dropped: Vec<u32>,
+    pub dropped: Vec<TurnNumber>,
 }
 
 impl Compaction {
-    /// Records that turn `number` left the verbatim window: summarised into WARM, or dropped if
-    /// it is chatter.
-    pub fn record(&mut self, script: &Script, number: u32) {
-        match script.turn(number).map(|turn| turn.kind()) {
-            Some(Kind::Chatter) | None => self.dropped.push(number),
+    /// Records that turn `number` left the verbatim window: its summary joins WARM, or, for
+    /// chatter (which has none), it is dropped. Returns the summary, for the policy to place.
+    pub fn record<'s>(&mut self, script: &'s Script, number: TurnNumber) -> Option<&'s str> {
+        let summary = script
+            .turn(number)
+            .filter(|turn| turn.kind() != Kind::Chatter)
+            .and_then(|turn| turn.summary());
+        match summary {
             Some(_) => self.to_warm.push(number),
+            None => self.dropped.push(number),
         }
+        summary
     }
 }
 
@@ -90,7 +96,7 @@ pub trait CompactionPolicy: Send + Sync {
 pub struct HotWarmCold {
     /// The gist's terms with the turn each was last mentioned in, least recent first.
     // Invariant: at most GIST_TERMS entries, no two equal terms.
-    gist: VecDeque<(String, u32)>,
+    gist: VecDeque<(String, TurnNumber)>,
 }
 
 /// How many key terms the COLD gist keeps.
@@ -113,19 +119,15 @@ impl CompactionPolicy for HotWarmCold {
             let Some(number) = window.pop_verbatim() else {
                 break;
             };
-            match script.turn(number) {
-                Some(turn) if turn.kind() != Kind::Chatter => {
-                    window.push_warm(Line::new(vec![number], turn.summary().unwrap_or_default()));
-                    step.to_warm.push(number);
-                }
-                _ => step.dropped.push(number),
+            if let Some(summary) = step.record(script, number) {
+                window.push_warm(Line::new(vec![number], summary));
             }
         }
         while window.tokens() > budget {
             let Some(line) = window.pop_warm() else { break };
             self.absorb(&line);
             window.set_cold(self.gist_line());
-            step.to_cold.extend(line.turns);
+            step.to_cold.extend_from_slice(line.turns());
         }
         Some(step)
     }
@@ -137,8 +139,8 @@ impl CompactionPolicy for HotWarmCold {
 
 impl HotWarmCold {
     fn absorb(&mut self, line: &Line) {
-        let source = line.turns.last().copied().unwrap_or_default();
-        for term in key_terms(&line.text) {
+        let source = line.turns().last().copied().unwrap_or_default();
+        for term in key_terms(line.text()) {
             self.gist.retain(|(kept, _)| kept != term);
             self.gist.push_back((term.to_owned(), source));
             if self.gist.len() > GIST_TERMS {
@@ -151,9 +153,7 @@ impl HotWarmCold {
         if self.gist.is_empty() {
             return None;
         }
-        let mut turns: Vec<u32> = self.gist.iter().map(|&(_, turn)| turn).collect();
-        turns.sort_unstable();
-        turns.dedup();
+        let turns: Vec<TurnNumber> = self.gist.iter().map(|&(_, turn)| turn).collect();
         let terms: Vec<&str> = self.gist.iter().map(|(term, _)| term.as_str()).collect();
         Some(Line::new(turns, terms.join(", ")))
     }
@@ -162,7 +162,14 @@ impl HotWarmCold {
 /// The key terms of `text`, in order: see [`HotWarmCold`].
 pub(crate) fn key_terms(text: &str) -> impl Iterator<Item = &str> {
     text.split_whitespace()
-        .map(|word| word.trim_matches(|c: char| ".,;:!?()\"'".contains(c)))
+        .map(|word| {
+            word.trim_matches(|c: char| {
+                matches!(
+                    c,
+                    '.' | ',' | ';' | ':' | '!' | '?' | '(' | ')' | '"' | '\''
+                )
+            })
+        })
         .filter(|word| {
             word.chars().any(|c| c.is_ascii_digit())
                 || word.chars().next().is_some_and(char::is_uppercase)
@@ -186,14 +193,14 @@ mod tests {
     fn the_gist_keeps_the_most_recently_mentioned_terms() {
         let mut policy = HotWarmCold::default();
         let words: Vec<String> = (1..=20).map(|i| format!("T{i}")).collect();
-        policy.absorb(&Line::new(vec![1], words.join(" ")));
-        policy.absorb(&Line::new(vec![2], "T10 again"));
+        policy.absorb(&Line::new(vec![TurnNumber(1)], words.join(" ")));
+        policy.absorb(&Line::new(vec![TurnNumber(2)], "T10 again"));
         let gist = policy.gist_line().unwrap();
-        assert_eq!(gist.tokens.0 as usize, GIST_TERMS);
+        assert_eq!(gist.tokens().0 as usize, GIST_TERMS);
         assert_eq!(
-            gist.text,
+            gist.text(),
             "T9, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T10"
         );
-        assert_eq!(gist.turns, [1, 2]);
+        assert_eq!(gist.turns(), [1, 2]);
     }
 }

@@ -1,14 +1,28 @@
 //! The turns a session is made of, and the refund-desk script both widgets tell.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::error::Error;
 use crate::limits::{check_len, check_text, TextBudget, MAX_TURNS};
-use crate::units::Tokens;
+use crate::names::named;
+use crate::units::{Tokens, TurnNumber};
 
 /// What a turn is, which decides what compaction does with it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+///
+/// ```
+/// use agent_memory_widgets::Kind;
+///
+/// # fn main() -> Result<(), agent_memory_widgets::Error> {
+/// assert_eq!("tool".parse::<Kind>()?, Kind::Tool);
+/// assert_eq!(Kind::Question.to_string(), "question");
+/// assert_eq!(
+///     "smalltalk".parse::<Kind>().unwrap_err().message(),
+///     "unknown kind \"smalltalk\"; use chatter, decision, tool or question"
+/// );
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// Greetings, thanks and filler: dropped when folded, never summarised.
     Chatter,
@@ -20,30 +34,12 @@ pub enum Kind {
     Question,
 }
 
-impl Kind {
-    const NAMES: [(&'static str, Kind); 4] = [
-        ("chatter", Kind::Chatter),
-        ("decision", Kind::Decision),
-        ("tool", Kind::Tool),
-        ("question", Kind::Question),
-    ];
-
-    /// The kind named `name`, as written in a script.
-    pub fn from_name(name: &str) -> Option<Kind> {
-        Kind::NAMES
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|&(_, kind)| kind)
-    }
-
-    /// The name a script uses for this kind.
-    pub fn name(self) -> &'static str {
-        Kind::NAMES
-            .iter()
-            .find(|(_, k)| *k == self)
-            .map_or("", |&(n, _)| n)
-    }
-}
+named!(Kind, "kind", {
+    Chatter => "chatter",
+    Decision => "decision",
+    Tool => "tool",
+    Question => "question",
+});
 
 /// One validated turn: of a script, or pushed into a live [`Session`](crate::Session).
 ///
@@ -138,7 +134,8 @@ impl Turn {
 /// { "speaker": "Dana", "kind": "question", "text": "Can I get my $200.00 back?",
 ///   "summary": "Dana asks for a refund." }
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "deserialize", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 pub struct TurnSpec {
     /// Who spoke; required.
@@ -157,6 +154,12 @@ impl TryFrom<TurnSpec> for Turn {
 
     /// Validates one turn as [`Script::new`] does, with the field names bare (`kind`), except
     /// that the summary may be left out for the session's summarizer to write.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming the field (`kind`, `text`, ...)
+    /// that is missing, empty or unknown, and [`ErrorKind::OverLimit`](crate::ErrorKind) past
+    /// [`MAX_TEXT_CHARS`](crate::limits::MAX_TEXT_CHARS).
     fn try_from(spec: TurnSpec) -> Result<Turn, Error> {
         validate(&|field: &str| field.to_owned(), spec, false)
     }
@@ -278,9 +281,8 @@ impl Script {
     }
 
     /// Turn number `number`, counting from 1 as the widget does.
-    pub fn turn(&self, number: u32) -> Option<&Turn> {
-        let index = usize::try_from(number).ok()?.checked_sub(1)?;
-        self.turns.get(index)
+    pub fn turn(&self, number: TurnNumber) -> Option<&Turn> {
+        self.turns.get(number.index()?)
     }
 
     /// All turns in order.
@@ -334,15 +336,9 @@ fn validate(
 ) -> Result<Turn, Error> {
     let speaker = required(at, "speaker", spec.speaker)?;
     let kind_name = required(at, "kind", spec.kind)?;
-    let kind = Kind::from_name(&kind_name).ok_or_else(|| {
-        Error::invalid(
-            &at("kind"),
-            format!(
-                "{}: unknown kind \"{kind_name}\"; use chatter, decision, tool or question",
-                at("kind")
-            ),
-        )
-    })?;
+    let kind = kind_name
+        .parse::<Kind>()
+        .map_err(|err| Error::invalid(&at("kind"), format!("{}: {}", at("kind"), err.message())))?;
     let text = required(at, "text", spec.text)?;
     let summary = match kind {
         Kind::Chatter => None,

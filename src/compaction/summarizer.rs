@@ -36,6 +36,11 @@ pub trait Summarizer: Send + Sync {
 pub struct Scripted;
 
 impl Summarizer for Scripted {
+    /// The turn's own summary.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming `summary` when the turn has none.
     fn summarize(&self, turn: &Turn) -> Result<String, Error> {
         match turn.summary() {
             Some(summary) => Ok(summary.to_owned()),
@@ -58,6 +63,11 @@ pub struct Extractive;
 pub const EXTRACT_WORDS: usize = 12;
 
 impl Summarizer for Extractive {
+    /// The turn's first sentence, cut to [`EXTRACT_WORDS`] words.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidState`](crate::ErrorKind) for chatter, which has no summary.
     fn summarize(&self, turn: &Turn) -> Result<String, Error> {
         if turn.kind() == Kind::Chatter {
             return Err(Error::new(

@@ -4,22 +4,32 @@ use std::collections::VecDeque;
 
 use serde::Serialize;
 
-use crate::units::Tokens;
+use crate::units::{Tokens, TurnNumber};
 
 /// A line of the window that stands for older turns: a WARM summary line or the COLD gist.
+///
+/// Its fields are read through methods, so that its token count always agrees with its text.
+///
+/// ```
+/// use agent_memory_widgets::{Line, Tokens, TurnNumber};
+///
+/// let line = Line::new(vec![TurnNumber(2)], "Dana wants a refund.");
+/// assert_eq!((line.turns(), line.text(), line.tokens()), (&[TurnNumber(2)][..], "Dana wants a refund.", Tokens(4)));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Line {
-    /// The turns this line came from, ascending.
-    pub turns: Vec<u32>,
-    /// The text the model sees.
-    pub text: String,
-    /// The text's token count.
-    pub tokens: Tokens,
+    // Invariant: ascending, without repeats.
+    turns: Vec<TurnNumber>,
+    text: String,
+    // Invariant: tokens == Tokens::of(&text).
+    tokens: Tokens,
 }
 
 impl Line {
-    /// A line with its token count taken from `text`.
-    pub fn new(turns: Vec<u32>, text: impl Into<String>) -> Line {
+    /// A line with its token count taken from `text`. `turns` are sorted and deduplicated.
+    pub fn new(mut turns: Vec<TurnNumber>, text: impl Into<String>) -> Line {
+        crate::sort::sort_by(&mut turns, TurnNumber::cmp);
+        turns.dedup();
         let text = text.into();
         let tokens = Tokens::of(&text);
         Line {
@@ -31,9 +41,33 @@ impl Line {
 }
 
 impl Line {
+    /// The turns this line came from, ascending.
+    pub fn turns(&self) -> &[TurnNumber] {
+        &self.turns
+    }
+
+    /// The text the model sees.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The text's token count.
+    pub fn tokens(&self) -> Tokens {
+        self.tokens
+    }
+
+    /// The same line with `text` instead, its tokens recounted.
+    pub(crate) fn with_text(self, text: String) -> Line {
+        Line {
+            tokens: Tokens::of(&text),
+            text,
+            turns: self.turns,
+        }
+    }
+
     /// Adds `text` from turn `turn` to the end of the line, after a space, and counts its words
     /// alone: joining at a space never merges two words. Turns stay ascending.
-    pub(crate) fn append(&mut self, turn: u32, text: &str) {
+    pub(crate) fn append(&mut self, turn: TurnNumber, text: &str) {
         if !self.text.is_empty() {
             self.text.push(' ');
         }
@@ -44,7 +78,7 @@ impl Line {
 
     /// Adds `turn` to the line's sources, keeping them ascending and without repeats. O(1) for a
     /// turn newer than every source, which is how lines grow.
-    pub(crate) fn add_turn(&mut self, turn: u32) {
+    pub(crate) fn add_turn(&mut self, turn: TurnNumber) {
         match self.turns.last() {
             Some(&last) if turn <= last => {
                 if let Err(at) = self.turns.binary_search(&turn) {
@@ -65,10 +99,10 @@ pub struct Window {
     cold: Option<Line>,
     warm: VecDeque<Line>,
     /// Turn numbers and token counts of the verbatim turns, oldest first.
-    verbatim: VecDeque<(u32, Tokens)>,
+    verbatim: VecDeque<(TurnNumber, Tokens)>,
     /// The texts that stand for verbatim turns cut short, by turn number.
     // Invariant: every turn here is in `verbatim`, and its count there is its text's.
-    cuts: Vec<(u32, String)>,
+    cuts: Vec<(TurnNumber, String)>,
     // Invariant: tokens == cold's + every warm line's + every verbatim turn's tokens.
     tokens: Tokens,
     // Invariant: verbatim_tokens == every verbatim turn's tokens.
@@ -97,12 +131,12 @@ impl Window {
     }
 
     /// The verbatim turns' numbers, oldest first.
-    pub fn verbatim(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
+    pub fn verbatim(&self) -> impl ExactSizeIterator<Item = TurnNumber> + '_ {
         self.verbatim.iter().map(|&(turn, _)| turn)
     }
 
     /// Appends a verbatim turn.
-    pub fn push_verbatim(&mut self, turn: u32, tokens: Tokens) {
+    pub fn push_verbatim(&mut self, turn: TurnNumber, tokens: Tokens) {
         self.verbatim.push_back((turn, tokens));
         self.tokens += tokens;
         self.verbatim_tokens += tokens;
@@ -110,13 +144,13 @@ impl Window {
 
     /// Appends a verbatim turn cut short: `text`, a part of the turn with the cut marked, stands
     /// for it in the window.
-    pub fn push_cut(&mut self, turn: u32, text: String) {
+    pub fn push_cut(&mut self, turn: TurnNumber, text: String) {
         self.push_verbatim(turn, Tokens::of(&text));
         self.cuts.push((turn, text));
     }
 
     /// The text that stands for verbatim turn `turn` when it was cut short.
-    pub fn cut(&self, turn: u32) -> Option<&str> {
+    pub fn cut(&self, turn: TurnNumber) -> Option<&str> {
         for (number, text) in &self.cuts {
             if *number == turn {
                 return Some(text);
@@ -126,7 +160,7 @@ impl Window {
     }
 
     /// Removes the oldest verbatim turn and returns its number.
-    pub fn pop_verbatim(&mut self) -> Option<u32> {
+    pub fn pop_verbatim(&mut self) -> Option<TurnNumber> {
         let (turn, tokens) = self.verbatim.pop_front()?;
         self.tokens -= tokens;
         self.verbatim_tokens -= tokens;
@@ -147,6 +181,11 @@ impl Window {
         let line = self.warm.pop_front()?;
         self.tokens -= line.tokens;
         Some(line)
+    }
+
+    /// Removes every WARM line.
+    pub fn clear_warm(&mut self) {
+        while self.pop_warm().is_some() {}
     }
 
     /// Replaces the COLD gist and returns the old one.

@@ -8,18 +8,21 @@
 mod scenario;
 mod store;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 pub use scenario::{
     ConsolidationRule, EventSpec, ReadSpec, RuleSpec, Scenario, ScenarioSpec, ScheduledRead,
     SeedFact, SeedFactSpec, WriteEvent,
 };
-pub use store::{Distilled, Distiller, Fact, FactId, FactKind, LiveStore, Status, WriteOutcome};
+pub use store::{
+    Distilled, Distiller, Fact, FactKind, LiveStore, SavedStore, Status, WriteOutcome,
+};
 
 use crate::error::{fmt_number, whole_number, Error, ErrorKind};
 use crate::limits::{MAX_CHART_POINTS, MAX_HALF_LIFE, MAX_READS, MIN_HALF_LIFE};
 use crate::math::log2;
-use crate::units::Time;
+use crate::names::named;
+use crate::units::{EventIndex, FactId, Time};
 
 /// The seed's half-life: recency halves every 4 time units.
 pub const HALF_LIFE: f64 = 4.0;
@@ -44,13 +47,59 @@ pub const MAX_ACCESS_BOOST: f64 = 1000.0;
 ///     "half_life must be a number from 0.001 to 1000000, got 0"
 /// );
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+///
+/// Serialised with its fields in camelCase (`halfLife`, `capacity`, `accessBoost`,
+/// `semanticHalfLife`, `proceduralHalfLife`); read back, every value is checked again.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(into = "StoreConfigRecord")]
+#[cfg_attr(
+    feature = "deserialize",
+    derive(serde::Deserialize),
+    serde(try_from = "StoreConfigRecord")
+)]
 pub struct StoreConfig {
     half_life: f64,
     capacity: u32,
     access_boost: f64,
     // The half-lives of semantic and procedural facts, in that order.
     lasting_half_lives: [f64; 2],
+}
+
+/// A [`StoreConfig`] as saved: plain numbers, checked when read back.
+#[derive(Clone, Copy, Serialize)]
+#[cfg_attr(
+    feature = "deserialize",
+    derive(serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
+#[serde(rename_all = "camelCase")]
+struct StoreConfigRecord {
+    half_life: f64,
+    capacity: u32,
+    access_boost: f64,
+    semantic_half_life: f64,
+    procedural_half_life: f64,
+}
+
+impl From<StoreConfig> for StoreConfigRecord {
+    fn from(config: StoreConfig) -> StoreConfigRecord {
+        StoreConfigRecord {
+            half_life: config.half_life,
+            capacity: config.capacity,
+            access_boost: config.access_boost,
+            semantic_half_life: config.lasting_half_lives[0],
+            procedural_half_life: config.lasting_half_lives[1],
+        }
+    }
+}
+
+impl TryFrom<StoreConfigRecord> for StoreConfig {
+    type Error = Error;
+
+    fn try_from(record: StoreConfigRecord) -> Result<StoreConfig, Error> {
+        StoreConfig::new(record.half_life, record.capacity, record.access_boost)?
+            .with_lasting_half_lives(record.semantic_half_life, record.procedural_half_life)
+    }
 }
 
 /// How much more slowly distilled knowledge fades than episodes, by default: semantic facts
@@ -161,7 +210,8 @@ impl Default for StoreConfig {
 }
 
 /// Options as a JS caller or a JSON file writes them: any numbers, absent for the seed's.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "deserialize", derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StoreOptions {
     /// Finite and above 0 (default 4).
@@ -187,9 +237,10 @@ pub struct StoreOptions {
 /// A write event as [`FactStore::events`] lists it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct EventInfo {
     /// Its index, counting from 0: what [`FactStore::fire`] takes.
-    pub index: u32,
+    pub index: EventIndex,
     /// The button's label.
     pub label: String,
     /// The id of the fact it writes.
@@ -201,6 +252,7 @@ pub struct EventInfo {
 /// A read as the state lists it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ReadInfo {
     /// The fact read.
     pub fact: FactId,
@@ -211,8 +263,8 @@ pub struct ReadInfo {
 }
 
 /// What happened at one point of the timeline.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Action {
     /// A new fact was written.
     Write,
@@ -226,9 +278,18 @@ pub enum Action {
     Distill,
 }
 
+named!(Action, "action", {
+    Write => "write",
+    Refresh => "refresh",
+    Read => "read",
+    MissedRead => "missedRead",
+    Distill => "distill",
+});
+
 /// One entry of the timeline's log.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Change {
     /// When.
     pub at: Time,
@@ -237,16 +298,31 @@ pub struct Change {
     /// The fact written, refreshed or read.
     pub fact: FactId,
     /// The write event behind it, if any.
-    pub event: Option<u32>,
+    pub event: Option<EventIndex>,
     /// The fact a write retired.
     pub superseded: Option<FactId>,
     /// The fact a write evicted.
     pub evicted: Option<FactId>,
 }
 
+impl Change {
+    /// `action` on `fact` at `at`, with no write event, supersession or eviction.
+    pub fn new(at: Time, action: Action, fact: FactId) -> Change {
+        Change {
+            at,
+            action,
+            fact,
+            event: None,
+            superseded: None,
+            evicted: None,
+        }
+    }
+}
+
 /// A fact as the table shows it at time `t`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct FactView {
     /// Its id.
     pub id: FactId,
@@ -268,8 +344,9 @@ pub struct FactView {
     pub access: f64,
     /// `importance * recency * access`.
     pub score: f64,
-    /// `active`, `superseded` or `evicted`.
-    pub status: &'static str,
+    /// Where it stands, serialised as its name alone: `active`, `superseded` or `evicted`.
+    #[serde(serialize_with = "Status::serialize_name")]
+    pub status: Status,
     /// The fact that superseded it.
     pub superseded_by: Option<FactId>,
     /// The half-life of the fact's kind.
@@ -283,18 +360,20 @@ pub struct FactView {
 /// A forget forecast: where an active fact is heading if nothing else happens.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Forecast {
     /// When its score falls to half of what it is now: one half-life of its kind from now.
-    pub half_at: f64,
+    pub half_at: Time,
     /// When it becomes the weakest active fact, the next to go at a write over capacity: now if
     /// it already is, `None` if it never will (facts of one kind fade at the same rate, so their
     /// order only changes between kinds).
-    pub weakest_at: Option<f64>,
+    pub weakest_at: Option<Time>,
 }
 
 /// One fact's score over time, for the decay chart.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ChartLine {
     /// The fact.
     pub id: FactId,
@@ -314,6 +393,7 @@ pub struct ChartLine {
 /// A snapshot of the store at time `t`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct FactStoreState {
     /// The slider's time.
     pub t: Time,
@@ -354,24 +434,27 @@ pub struct FactStoreState {
 /// # Example
 ///
 /// ```
-/// use agent_memory_widgets::{FactStore, Time};
+/// use agent_memory_widgets::{EventIndex, FactStore, Status, Time};
 ///
+/// # fn main() -> Result<(), agent_memory_widgets::Error> {
 /// let mut store = FactStore::default(); // the refund desk: half-life 4, capacity 4
-/// store.set_time(Time::new(6.0).unwrap());
+/// store.set_time(Time::new(6.0)?);
 /// assert_eq!(store.state().facts[0].text, "the user is Dana"); // read twice, ranks first
 ///
-/// store.fire(1).unwrap(); // the Globex question: a fifth fact, so the weakest goes
+/// store.fire(EventIndex(1))?; // the Globex question: a fifth fact, so the weakest goes
 /// let state = store.state();
 /// assert_eq!(state.active_count, 4);
-/// assert_eq!(state.facts.last().unwrap().status, "evicted");
+/// assert_eq!(state.facts.last().map(|fact| fact.status), Some(Status::Evicted));
 ///
-/// store.set_time(Time::new(3.0).unwrap()); // before the event: as if it never happened
-/// assert!(store.state().facts.iter().all(|fact| fact.status == "active"));
+/// store.set_time(Time::new(3.0)?); // before the event: as if it never happened
+/// assert!(store.state().facts.iter().all(|fact| fact.status == Status::Active));
 ///
 /// // The event keeps its time (it is scheduled at t = 6) until it is taken off the timeline.
-/// assert_eq!(store.events()[1].fired_at, Some(Time::new(6.0).unwrap()));
-/// assert_eq!(store.unfire(1).unwrap().get(), 6.0);
-/// store.fire(1).unwrap(); // fired again, now at t = 3
+/// assert_eq!(store.events()[1].fired_at, Some(Time::new(6.0)?));
+/// assert_eq!(store.unfire(EventIndex(1))?.get(), 6.0);
+/// store.fire(EventIndex(1))?; // fired again, now at t = 3
+/// # Ok(())
+/// # }
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct FactStore {
@@ -503,11 +586,14 @@ impl FactStore {
             .events()
             .iter()
             .enumerate()
-            .map(|(index, event)| EventInfo {
-                index: index as u32,
-                label: event.label.clone(),
-                fact: self.scenario.event_fact(index).unwrap_or_default(),
-                fired_at: self.fired[index],
+            .map(|(i, event)| {
+                let index = EventIndex(i as u32);
+                EventInfo {
+                    index,
+                    label: event.label.clone(),
+                    fact: self.scenario.event_fact(index).unwrap_or_default(),
+                    fired_at: self.fired[i],
+                }
             })
             .collect()
     }
@@ -519,9 +605,9 @@ impl FactStore {
     /// [`ErrorKind::NoSuchEvent`](crate::ErrorKind) for an index out of range, and
     /// [`ErrorKind::InvalidState`](crate::ErrorKind) when the event is fired already. Either way
     /// nothing changes.
-    pub fn fire(&mut self, index: usize) -> Result<Change, Error> {
+    pub fn fire(&mut self, index: EventIndex) -> Result<Change, Error> {
         let count = self.fired.len();
-        let Some(slot) = self.fired.get_mut(index) else {
+        let Some(slot) = self.fired.get_mut(index.get()) else {
             return Err(Error::new(
                 ErrorKind::NoSuchEvent { index },
                 match count {
@@ -543,11 +629,11 @@ impl FactStore {
         }
         *slot = Some(self.t);
         let (_, log) = self.replay();
-        let event = Some(index as u32);
+        let event = Some(index);
         let change = log.into_iter().rev().find(|change| change.event == event);
         if change.is_none() {
             // Not reachable with a validated scenario; undo rather than keep a half-fired event.
-            self.fired[index] = None;
+            self.fired[index.get()] = None;
         }
         change.ok_or_else(|| {
             Error::new(
@@ -564,8 +650,8 @@ impl FactStore {
     ///
     /// [`ErrorKind::NoSuchEvent`](crate::ErrorKind) for an index out of range, and
     /// [`ErrorKind::InvalidState`](crate::ErrorKind) when the event was not fired.
-    pub fn unfire(&mut self, index: usize) -> Result<Time, Error> {
-        match self.fired.get_mut(index) {
+    pub fn unfire(&mut self, index: EventIndex) -> Result<Time, Error> {
+        match self.fired.get_mut(index.get()) {
             Some(slot) => slot.take().ok_or_else(|| {
                 Error::new(
                     ErrorKind::InvalidState,
@@ -599,15 +685,7 @@ impl FactStore {
             fact: id,
             at: self.t,
         });
-        let (at, fact) = (self.t, id);
-        Ok(Change {
-            at,
-            action: Action::Read,
-            fact,
-            event: None,
-            superseded: None,
-            evicted: None,
-        })
+        Ok(Change::new(self.t, Action::Read, id))
     }
 
     /// Runs the consolidation pass at the current time, once, and returns what it wrote. Like a
@@ -665,11 +743,7 @@ impl FactStore {
         let (store, log) = self.replay();
         let t = self.t;
         let view = |fact: &Fact| {
-            let (status, superseded_by) = match fact.status {
-                Status::Active => ("active", None),
-                Status::Superseded { by } => ("superseded", Some(by)),
-                Status::Evicted => ("evicted", None),
-            };
+            let (status, superseded_by) = (fact.status, fact.status.superseded_by());
             FactView {
                 id: fact.id,
                 text: fact.text.clone(),
@@ -767,7 +841,7 @@ impl FactStore {
             }
         }
         // One entry per time, a change where there is one.
-        times.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+        crate::sort::sort_by(&mut times, |a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
         times.dedup_by(|later, earlier| later.0 == earlier.0);
 
         let ops = self.ops(until);
@@ -802,7 +876,7 @@ impl FactStore {
             lines.retire(&store, t);
         }
         let mut lines = lines.lines;
-        lines.sort_unstable_by_key(|line| line.id);
+        crate::sort::sort_by(&mut lines, |a, b| a.id.cmp(&b.id));
         Ok(lines)
     }
 
@@ -854,8 +928,8 @@ impl FactStore {
             }
         }
         Forecast {
-            half_at: t + self.config.half_life_of(fact.kind),
-            weakest_at: (from <= until).then_some(t + from),
+            half_at: Time(t + self.config.half_life_of(fact.kind)),
+            weakest_at: (from <= until).then_some(Time(t + from)),
         }
     }
 
@@ -885,7 +959,7 @@ impl FactStore {
         }
         ops.retain(|(at, _)| *at <= until);
         // Keys are unique (an op appears once), so an unstable sort is deterministic.
-        ops.sort_unstable_by(|(a, op_a), (b, op_b)| {
+        crate::sort::sort_by(&mut ops, |(a, op_a), (b, op_b)| {
             a.get().total_cmp(&b.get()).then(op_a.cmp(op_b))
         });
         ops
@@ -908,49 +982,43 @@ impl FactStore {
     fn apply(&self, store: &mut LiveStore, at: Time, op: Op, log: &mut Vec<Change>) {
         // Operations come sorted by time, so time never goes back.
         let _ = store.advance_to(at);
-        let change = |action, fact, event, outcome: Option<WriteOutcome>| {
-            let outcome = outcome.unwrap_or_default();
-            Change {
-                at,
-                action,
-                fact,
-                event,
-                superseded: outcome.superseded,
-                evicted: outcome.evicted,
-            }
-        };
         let written = |outcome: WriteOutcome, event| {
             let action = if outcome.refreshed {
                 Action::Refresh
             } else {
                 Action::Write
             };
-            change(action, outcome.fact, event, Some(outcome))
+            Change {
+                event,
+                superseded: outcome.superseded,
+                evicted: outcome.evicted,
+                ..Change::new(at, action, outcome.fact)
+            }
         };
         match op {
             Op::SeedFact(i) => {
                 let fact = &self.scenario.facts()[i];
-                let id = i as FactId + 1;
+                let id = FactId(i as u32 + 1);
                 if let Ok(outcome) = store.write(id, &fact.text, fact.importance, None) {
                     log.push(written(outcome, None));
                 }
             }
             Op::Event(i) => {
                 let event = &self.scenario.events()[i];
-                let id = self.scenario.event_fact(i).unwrap_or_default();
+                let index = EventIndex(i as u32);
+                let id = self.scenario.event_fact(index).unwrap_or_default();
                 let supersedes = event.supersedes.filter(|&old| store.get(old).is_some());
                 if let Ok(outcome) = store.write(id, &event.text, event.importance, supersedes) {
-                    log.push(written(outcome, Some(i as u32)));
+                    log.push(written(outcome, Some(index)));
                 }
             }
             Op::Consolidate => {
                 let distiller = ScenarioDistiller(&self.scenario);
                 for outcome in store.consolidate(&distiller).unwrap_or_default() {
-                    let evicted = WriteOutcome {
+                    log.push(Change {
                         evicted: outcome.evicted,
-                        ..WriteOutcome::default()
-                    };
-                    log.push(change(Action::Distill, outcome.fact, None, Some(evicted)));
+                        ..Change::new(at, Action::Distill, outcome.fact)
+                    });
                 }
             }
             Op::Read(i) => {
@@ -963,7 +1031,7 @@ impl FactStore {
                     Ok(()) => Action::Read,
                     Err(_) => Action::MissedRead,
                 };
-                log.push(change(action, read.fact, None, None));
+                log.push(Change::new(at, action, read.fact));
             }
         }
     }
@@ -989,7 +1057,7 @@ impl ChartLines {
     fn add(&mut self, timeline: &FactStore, store: &LiveStore, t: Time) {
         for id in store.ranked() {
             let Some(fact) = store.get(id) else { continue };
-            let Some(slot) = self.index.get_mut(id as usize) else {
+            let Some(slot) = self.index.get_mut(id.0 as usize) else {
                 continue;
             };
             let point = [t.get(), timeline.config.score(fact, t)];

@@ -1,11 +1,11 @@
 //! The facts, scheduled reads and write events a forgetting timeline starts from.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::error::{whole_number, Error};
-use crate::forgetting::store::{check_importance, FactId, FactKind};
+use crate::forgetting::store::{check_importance, FactKind};
 use crate::limits::{check_len, TextBudget, MAX_EVENTS, MAX_FACTS, MAX_READS, MAX_RULES};
-use crate::units::Time;
+use crate::units::{EventIndex, FactId, Time};
 
 /// A fact the store holds at t = 0.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -61,11 +61,11 @@ pub struct ConsolidationRule {
 /// # Example
 ///
 /// ```
-/// use agent_memory_widgets::Scenario;
+/// use agent_memory_widgets::{EventIndex, FactId, Scenario};
 ///
 /// let scenario = Scenario::refund_desk();
 /// assert_eq!(scenario.facts()[0].text, "the user is Dana");
-/// assert_eq!(scenario.event_fact(1), Some(6));
+/// assert_eq!(scenario.event_fact(EventIndex(1)), Some(FactId(6)));
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Scenario {
@@ -85,7 +85,8 @@ pub struct Scenario {
 ///                 "supersedes": null } ]
 /// }
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "deserialize", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 pub struct ScenarioSpec {
     /// The facts at t = 0, numbered from 1.
@@ -108,7 +109,8 @@ pub struct ScenarioSpec {
 /// { "kind": "procedural", "text": "returns past 30 days carry a 10% fee", "importance": 0.8,
 ///   "sources": [4] }
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "deserialize", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 pub struct RuleSpec {
     /// `semantic` or `procedural`; required.
@@ -123,7 +125,8 @@ pub struct RuleSpec {
 }
 
 /// A fact of a [`ScenarioSpec`].
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "deserialize", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 pub struct SeedFactSpec {
     /// What it says; required.
@@ -133,7 +136,8 @@ pub struct SeedFactSpec {
 }
 
 /// A scheduled read of a [`ScenarioSpec`].
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "deserialize", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 pub struct ReadSpec {
     /// The id of the fact read; required.
@@ -143,7 +147,8 @@ pub struct ReadSpec {
 }
 
 /// A write event of a [`ScenarioSpec`].
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "deserialize", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 pub struct EventSpec {
     /// The button's label; defaults to the text.
@@ -191,12 +196,14 @@ impl Scenario {
         })?;
         let fact_id = |path: String, value: Option<f64>| {
             let value = value.ok_or_else(|| Error::invalid(&path, format!("{path}: required")))?;
-            whole_number(&path, value, 1, max_id).map_err(|err| {
-                Error::invalid(
-                    &path,
-                    format!("{}; facts and events number 1 to {max_id}", err.message()),
-                )
-            })
+            whole_number(&path, value, 1, max_id)
+                .map(FactId)
+                .map_err(|err| {
+                    Error::invalid(
+                        &path,
+                        format!("{}; facts and events number 1 to {max_id}", err.message()),
+                    )
+                })
         };
         let facts = spec
             .facts
@@ -235,7 +242,7 @@ impl Scenario {
                     None => None,
                     Some(value) => Some(fact_id(format!("events[{i}].supersedes"), Some(value))?),
                 };
-                if supersedes == Some(first_event_id + i as u32) {
+                if supersedes == Some(FactId(first_event_id + i as u32)) {
                     return Err(Error::invalid(
                         &format!("events[{i}].supersedes"),
                         format!("events[{i}].supersedes: an event cannot supersede its own fact"),
@@ -260,17 +267,17 @@ impl Scenario {
             .enumerate()
             .map(|(j, rule)| {
                 let path = format!("consolidation[{j}]");
-                let kind = match rule.kind.as_deref() {
-                    Some("semantic") => FactKind::Semantic,
-                    Some("procedural") => FactKind::Procedural,
-                    other => {
+                let kind = match rule.kind.as_deref().map(str::parse) {
+                    Some(Ok(kind @ (FactKind::Semantic | FactKind::Procedural))) => kind,
+                    _ => {
+                        let other = rule.kind.as_deref();
                         return Err(Error::invalid(
                             &format!("{path}.kind"),
                             format!(
                                 "{path}.kind: must be \"semantic\" or \"procedural\", got {}",
                                 other.map_or("nothing".to_owned(), |k| format!("\"{k}\""))
                             ),
-                        ))
+                        ));
                     }
                 };
                 let sources_path = format!("{path}.sources");
@@ -321,14 +328,14 @@ impl Scenario {
             importance,
         };
         let read = |at| ScheduledRead {
-            fact: 1,
+            fact: FactId(1),
             at: Time(at),
         };
-        let rule = |kind, text: &str, importance, sources: &[FactId]| ConsolidationRule {
+        let rule = |kind, text: &str, importance, sources: &[u32]| ConsolidationRule {
             kind,
             text: text.into(),
             importance,
-            sources: sources.to_vec(),
+            sources: sources.iter().copied().map(FactId).collect(),
         };
         let event = |text: &str, importance, supersedes| WriteEvent {
             label: text.into(),
@@ -345,7 +352,7 @@ impl Scenario {
             ],
             reads: vec![read(2.0), read(5.0)],
             events: vec![
-                event("refund approved: $180.00", 0.9, Some(3)),
+                event("refund approved: $180.00", 0.9, Some(FactId(3))),
                 event("Dana asks about the Globex earbuds warranty", 0.7, None),
             ],
             consolidation: vec![
@@ -387,8 +394,9 @@ impl Scenario {
     }
 
     /// The id of the fact that event `index` writes.
-    pub fn event_fact(&self, index: usize) -> Option<FactId> {
-        (index < self.events.len()).then(|| (self.facts.len() + 1 + index) as FactId)
+    pub fn event_fact(&self, index: EventIndex) -> Option<FactId> {
+        let index = index.get();
+        (index < self.events.len()).then(|| FactId((self.facts.len() + 1 + index) as u32))
     }
 
     /// The consolidation rules.
@@ -399,7 +407,7 @@ impl Scenario {
     /// The id of the fact that consolidation rule `index` writes.
     pub fn rule_fact(&self, index: usize) -> Option<FactId> {
         (index < self.consolidation.len())
-            .then(|| (self.facts.len() + self.events.len() + 1 + index) as FactId)
+            .then(|| FactId((self.facts.len() + self.events.len() + 1 + index) as u32))
     }
 
     /// How many facts the scenario can ever hold: those at t = 0, one per write event and one
@@ -411,7 +419,7 @@ impl Scenario {
     /// Whether `id` names a fact of this scenario (written at t = 0, by an event or by
     /// consolidation).
     pub fn has_fact(&self, id: FactId) -> bool {
-        id >= 1 && (id as usize) <= self.facts.len() + self.events.len() + self.consolidation.len()
+        id.0 >= 1 && (id.0 as usize) <= self.fact_count()
     }
 }
 

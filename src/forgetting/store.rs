@@ -8,15 +8,12 @@ use serde::Serialize;
 use crate::error::{fmt_number, Error, ErrorKind};
 use crate::forgetting::StoreConfig;
 use crate::math::{exp2, log2};
-use crate::units::Time;
-
-/// A fact's id, unique within a store.
-pub type FactId = u32;
+use crate::names::named;
+use crate::units::{FactId, Time};
 
 /// What kind of memory a fact is. Each kind fades with its own half-life
 /// ([`StoreConfig::half_life_of`]): lasting knowledge more slowly than raw episodes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FactKind {
     /// Something that happened, remembered as it was said.
     Episodic,
@@ -26,6 +23,12 @@ pub enum FactKind {
     Procedural,
 }
 
+named!(FactKind, "kind", {
+    Episodic => "episodic",
+    Semantic => "semantic",
+    Procedural => "procedural",
+});
+
 impl FactKind {
     /// Every kind, in the order of [`FactKind::index`].
     pub const ALL: [FactKind; 3] = [FactKind::Episodic, FactKind::Semantic, FactKind::Procedural];
@@ -34,15 +37,23 @@ impl FactKind {
     pub fn index(self) -> usize {
         self as usize
     }
-
-    /// The name a scenario uses for the kind.
-    pub fn name(self) -> &'static str {
-        ["episodic", "semantic", "procedural"][self.index()]
-    }
 }
 
 /// Where a fact stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// A state snapshot ([`FactView::status`](crate::FactView::status)) writes only its
+/// [`name`](Status::name), `active`, `superseded` or `evicted`, with the superseding fact in a
+/// field of its own; a saved [`LiveStore`] keeps the whole value.
+///
+/// ```
+/// use agent_memory_widgets::{FactId, Status};
+///
+/// assert_eq!(Status::Superseded { by: FactId(5) }.to_string(), "superseded");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "deserialize", derive(serde::Deserialize))]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Status {
     /// Ranked, read and eligible for eviction.
     Active,
@@ -55,8 +66,51 @@ pub enum Status {
     Evicted,
 }
 
+impl Status {
+    /// `active`, `superseded` or `evicted`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Active => "active",
+            Status::Superseded { .. } => "superseded",
+            Status::Evicted => "evicted",
+        }
+    }
+
+    /// The fact that superseded this one, if one did.
+    pub fn superseded_by(self) -> Option<FactId> {
+        match self {
+            Status::Superseded { by } => Some(by),
+            _ => None,
+        }
+    }
+
+    /// Serialises a status as its [`name`](Status::name) alone, as a state snapshot shows it.
+    pub(crate) fn serialize_name<S: serde::Serializer>(
+        status: &Status,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(status.name())
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// One fact with the numbers its score is made of.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// Serialised (and, with the `deserialize` feature, read back) as part of a saved
+/// [`LiveStore`]: see [`SavedStore`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "deserialize",
+    derive(serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Fact {
     /// Its id.
     pub id: FactId,
@@ -109,6 +163,7 @@ pub trait Distiller {
 
 /// What a [`LiveStore::write`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct WriteOutcome {
     /// The fact written, or the active duplicate it refreshed instead.
     pub fact: FactId,
@@ -136,23 +191,26 @@ pub struct WriteOutcome {
 /// # Example
 ///
 /// ```
-/// use agent_memory_widgets::{LiveStore, StoreConfig, Time};
+/// use agent_memory_widgets::{FactId, LiveStore, StoreConfig, Time};
 ///
-/// let mut store = LiveStore::new(StoreConfig::new(4.0, 2, 0.5).unwrap());
-/// store.write(1, "the user is Dana", 0.4, None).unwrap();
-/// store.write(2, "order ORD-3300 was $200.00", 0.6, None).unwrap();
-/// store.advance_to(Time::new(4.0).unwrap()).unwrap();
-/// store.read(1).unwrap();
-/// store.read(1).unwrap(); // access 2: Dana scores 0.4, the order 0.3
-/// let outcome = store.write(3, "refund approved: $180.00", 0.9, None).unwrap();
-/// assert_eq!(outcome.evicted, Some(2));
-/// assert_eq!(store.top_k(2), [3, 1]);
-/// assert_eq!(store.score(3), Some(0.9));
+/// # fn main() -> Result<(), agent_memory_widgets::Error> {
+/// let mut store = LiveStore::new(StoreConfig::new(4.0, 2, 0.5)?);
+/// store.write(FactId(1), "the user is Dana", 0.4, None)?;
+/// store.write(FactId(2), "order ORD-3300 was $200.00", 0.6, None)?;
+/// store.advance_to(Time::new(4.0)?)?;
+/// store.read(FactId(1))?;
+/// store.read(FactId(1))?; // access 2: Dana scores 0.4, the order 0.3
+/// let outcome = store.write(FactId(3), "refund approved: $180.00", 0.9, None)?;
+/// assert_eq!(outcome.evicted, Some(FactId(2)));
+/// assert_eq!(store.top_k(2), [FactId(3), FactId(1)]);
+/// assert_eq!(store.score(FactId(3)), Some(0.9));
+/// # Ok(())
+/// # }
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct LiveStore {
     config: StoreConfig,
-    now: Time,
+    time: Time,
     facts: BTreeMap<FactId, Fact>,
     // Invariant: ranked[k] has one entry per active fact of kind k, with its current key. Keys are
     // comparable only within a kind, since each kind has its own half-life.
@@ -198,7 +256,7 @@ impl LiveStore {
     pub fn new(config: StoreConfig) -> LiveStore {
         LiveStore {
             config,
-            now: Time::ZERO,
+            time: Time::ZERO,
             facts: BTreeMap::new(),
             ranked: Default::default(),
             by_text: BTreeMap::new(),
@@ -210,24 +268,24 @@ impl LiveStore {
         self.config
     }
 
-    /// The current time.
-    pub fn now(&self) -> Time {
-        self.now
+    /// The store's current time: where [`advance_to`](LiveStore::advance_to) moved it.
+    pub fn time(&self) -> Time {
+        self.time
     }
 
     /// Moves time forward to `t`. Moving back is an error: replay into a new store instead.
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::TimeWentBack`] when `t` is before [`now`](LiveStore::now).
+    /// [`ErrorKind::TimeWentBack`] when `t` is before [`time`](LiveStore::time).
     pub fn advance_to(&mut self, t: Time) -> Result<(), Error> {
-        if t < self.now {
+        if t < self.time {
             return Err(Error::new(ErrorKind::TimeWentBack, format!(
                 "t must not go back in a LiveStore (now {}, got {}); replay into a new store instead",
-                self.now, t
+                self.time, t
             )));
         }
-        self.now = t;
+        self.time = t;
         Ok(())
     }
 
@@ -293,16 +351,32 @@ impl LiveStore {
         for fact in distilled {
             let mut sources = Vec::with_capacity(fact.sources.len());
             for &source in &fact.sources {
-                let Some(held) = self.facts.get(&source) else {
-                    continue;
-                };
-                if held.status == Status::Evicted {
-                    continue;
+                if self
+                    .facts
+                    .get(&source)
+                    .is_some_and(|held| held.status != Status::Evicted)
+                {
+                    sources.push(source);
                 }
-                if held.kind == FactKind::Episodic {
-                    self.retire(source, Status::Superseded { by: fact.id });
+            }
+            // The fact the episodes fold into: the distilled one, or the active fact whose text
+            // it repeats (the write refreshes that one instead), unless that is an episode
+            // retired here, so that a superseded fact always names a fact the store holds.
+            let retired = |id: FactId, store: &LiveStore| {
+                sources.contains(&id)
+                    && store
+                        .facts
+                        .get(&id)
+                        .is_some_and(|held| held.kind == FactKind::Episodic)
+            };
+            let by = match self.by_text.get(&normalise(&fact.text)) {
+                Some(&existing) if !retired(existing, self) => existing,
+                _ => fact.id,
+            };
+            for &source in &sources {
+                if retired(source, self) {
+                    self.retire(source, Status::Superseded { by });
                 }
-                sources.push(source);
             }
             let outcome = self.write_fact(
                 fact.id,
@@ -357,7 +431,7 @@ impl LiveStore {
                 text: text.to_owned(),
                 kind,
                 importance,
-                last_touch: self.now,
+                last_touch: self.time,
                 reads: 0,
                 status: Status::Active,
                 sources,
@@ -387,12 +461,7 @@ impl LiveStore {
         self.ranked
             .iter()
             .filter_map(|set| set.first())
-            .min_by(|a, b| {
-                self.score_now(a.id)
-                    .total_cmp(&self.score_now(b.id))
-                    .then(a.last_touch.total_cmp(&b.last_touch))
-                    .then(a.id.cmp(&b.id))
-            })
+            .min_by(|a, b| self.cmp_now(a, b))
             .map(|rank| rank.id)
     }
 
@@ -408,8 +477,14 @@ impl LiveStore {
         self.facts.get(&rank.id)
     }
 
-    fn score_now(&self, id: FactId) -> f64 {
-        self.score(id).unwrap_or(f64::INFINITY)
+    /// Two active facts of any kinds in eviction order at the current time: by score, then the
+    /// older last touch, then the lower id. Within a kind this is the order of [`Rank`].
+    fn cmp_now(&self, a: &Rank, b: &Rank) -> Ordering {
+        let score = |id| self.score(id).unwrap_or(f64::INFINITY);
+        score(a.id)
+            .total_cmp(&score(b.id))
+            .then(a.last_touch.total_cmp(&b.last_touch))
+            .then(a.id.cmp(&b.id))
     }
 
     /// Reads active fact `id` at the current time: its read count goes up by one.
@@ -427,7 +502,7 @@ impl LiveStore {
                 ErrorKind::FactNotActive { id },
                 format!(
                     "fact {id} is no longer active at t = {}; only active facts can be read",
-                    self.now
+                    self.time
                 ),
             )),
             None => Err(Error::new(
@@ -469,12 +544,7 @@ impl LiveStore {
                 .iter_mut()
                 .enumerate()
                 .filter_map(|(kind, head)| head.peek().map(|rank| (kind, **rank)))
-                .max_by(|(_, a), (_, b)| {
-                    self.score_now(a.id)
-                        .total_cmp(&self.score_now(b.id))
-                        .then(a.last_touch.total_cmp(&b.last_touch))
-                        .then(a.id.cmp(&b.id))
-                })?;
+                .max_by(|(_, a), (_, b)| self.cmp_now(a, b))?;
             heads[best.0].next();
             Some(best.1.id)
         })
@@ -484,7 +554,7 @@ impl LiveStore {
     pub fn score(&self, id: FactId) -> Option<f64> {
         self.facts
             .get(&id)
-            .map(|fact| self.config.score(fact, self.now))
+            .map(|fact| self.config.score(fact, self.time))
     }
 
     fn rank(&self, fact: &Fact) -> Rank {
@@ -497,7 +567,7 @@ impl LiveStore {
 
     /// Changes an active fact and moves it to its new place in the ranking.
     fn rekey(&mut self, id: FactId, change: impl FnOnce(&mut Fact, Time)) {
-        let now = self.now;
+        let now = self.time;
         let Some(fact) = self.facts.get(&id) else {
             return;
         };
@@ -527,6 +597,155 @@ impl LiveStore {
             fact.status = status;
         }
         true
+    }
+}
+
+/// A [`LiveStore`] as plain data, to save memory between runs and load it again.
+///
+/// The ranking is not saved: it is rebuilt, and every invariant checked, when a store is made
+/// from this with [`LiveStore::try_from`], which gives an [`Error`] to match. A `LiveStore`
+/// serialises as this, and (with the `deserialize` feature, on by default) deserialises through
+/// it, so a loaded store cannot break the ranking whatever the file says.
+///
+/// # Example
+///
+/// ```
+/// use agent_memory_widgets::{ErrorKind, FactId, LiveStore, SavedStore, StoreConfig};
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let mut store = LiveStore::new(StoreConfig::default());
+/// store.write(FactId(1), "the user is Dana", 0.4, None)?;
+/// let json = serde_json::to_string(&store)?;
+///
+/// let saved: SavedStore = serde_json::from_str(&json)?;
+/// assert_eq!(LiveStore::try_from(saved.clone())?, store);
+///
+/// let mut broken = saved;
+/// broken.facts.push(broken.facts[0].clone()); // the same id twice
+/// let err = LiveStore::try_from(broken).unwrap_err();
+/// assert_eq!(*err.kind(), ErrorKind::DuplicateId { id: FactId(1) });
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "deserialize",
+    derive(serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
+pub struct SavedStore {
+    /// The store's settings.
+    pub config: StoreConfig,
+    /// The store's current time.
+    pub time: Time,
+    /// Every fact, in any status.
+    pub facts: Vec<Fact>,
+}
+
+impl Serialize for LiveStore {
+    /// As a [`SavedStore`]: the settings, the time and every fact by id.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        struct Facts<'a>(&'a BTreeMap<FactId, Fact>);
+        impl Serialize for Facts<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_seq(self.0.values())
+            }
+        }
+        let mut saved = serializer.serialize_struct("SavedStore", 3)?;
+        saved.serialize_field("config", &self.config)?;
+        saved.serialize_field("time", &self.time)?;
+        saved.serialize_field("facts", &Facts(&self.facts))?;
+        saved.end()
+    }
+}
+
+/// A saved store read back is checked as [`LiveStore::try_from`] checks it.
+#[cfg(feature = "deserialize")]
+impl<'de> serde::Deserialize<'de> for LiveStore {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<LiveStore, D::Error> {
+        let saved = SavedStore::deserialize(deserializer)?;
+        LiveStore::try_from(saved).map_err(serde::de::Error::custom)
+    }
+}
+
+impl TryFrom<SavedStore> for LiveStore {
+    type Error = Error;
+
+    /// Rebuilds a store from its saved facts, checking what a store's own operations
+    /// guarantee, so that a loaded store ranks, evicts and refreshes exactly as the saved one.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`] naming the fact's field (`facts[2].importance`) for an
+    /// importance outside (0, 1], an empty text, a last touch after the store's time, or two
+    /// active facts with the same text, and naming `facts` when more facts are active than the
+    /// capacity; [`ErrorKind::DuplicateId`] for an id given twice; [`ErrorKind::NoSuchFact`]
+    /// when a fact is superseded by, or cites, a fact the store does not hold.
+    fn try_from(saved: SavedStore) -> Result<LiveStore, Error> {
+        let mut store = LiveStore::new(saved.config);
+        store.time = saved.time;
+        for (i, fact) in saved.facts.into_iter().enumerate() {
+            let at = |field: &str| format!("facts[{i}].{field}");
+            check_importance(&at("importance"), fact.importance)?;
+            if fact.text.trim().is_empty() {
+                let field = at("text");
+                return Err(Error::invalid(
+                    &field,
+                    format!("{field} must be a non-empty text"),
+                ));
+            }
+            if fact.last_touch > store.time {
+                let field = at("lastTouch");
+                return Err(Error::invalid(
+                    &field,
+                    format!(
+                        "{field} must not be after the store's time {}, got {}",
+                        store.time, fact.last_touch
+                    ),
+                ));
+            }
+            if store.facts.contains_key(&fact.id) {
+                return Err(duplicate_id(fact.id));
+            }
+            if fact.status == Status::Active {
+                let normalised = normalise(&fact.text);
+                if let Some(&other) = store.by_text.get(&normalised) {
+                    let field = at("text");
+                    return Err(Error::invalid(
+                        &field,
+                        format!("{field} repeats the text of active fact {other}"),
+                    ));
+                }
+                store.ranked[fact.kind.index()].insert(store.rank(&fact));
+                store.by_text.insert(normalised, fact.id);
+            }
+            store.facts.insert(fact.id, fact);
+        }
+        for fact in store.facts.values() {
+            for &cited in fact.status.superseded_by().iter().chain(&fact.sources) {
+                if !store.facts.contains_key(&cited) {
+                    return Err(Error::new(
+                        ErrorKind::NoSuchFact { id: cited },
+                        format!(
+                            "fact {} names fact {cited}, which the store does not hold",
+                            fact.id
+                        ),
+                    ));
+                }
+            }
+        }
+        let capacity = usize::try_from(store.config.capacity()).unwrap_or(usize::MAX);
+        if store.active_count() > capacity {
+            return Err(Error::invalid(
+                "facts",
+                format!(
+                    "facts has {} active facts, more than the capacity of {capacity}",
+                    store.active_count()
+                ),
+            ));
+        }
+        Ok(store)
     }
 }
 

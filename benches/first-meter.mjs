@@ -1,0 +1,120 @@
+// How soon a reader sees the compaction meter, next to how soon the same page paints without the
+// widgets, in one run (these machines are noisy, so only the ratio within one run means much).
+// Prints one JSON object to stdout; progress goes to stderr. Run after `make build`:
+//
+//   node benches/first-meter.mjs
+//
+// Both pages are site/index.html, as `make serve` serves it (minified, preload hints); the second
+// has its widget scripts and preload hints taken out. Loads alternate, each in a fresh context,
+// and each figure is a median:
+//   meterMs     navigation start to the first frame after <memory-compaction>'s meter is in
+//   paintMs     navigation start to first contentful paint of the page without the widget scripts
+//   ratio       meterMs / paintMs (issue 11's goal: at most 1.3)
+//   layoutShift the page's cumulative layout shift until every widget has rendered
+
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, serve, open, launch } from "../tests/e2e/harness.mjs";
+
+const LOADS = 9;
+const log = (...args) => console.error("[first-meter]", ...args);
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** Installed before the page's scripts: records when the meter first reaches the screen. */
+function watchMeter() {
+  window.__layoutShift = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__layoutShift += entry.value;
+  }).observe({ type: "layout-shift", buffered: true });
+  const attachShadow = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) {
+    const root = attachShadow.call(this, init);
+    if (this.localName === "memory-compaction") {
+      const observer = new MutationObserver(() => {
+        if (window.__meterAt !== undefined || !root.querySelector(".meter-label")) return;
+        window.__meterAt = null;
+        observer.disconnect();
+        // The next frame is the first that can show it.
+        requestAnimationFrame(() => (window.__meterAt = performance.now()));
+      });
+      observer.observe(root, { childList: true, subtree: true });
+    }
+    return root;
+  };
+}
+
+async function loadWithWidgets(browser, url) {
+  const { page, context, problems } = await open(browser, url);
+  await page.addInitScript(watchMeter);
+  await page.goto(url);
+  await page.waitForFunction(() => typeof window.__meterAt === "number", null, { timeout: 20_000 });
+  // Every widget rendered: then the layout has settled.
+  await page.waitForFunction(() => ["memory-forgetting", "memory-playground"].every((name) =>
+    document.querySelector(name)?.shadowRoot?.querySelector(".content")?.childElementCount), null, { timeout: 20_000 });
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  const result = await page.evaluate(() => ({ meterAt: window.__meterAt, layoutShift: window.__layoutShift }));
+  if (problems.length) throw new Error(`the page reported problems:\n  ${problems.join("\n  ")}`);
+  await context.close();
+  return result;
+}
+
+async function loadWithout(browser, url) {
+  const { page, context } = await open(browser, url);
+  await page.goto(url);
+  const paintAt = await page.evaluate(() => new Promise((done) => {
+    new PerformanceObserver((list) => {
+      const fcp = list.getEntriesByName("first-contentful-paint")[0];
+      if (fcp) done(fcp.startTime);
+    }).observe({ type: "paint", buffered: true });
+  }));
+  await context.close();
+  return paintAt;
+}
+
+export async function measureFirstMeter() {
+  // The same page without its widget scripts and preload hints, next to it in site/.
+  const { readFileSync } = await import("node:fs");
+  const page = readFileSync(join(ROOT, "site/index.html"), "utf8");
+  const bare = page.replace(/^\s*<(script type="module"|link rel="(modulepreload|preload)")[^>]*>(<\/script>)?\n/gm, "");
+  if (bare === page || /<script/.test(bare)) throw new Error("could not take the widget scripts out of site/index.html");
+  writeFileSync(join(ROOT, "site/index-without-widgets.html"), bare);
+
+  const server = await serve(join(ROOT, "site"));
+  const browser = await launch();
+  try {
+    const meters = [];
+    const paints = [];
+    const shifts = [];
+    // One untimed load of each warms the server's file cache and Chromium's.
+    await loadWithWidgets(browser, server.url);
+    await loadWithout(browser, `${server.url}index-without-widgets.html`);
+    for (let i = 0; i < LOADS; i++) {
+      const { meterAt, layoutShift } = await loadWithWidgets(browser, server.url);
+      meters.push(meterAt);
+      shifts.push(layoutShift);
+      paints.push(await loadWithout(browser, `${server.url}index-without-widgets.html`));
+    }
+    log(`meter ${meters.map((ms) => ms.toFixed(0)).join(", ")} ms; bare paint ${paints.map((ms) => ms.toFixed(0)).join(", ")} ms`);
+    const meterMs = median(meters);
+    const paintMs = median(paints);
+    return {
+      chromium: browser.version(),
+      loads: LOADS,
+      meterMs: Number(meterMs.toFixed(1)),
+      paintMs: Number(paintMs.toFixed(1)),
+      ratio: Number((meterMs / paintMs).toFixed(2)),
+      layoutShift: Number(median(shifts).toFixed(4)),
+    };
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await measureFirstMeter(), null, 2));
+}

@@ -1,0 +1,96 @@
+// The site readers download (site/, what `make serve` serves: minified, one module and one wasm
+// core per element family). The other browser tests exercise the readable sources in www/; these
+// check that the build loads, and that a page fetches only what its elements use.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { ROOT, serve, launch, open } from "./harness.mjs";
+
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+const WAIT = { timeout: 10_000 };
+
+let server, browser;
+before(async () => {
+  server = await serve(ROOT, { "content-security-policy": CSP });
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Opens `path`; returns the page, its problems, and a function listing the paths it fetched. */
+async function openPage(path) {
+  const opened = await open(browser, server.url);
+  await opened.page.addInitScript(() => {
+    window.violations = [];
+    document.addEventListener("securitypolicyviolation", (e) => window.violations.push(`${e.violatedDirective}: ${e.blockedURI}`));
+  });
+  await opened.page.goto(server.url + path);
+  const fetched = () => opened.page.evaluate(() =>
+    performance.getEntriesByType("resource").map((r) => new URL(r.name).pathname).filter((p) => p !== "/favicon.ico").sort());
+  return { ...opened, fetched };
+}
+
+test("the built index page works under the strict CSP and compiles one core for its three elements", async () => {
+  const { page, problems, fetched } = await openPage("site/index.html");
+  const add = page.getByRole("button", { name: "Add next turn" });
+  await add.waitFor(WAIT);
+  for (let i = 0; i < 4; i++) await add.click();
+  assert.match(await page.locator("memory-compaction").getByRole("status").textContent(), /Turn 4: over budget at 41 tokens, compacted to 30 of 40 tokens/);
+  await page.getByRole("slider", { name: "time" }).fill("6");
+  assert.match(await page.locator("memory-forgetting tbody tr").first().textContent(), /the user is Dana/);
+  await page.locator("memory-playground .policies").waitFor(WAIT);
+  const wasm = (await fetched()).filter((path) => path.endsWith(".wasm"));
+  assert.deepEqual(wasm, ["/site/pkg/agent_memory_widgets_bg.wasm"]);
+  assert.deepEqual(await page.evaluate(() => window.violations), []);
+  assert.deepEqual(problems, []);
+});
+
+test("a page with only <memory-compaction> fetches neither the fact store nor the playground", async () => {
+  const { page, problems, fetched } = await openPage("tests/e2e/pages/site-compaction.html");
+  await page.getByRole("button", { name: "Add next turn" }).waitFor(WAIT);
+  const paths = await fetched();
+  assert.ok(paths.includes("/site/pkg/compaction_bg.wasm"), paths.join("\n"));
+  assert.deepEqual(paths.filter((path) => /forgetting|playground|agent_memory_widgets/.test(path)), []);
+
+  // An element of another family added later loads its own module and core then.
+  await page.evaluate(() => document.querySelector("#later").append(document.createElement("memory-forgetting")));
+  await page.getByRole("slider", { name: "time" }).waitFor(WAIT);
+  const later = await fetched();
+  assert.ok(later.includes("/site/forgetting.js") && later.includes("/site/pkg/forgetting_bg.wasm"), later.join("\n"));
+  assert.deepEqual(later.filter((path) => /playground|agent_memory_widgets/.test(path)), []);
+  assert.deepEqual(await page.evaluate(() => window.violations), []);
+  assert.deepEqual(problems, []);
+});
+
+test("a page with only <memory-forgetting> fetches neither the session nor the playground", async () => {
+  const { page, problems, fetched } = await openPage("tests/e2e/pages/site-forgetting.html");
+  await page.getByRole("slider", { name: "time" }).waitFor(WAIT);
+  const paths = await fetched();
+  assert.ok(paths.includes("/site/pkg/forgetting_bg.wasm"), paths.join("\n"));
+  assert.deepEqual(paths.filter((path) => /compaction|playground|agent_memory_widgets/.test(path)), []);
+  assert.deepEqual(problems, []);
+});
+
+test("a property set before the element's code loaded still takes effect", async () => {
+  // On a page without <memory-compaction>, its code is not loaded: the element below starts as a
+  // plain HTMLElement, and the property lands on it before the class exists.
+  const { page, problems } = await openPage("tests/e2e/pages/site-forgetting.html");
+  await page.getByRole("slider", { name: "time" }).waitFor(WAIT);
+  const before = await page.evaluate(() => {
+    const el = document.createElement("memory-compaction");
+    el.id = "early";
+    el.scenario = { script: [{ speaker: "user", kind: "chatter", text: "one two three" }] };
+    el.budget = 30;
+    const defined = customElements.get("memory-compaction") !== undefined;
+    document.querySelector("main").append(el);
+    return defined;
+  });
+  assert.equal(before, false);
+  await page.locator("#early #done-note").waitFor(WAIT);
+  assert.match(await page.locator("#early #done-note").textContent(), /Turn 0 of 1\b/);
+  assert.match(await page.locator("#early .meter-label").textContent(), /\/ 30 tokens/);
+  assert.equal(await page.evaluate(() => document.querySelector("#early").getAttribute("budget")), "30");
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,134 @@
+// `make build`: www/ minified into site/, which is what `make serve` serves and readers download.
+//
+//   site/widgets.js                  the loader a page includes (www/widgets.js)
+//   site/compaction.js, ...          one module per element, loaded when the page first uses it
+//   site/chunk-*.js                  code two elements share (the base class), loaded once
+//   site/pkg/<family>_bg.wasm        one wasm core per element family (see the Makefile)
+//   site/pkg/agent_memory_widgets_bg.wasm   the full core, for a page with elements of two families
+//   site/index.html, page.css, favicon.svg
+//   site/meta.json                   esbuild's account of what each module imports (for the size test)
+//
+// The readable sources in www/ are what the tests exercise; every .js here has a source map.
+// The shadow roots' stylesheet is inlined as a constructed stylesheet, so an element paints
+// styled at once instead of waiting for a <link> in each shadow root.
+
+import { build, transform } from "esbuild";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { CORES as CORE_TABLE, FAMILIES, coreFor } from "../www/cores.js";
+
+const root = resolve(import.meta.dirname, "..");
+const www = join(root, "www");
+const out = join(root, "site");
+export { FAMILIES };
+const CORES = Object.keys(CORE_TABLE);
+
+/** Replaces exactly one occurrence of `from`, or stops the build. */
+export function replaceOnce(text, from, to, what) {
+  const at = text.indexOf(from);
+  if (at < 0 || text.indexOf(from, at + 1) >= 0) throw new Error(`build: cannot find exactly one ${what}`);
+  return text.slice(0, at) + to + text.slice(at + from.length);
+}
+
+/** Where style.css's rules for the page around the widgets begin (index.html only). */
+const PAGE_RULES = "/* ---- The page around the widgets";
+
+/**
+ * style.css, minified, split in two: `shadow`, the widgets' rules for their shadow roots, and
+ * `page`, the theme's custom properties and the page's own rules, for index.html.
+ */
+export async function minifiedCss() {
+  const source = readFileSync(join(www, "style.css"), "utf8");
+  const pageAt = source.indexOf(PAGE_RULES);
+  const widgetsAt = source.indexOf("/* ---- The widgets");
+  if (pageAt < 0 || widgetsAt < 0 || widgetsAt > pageAt) throw new Error("build: cannot find the sections of style.css");
+  const minify = async (css) => (await transform(css, { loader: "css", minify: true })).code;
+  return {
+    shadow: await minify(source.slice(0, pageAt)),
+    page: await minify(source.slice(0, widgetsAt) + source.slice(pageAt)),
+  };
+}
+
+/**
+ * An esbuild plugin that swaps widget.js's `<link>` to style.css for a constructed stylesheet
+ * holding `css`, adopted by every shadow root.
+ */
+export function inlineStyles(css) {
+  return {
+    name: "inline-styles",
+    setup(build) {
+      build.onLoad({ filter: /[\\/]www[\\/]widget\.js$/ }, (args) => {
+        const source = readFileSync(args.path, "utf8");
+        const begin = source.indexOf("// bundle:styles-begin");
+        const end = source.indexOf("// bundle:styles-end");
+        if (begin < 0 || end < begin) throw new Error("build: cannot find the styles markers in widget.js");
+        const styles = `const SHEET = new CSSStyleSheet();
+SHEET.replaceSync(${JSON.stringify(css)});
+function adoptStyles(root) {
+  root.adoptedStyleSheets = [SHEET];
+}
+`;
+        return { contents: source.slice(0, begin) + styles + source.slice(end + "// bundle:styles-end".length), loader: "js" };
+      });
+    },
+  };
+}
+
+/** The files (paths from the root) that a page with elements of `families` fetches, besides itself. */
+export function pageFiles(meta, families) {
+  const files = new Set(["site/page.css"]);
+  const visit = (path) => {
+    if (files.has(path)) return;
+    files.add(path);
+    for (const { path: next, kind } of meta.outputs[path].imports) if (kind === "import-statement") visit(next);
+  };
+  visit("site/widgets.js");
+  if (families.length === 0) return [...files];
+  for (const family of families) visit(`site/${family}.js`);
+  const core = coreFor(families);
+  const glue = Object.keys(meta.outputs).find((path) => meta.outputs[path].entryPoint === `www/pkg/${core}.js`);
+  if (!glue) throw new Error(`build: no chunk for the ${core} core`);
+  visit(glue);
+  return [`site/pkg/${core}_bg.wasm`, ...files];
+}
+
+async function main() {
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(join(out, "pkg"), { recursive: true });
+  const css = await minifiedCss();
+  const result = await build({
+    entryPoints: ["widgets.js", ...FAMILIES.map((family) => `${family}.js`)].map((file) => join(www, file)),
+    outdir: out,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    minify: true,
+    sourcemap: "linked",
+    target: "es2022",
+    metafile: true,
+    legalComments: "none",
+    plugins: [inlineStyles(css.shadow)],
+    logLevel: "warning",
+  });
+  writeFileSync(join(out, "meta.json"), JSON.stringify(result.metafile, null, 1));
+  writeFileSync(join(out, "page.css"), css.page);
+  for (const core of CORES) copyFileSync(join(www, `pkg/${core}_bg.wasm`), join(out, `pkg/${core}_bg.wasm`));
+  copyFileSync(join(www, "favicon.svg"), join(out, "favicon.svg"));
+
+  // The page: besides widgets.js, preload what its elements will ask for, so that the element
+  // modules, the shared chunk and the wasm download in parallel with the loader, not after it.
+  let page = readFileSync(join(www, "index.html"), "utf8");
+  const used = FAMILIES.filter((family) => page.includes(`<memory-${family}`));
+  const hints = pageFiles(result.metafile, used)
+    .filter((file) => file !== "site/widgets.js" && !file.endsWith(".css"))
+    .map((file) => file.slice("site/".length))
+    .map((file) => file.endsWith(".wasm")
+      ? `<link rel="preload" href="${file}" as="fetch" type="application/wasm" crossorigin>`
+      : `<link rel="modulepreload" href="${file}">`);
+  page = replaceOnce(page, '<link rel="stylesheet" href="style.css">', '<link rel="stylesheet" href="page.css">', "stylesheet link");
+  page = replaceOnce(page, '<link rel="modulepreload" href="widgets.js">', ['<link rel="modulepreload" href="widgets.js">', ...hints].join("\n  "), "modulepreload link");
+  writeFileSync(join(out, "index.html"), page);
+  console.log(`build-site: site/ with ${used.length} element families on index.html, ${hints.length} preload hints`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

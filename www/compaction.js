@@ -1,0 +1,346 @@
+// <memory-compaction>: a support session at a refund desk, turn by turn, with its window, tiers
+// and step log. Renders the state the Rust core's `Session` hands it; holds no policy logic.
+//
+//   <script type="module" src="widgets.js"></script>
+//   <memory-compaction budget="40" hot="2"></memory-compaction>
+
+import { PEAK_MS, FALL_MS, reducedMotion, h, plural, MemoryWidget, turnList, sessionModel, define } from "./widget.js";
+
+class MemoryCompaction extends MemoryWidget {
+  static family = "compaction";
+  static observedAttributes = ["budget", "hot", "turn", "scenario"];
+
+  #timer = null;
+  #frame = 0;
+
+  createModel({ fallback = false } = {}) {
+    return fallback ? new this.core.Session() : sessionModel(this, this.core.Session);
+  }
+
+  mount() {
+    this.#settle();
+    const addButton = h("button", { type: "button", className: "primary", on: { click: () => this.addTurn() } }, "Add next turn");
+    const resetButton = h("button", { type: "button", on: { click: () => this.reset() } }, "Reset");
+    const backButton = h("button", { type: "button", on: { click: () => this.stepBack() } }, "Step back");
+    const doneNote = h("span", { className: "note", id: "done-note" });
+    addButton.setAttribute("aria-describedby", "done-note");
+    this.ui = {
+      addButton,
+      resetButton,
+      backButton,
+      doneNote,
+      transcript: h("ol", { className: "transcript-list" }),
+      meterBox: h("div", { className: "meter" }),
+      meterText: h("span", { className: "meter-text" }),
+      verdict: h("strong", { className: "verdict" }),
+      phase: h("span", { className: "phase", hidden: true, attrs: { "aria-hidden": "true" } }, "COMPACT \u2193"),
+      meter: h("meter", { min: 0, attrs: { "aria-label": "live window" } }),
+      crossingNote: h("p", { className: "crossing-note" }),
+      settingsNote: h("p", { className: "note settings-note" }),
+      hot: h("ol", { className: "lines" }),
+      hotCaption: h("p", { className: "caption" }),
+      warm: h("ol", { className: "lines" }),
+      cold: h("p", { className: "cold-line" }),
+      dropped: h("ul", { className: "dropped-list" }),
+      log: h("ol", { className: "log-list" }),
+      reason: h("p", { className: "reason", attrs: { role: "note" } }),
+    };
+    const ui = this.ui;
+    const tier = (name, caption, ...content) =>
+      h("section", { className: `tier ${name}`, attrs: { "aria-label": name } },
+        h("h4", {}, h("span", { className: "swatch", attrs: { "aria-hidden": "true" } }), name),
+        caption, ...content);
+    ui.meterBox.append(
+      h("p", { className: "meter-label" }, ui.meterText, " ", ui.verdict, ui.phase),
+      ui.meter,
+      ui.crossingNote,
+      ui.reason,
+      ui.settingsNote,
+    );
+    this.frame.className = "widget compaction";
+    this.body.replaceChildren(
+      h("div", { className: "controls" }, addButton, backButton, resetButton, doneNote),
+      ui.meterBox,
+      h("h3", {}, "The window the model actually sees"),
+      h("div", { className: "tiers" },
+        tier("hot", ui.hotCaption, ui.hot),
+        tier("warm", h("p", { className: "caption" },
+          "rolling summary: one line for each older decision, tool output or question (chatter is dropped)"), ui.warm),
+        tier("cold", h("p", { className: "caption" },
+          "one lossy line: only the key terms of the oldest warm lines, words that start with a capital letter or contain a digit (names, IDs, amounts); the oldest terms fall off"), ui.cold)),
+      h("div", { className: "record" },
+        h("section", { className: "dropped", attrs: { "aria-label": "dropped" } },
+          h("h4", {}, "Dropped chatter"), ui.dropped),
+        h("section", { className: "log", attrs: { "aria-label": "steps" } },
+          h("h4", {}, "Steps"), ui.log)),
+      h("section", { className: "transcript", attrs: { "aria-label": "transcript" } },
+        h("h4", {}, "Transcript"),
+        h("p", { className: "caption" }, "Every turn so far and where it lives now. Focus or hover a WARM or COLD line to see the turns it came from."),
+        ui.transcript),
+    );
+    this.ensureKnobs([
+      ["budget", "budget", { min: 1, step: 1 }],
+      ["hot", "HOT turns", { min: 1, step: 1 }],
+    ], { budget: 40, hot: 2 });
+    const state = this.model.state();
+    this.opened ??= [state.budget, state.hotN];
+    ui.settingsNote.textContent = this.settingsSentence(state);
+    this.render(state);
+    this.announce(state.turn === 0
+      ? `Ready: ${state.totalTurns} turns, budget ${state.budget} tokens.`
+      : `Opened after turn ${state.turn}: ${state.tokens} of ${state.budget} tokens.`);
+  }
+
+  /** What a knob change keeps: the turn the reader is at. */
+  progress() {
+    this.#settle();
+    return this.model.state().turn;
+  }
+
+  /** Replays to `turn` under new settings, and says so. */
+  replay(turn) {
+    this.model.goTo(turn);
+    const state = this.model.state();
+    const verdict = state.tokens > state.budget ? "over budget" : "under budget";
+    return `Replayed to turn ${state.turn} under the new settings: ${state.tokens} of ${state.budget} tokens, ${verdict}.`;
+  }
+
+  /**
+   * Where this run crosses the budget, from a second model played to the end; and, when the
+   * reader turned the knobs, that the text around the widget describes the opening settings.
+   */
+  settingsSentence(state) {
+    const probe = this.attempt(() => {
+      const model = this.createModel();
+      model.goTo(state.totalTurns);
+      const { crossings } = model.state();
+      model.free();
+      return crossings;
+    });
+    if (!probe.ok) return "";
+    const crossings = probe.value;
+    const where = crossings.length === 0 ? "never crosses the budget"
+      : `crosses the budget on ${turnList(crossings)}`;
+    const now = `With a budget of ${state.budget} tokens and ${plural(state.hotN, "HOT turn")}, the window ${where}.`;
+    const [budget, hotN] = this.opened;
+    return budget === state.budget && hotN === state.hotN ? now
+      : `${now} The text around this widget describes the settings it opened with: a budget of ${budget} and ${plural(hotN, "HOT turn")}.`;
+  }
+
+  addTurn() {
+    if (!this.model) return;
+    this.#settle();
+    const { ok, value: step } = this.attempt(() => this.model.addTurn());
+    if (!ok || !step) return;
+    const state = this.model.state();
+    this.emit("memory-step", { step, state });
+    if (step.compacted) this.emit("memory-compact", { step, state });
+    this.announce(describeStep(step, state));
+    this.render(state);
+    if (step.crossed && step.compacted && !reducedMotion()) this.#animateCompaction(step);
+  }
+
+  /** Goes back one turn: the session is a function of how many turns were added. */
+  stepBack() {
+    if (!this.model) return;
+    this.#settle();
+    const turn = this.model.state().turn;
+    if (turn === 0) return;
+    this.model.goTo(turn - 1);
+    const state = this.model.state();
+    this.render(state);
+    this.announce(`Back to turn ${state.turn}: ${state.tokens} of ${state.budget} tokens.`);
+    this.emit("memory-step", { step: state.log.at(-1) ?? null, state });
+  }
+
+  reset() {
+    if (!this.model) return;
+    this.#settle();
+    this.model.reset();
+    const state = this.model.state();
+    this.render(state);
+    this.announce(`Reset: back to turn 0 of ${state.totalTurns}.`);
+    this.emit("memory-step", { step: null, state });
+  }
+
+  /**
+   * The meter's story of a crossing: it shows the peak, over budget, holds, then counts down
+   * to the window COMPACT left. Number, words, colour and bar change together, so at every
+   * moment they describe the same window; the crossing note beside it tells the whole story.
+   */
+  #animateCompaction(step) {
+    const { phase } = this.ui;
+    const budget = this.model.state().budget;
+    this.showMeter(step.peakTokens, budget);
+    phase.hidden = false;
+    this.#timer = setTimeout(() => {
+      const start = performance.now();
+      const tick = (now) => {
+        const progress = Math.min(1, (now - start) / FALL_MS);
+        this.showMeter(Math.round(step.peakTokens + (step.tokensAfter - step.peakTokens) * progress), budget);
+        if (progress < 1) {
+          this.#frame = requestAnimationFrame(tick);
+        } else {
+          this.#settle();
+        }
+      };
+      this.#frame = requestAnimationFrame(tick);
+    }, PEAK_MS);
+  }
+
+  /** Ends any running crossing animation at once, leaving the meter at the window's size. */
+  #settle() {
+    const running = this.#timer !== null || this.#frame !== 0;
+    clearTimeout(this.#timer);
+    cancelAnimationFrame(this.#frame);
+    this.#timer = null;
+    this.#frame = 0;
+    if (running && this.ui && this.model) {
+      this.ui.phase.hidden = true;
+      const state = this.model.state();
+      this.showMeter(state.tokens, state.budget);
+    }
+  }
+
+  /** The meter at one moment: `tokens` in the window, against `budget`. */
+  showMeter(tokens, budget) {
+    const ui = this.ui;
+    const over = tokens > budget;
+    const verdict = over ? "over budget" : "under budget";
+    ui.meterBox.classList.toggle("over", over);
+    ui.meterText.textContent = `live window ${tokens} / ${budget} tokens`;
+    ui.verdict.textContent = verdict;
+    ui.meter.max = budget;
+    ui.meter.value = Math.min(tokens, budget);
+    ui.meter.setAttribute("aria-valuetext", `${tokens} of ${budget} tokens, ${verdict}`);
+  }
+
+  disconnectedCallback() {
+    this.#settle();
+    super.disconnectedCallback();
+  }
+
+  /**
+   * Makes a WARM or COLD line focusable and, while it is focused or hovered, highlights the
+   * transcript turns it came from.
+   */
+  sourceLink(el, turns) {
+    el.tabIndex = 0;
+    el.classList.add("source-link");
+    el.setAttribute("aria-description", `from ${turnList(turns)}`);
+    const mark = (on) => {
+      for (const item of this.ui.transcript.children) {
+        item.classList.toggle("linked", on && turns.includes(Number(item.dataset.turn)));
+      }
+    };
+    for (const type of ["focus", "mouseenter"]) el.addEventListener(type, () => mark(true));
+    for (const type of ["blur", "mouseleave"]) el.addEventListener(type, () => mark(false));
+    return el;
+  }
+
+  /**
+   * Renders `state`. The meter shows the window the model sees now; a crossing animation, if
+   * one runs, shows the peak first (see `#animateCompaction`). The crossing note tells the last
+   * step's crossing and the headroom it left.
+   */
+  render(state) {
+    const ui = this.ui;
+    const last = state.log.at(-1);
+    this.showMeter(state.tokens, state.budget);
+    ui.crossingNote.textContent = last?.crossed ? crossingStory(last, state) : "";
+    ui.crossingNote.hidden = !last?.crossed;
+    ui.reason.textContent = state.overBudgetReason ?? "";
+    ui.reason.hidden = !state.overBudgetReason;
+
+    ui.hotCaption.textContent = `verbatim turns: all of them until a compaction, which keeps only the last ${plural(state.hotN, "turn")}`;
+    ui.hot.replaceChildren(...state.hot.map((turn) =>
+      h("li", { className: `turn kind-${turn.kind}` },
+        h("span", { className: "who" }, `${turn.speaker} \u00b7 turn ${turn.turn} \u00b7 ${turn.kind}`),
+        h("span", { className: "text" }, turn.text),
+        h("span", { className: "tokens" }, plural(turn.tokens, "token")))));
+    if (state.hot.length === 0) ui.hot.append(h("li", { className: "empty" }, "nothing yet: press Add next turn"));
+    ui.warm.replaceChildren(...state.warm.map((line) =>
+      this.sourceLink(h("li", {},
+        h("span", { className: "text" }, line.text),
+        h("span", { className: "tokens" }, `from ${turnList(line.turns)} \u00b7 ${plural(line.tokens, "token")}`)), line.turns)));
+    if (state.warm.length === 0) ui.warm.append(h("li", { className: "empty" }, "empty"));
+    ui.cold.replaceChildren(state.cold
+      ? this.sourceLink(h("span", {}, h("span", { className: "text" }, state.cold.text),
+          h("span", { className: "tokens" }, ` from ${turnList(state.cold.turns)} \u00b7 ${plural(state.cold.tokens, "token")}`)), state.cold.turns)
+      : h("span", { className: "empty" }, "empty"));
+    ui.transcript.replaceChildren(...state.transcript.map((turn) => {
+      const item = h("li", { className: `place-${turn.place}` },
+        h("span", { className: "who" }, `turn ${turn.turn} \u00b7 ${turn.speaker} \u00b7 ${turn.kind}`),
+        h("span", { className: "text" }, turn.text),
+        h("span", { className: "place" }, turn.place));
+      item.dataset.turn = turn.turn;
+      return item;
+    }));
+    ui.dropped.replaceChildren(...state.dropped.map((d) =>
+      h("li", {}, h("span", { className: "visually-hidden" }, "dropped: "), h("s", {}, d.text), " ", h("span", { className: "nowrap" }, `(turn ${d.turn})`))));
+    if (state.dropped.length === 0) ui.dropped.append(h("li", { className: "empty" }, "nothing dropped yet"));
+    ui.log.replaceChildren(...state.log.map((step) =>
+      h("li", { className: step.crossed ? "crossed" : "" },
+        h("span", { className: "line" }, logLine(step, state.budget)),
+        h("span", { className: "diff" }, stepDiff(step)))));
+
+    ui.addButton.disabled = state.done;
+    ui.backButton.disabled = state.turn === 0;
+    ui.doneNote.textContent = state.done
+      ? `All ${state.totalTurns} turns are in: the script is finished. Reset starts over.`
+      : `Turn ${state.turn} of ${state.totalTurns}.`;
+  }
+}
+
+/** What a step moved, tier by tier: `HOT +4 · WARM +2 · dropped 1 · tokens 29 → 41 → 30`. */
+function stepDiff(step) {
+  const parts = [`HOT +${step.turn}`];
+  if (step.toWarm.length) parts.push(`WARM +${step.toWarm.join(", +")}`);
+  if (step.toCold.length) parts.push(`COLD +${step.toCold.join(", +")}`);
+  if (step.dropped.length) parts.push(`dropped ${step.dropped.join(", ")}`);
+  parts.push(`tokens ${step.tokensBefore} \u2192 ${step.peakTokens} \u2192 ${step.tokensAfter}`);
+  return parts.join(" \u00b7 ");
+}
+
+/** `10 tokens of headroom`: room left under the budget after a step. */
+const headroom = (tokens, budget) => `${plural(budget - tokens, "token")} of headroom`;
+
+/**
+ * One line of the step log, e.g.
+ * `turn 4: 41 / 40 over budget → COMPACT → 30 / 40, 1 turn to WARM, 1 dropped; 10 tokens of headroom`.
+ */
+function logLine(step, budget) {
+  const room = step.tokensAfter > budget ? " (still over budget)" : `; ${headroom(step.tokensAfter, budget)}`;
+  if (!step.crossed && !step.compacted) return `turn ${step.turn}: ${step.tokensAfter} / ${budget}${room}`;
+  const moved = [
+    step.toWarm.length && `${plural(step.toWarm.length, "turn")} to WARM`,
+    step.toCold.length && `${step.toCold.length} WARM to COLD`,
+    step.dropped.length && `${step.dropped.length} dropped`,
+  ].filter(Boolean);
+  const head = step.crossed ? `${step.peakTokens} / ${budget} over budget \u2192 ` : "";
+  return `turn ${step.turn}: ${head}COMPACT \u2192 ${step.tokensAfter} / ${budget}${moved.length ? ", " + moved.join(", ") : ""}${room}`;
+}
+
+/** The crossing note: what the last step's crossing did, and how close the next one is. */
+function crossingStory(step, state) {
+  const { budget } = state;
+  const went = `Turn ${step.turn} took the window to ${step.peakTokens} tokens, over the budget of ${budget}.`;
+  if (step.tokensAfter > budget) return `${went} COMPACT could only bring it down to ${step.tokensAfter}, still over budget.`;
+  const room = budget - step.tokensAfter;
+  const next = state.done ? "" : room === 0 ? ": any next turn crosses again"
+    : `: the next turn crosses again if it is longer than ${plural(room, "token")}`;
+  return `${went} COMPACT brought it back to ${step.tokensAfter}, leaving ${headroom(step.tokensAfter, budget)}${next}.`;
+}
+
+/** The live-region sentence for a step. */
+function describeStep(step, state) {
+  if (step.crossed && step.compacted) {
+    const still = step.tokensAfter > state.budget ? ", still over budget" : "";
+    return `Turn ${step.turn}: over budget at ${step.peakTokens} tokens, compacted to ${step.tokensAfter} of ${state.budget} tokens${still}.`;
+  }
+  const verdict = step.tokensAfter > state.budget ? "over budget" : "under budget";
+  const done = state.done ? " The script is finished." : "";
+  return `Turn ${step.turn}: ${step.tokensAfter} of ${state.budget} tokens, ${verdict}.${done}`;
+}
+
+define("memory-compaction", MemoryCompaction, { budget: "budget", hot: "hot", turn: "turn" });

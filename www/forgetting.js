@@ -1,0 +1,525 @@
+// <memory-forgetting>: a fact store on a timeline, ranked by importance x recency x access, with a
+// time slider. Renders the state the Rust core's `FactStore` hands it; holds no policy logic.
+//
+//   <script type="module" src="widgets.js"></script>
+//   <memory-forgetting half-life="4" capacity="4"></memory-forgetting>
+
+import { h, plural, quote, num, readAttributes, MemoryWidget, SVG, svg, define } from "./widget.js";
+
+/** The slider's range. */
+const T_MAX = 12;
+
+/** When a score halves: by a time to one decimal, or after the slider's end. */
+const halvesAt = (at) => (at > T_MAX ? `halves after t = ${T_MAX}` : `halves by t = ${num(at, 1)}`);
+
+/** The decay chart's line styles: dash patterns and end markers, so lines differ beyond colour. */
+const DASHES = ["", "7 4", "2 3", "10 3 2 3", "5 2"];
+const MARKERS = ["circle", "square", "triangle", "diamond", "ring", "bar"];
+
+/** A marker shape of `kind` centred on (x, y). */
+function marker(kind, x, y, className) {
+  const r = 4;
+  switch (kind) {
+    case "square": return svg("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r, class: className });
+    case "triangle": return svg("polygon", { points: `${x},${y - r - 1} ${x + r + 1},${y + r} ${x - r - 1},${y + r}`, class: className });
+    case "diamond": return svg("polygon", { points: `${x},${y - r - 1} ${x + r + 1},${y} ${x},${y + r + 1} ${x - r - 1},${y}`, class: className });
+    case "ring": return svg("circle", { cx: x, cy: y, r, class: `${className} hollow` });
+    case "bar": return svg("rect", { x: x - 1.5, y: y - r - 1, width: 3, height: 2 * r + 2, class: className });
+    default: return svg("circle", { cx: x, cy: y, r, class: className });
+  }
+}
+
+class MemoryForgetting extends MemoryWidget {
+  static family = "forgetting";
+  static observedAttributes = ["half-life", "capacity", "access-boost", "semantic-half-life", "procedural-half-life", "t", "scenario"];
+
+  createModel({ fallback = false } = {}) {
+    if (fallback) return new this.core.FactStore();
+    const { options, explain } = readAttributes(this, {
+      "half-life": "halfLife", capacity: "capacity", "access-boost": "accessBoost",
+      "semantic-half-life": "semanticHalfLife", "procedural-half-life": "proceduralHalfLife", t: "t",
+    });
+    const { t, ...config } = options;
+    config.scenario = this.scenarioFromAttribute();
+    try {
+      const store = this.core.FactStore.withConfig(config);
+      if (t !== undefined) store.setTime(t);
+      return store;
+    } catch (error) {
+      throw new Error(explain(error));
+    }
+  }
+
+  mount() {
+    const state = this.model.state();
+    const slider = h("input", {
+      type: "range", id: "time", min: 0, max: T_MAX, step: 1, value: state.t,
+      on: { input: (event) => this.setTime(Number(event.target.value)) },
+    });
+    this.ui = {
+      slider,
+      // The slider's aria-valuetext already says the time; this is its visible twin.
+      output: h("span", { className: "t-value", attrs: { "aria-hidden": "true" } }),
+      marks: h("div", { className: "marks", attrs: { "aria-hidden": "true" } }),
+      readsNote: h("p", { className: "note" }),
+      events: h("div", { className: "events", attrs: { role: "group", "aria-label": "write events" } }),
+      rows: h("tbody"),
+      summary: h("p", { className: "note" }),
+      why: h("input", { type: "checkbox", id: "why", on: { change: () => this.render(this.model.state()) } }),
+      chart: h("div", { className: "chart" }),
+      chartKey: h("ul", { className: "chart-key" }),
+      readout: h("p", { className: "note chart-readout", attrs: { "aria-hidden": "true" } }),
+      chartHead: h("tr"),
+      chartRows: h("tbody"),
+      settingsNote: h("p", { className: "note settings-note" }),
+    };
+    this.chartLines = null;
+    this.chartWatched = false;
+    this.renderedTimeline = null;
+    const ui = this.ui;
+    this.frame.className = "widget forgetting";
+    this.body.replaceChildren(
+      h("div", { className: "slider-row" },
+        h("label", { htmlFor: "time" }, "time"), slider, ui.output),
+      ui.marks,
+      ui.readsNote,
+      ui.events,
+      h("table", { className: "store", attrs: { "aria-describedby": "importance-note" } },
+        h("caption", {}, "The store, ranked by score"),
+        h("thead", {}, h("tr", {}, ...[
+          "text", "kind", "importance (as written)", "age", "recency", "reads", "score", "status",
+        ].map((name) => h("th", { scope: "col" }, name)))),
+        ui.rows),
+      h("p", { className: "note", id: "importance-note" },
+        "Importance (as written) is the value a fact was given when it was written; a repeat of the same text can raise it. " +
+        "It never decays on its own: recency carries the decay, and score = importance \u00d7 recency \u00d7 access."),
+      ui.summary,
+      ui.settingsNote,
+      h("label", { className: "toggle" }, ui.why, "Show the arithmetic and the forget forecast"),
+      h("figure", { className: "decay" },
+        h("figcaption", {}, `Every score from t = 0 to ${T_MAX}. Lines fade, rise straight up at a read, and stop at the moment a fact is superseded or evicted. Focus the chart and use the arrow keys, or hover, to pick out a line.`),
+        ui.chart,
+        ui.readout,
+        ui.chartKey,
+        h("details", {},
+          h("summary", {}, "The chart as numbers"),
+          h("table", { className: "data" }, h("caption", {}, "Score at each time"), h("thead", {}, ui.chartHead), ui.chartRows))),
+    );
+    this.ensureKnobs([
+      ["half-life", "half-life", { min: 0.1, step: 0.5 }],
+      ["capacity", "capacity", { min: 1, step: 1 }],
+      ["access-boost", "access boost", { min: 0, step: 0.1 }],
+    ], { "half-life": 4, capacity: 4, "access-boost": 0.5 });
+    this.opened ??= [state.halfLife, state.capacity, state.accessBoost];
+    ui.settingsNote.textContent = this.settingsSentence(state);
+    ui.settingsNote.hidden = !ui.settingsNote.textContent;
+    this.buildTimeline(state);
+    this.render(state);
+    this.announce(`Ready at t = ${state.t}: ${plural(state.activeCount, "active fact")}.`);
+  }
+
+  /** When the reader turned the knobs: the text around the widget describes other settings. */
+  settingsSentence(state) {
+    const [halfLife, capacity, accessBoost] = this.opened;
+    if (halfLife === state.halfLife && capacity === state.capacity && accessBoost === state.accessBoost) return "";
+    return `The text around this widget describes the settings it opened with: half-life ${num(halfLife)}, ` +
+      `capacity ${capacity}, access boost ${num(accessBoost)}. The table and chart follow the knobs.`;
+  }
+
+  /** What a knob change keeps: the time, and every event, pass and read with its time. */
+  progress() {
+    const state = this.model.state();
+    return {
+      t: state.t,
+      events: state.events.filter((event) => event.firedAt !== null),
+      reads: state.reads.filter((read) => !read.scheduled),
+      consolidatedAt: state.consolidatedAt,
+    };
+  }
+
+  /** Replays `progress` under new settings, and says what it did. */
+  replay({ t, events, reads, consolidatedAt }) {
+    let done = 0;
+    let missed = 0;
+    const at = (time, action) => {
+      try {
+        this.model.setTime(time);
+        action();
+        done += 1;
+      } catch {
+        missed += 1;
+      }
+    };
+    for (const event of events) at(event.firedAt, () => this.model.fire(event.index));
+    for (const read of reads) at(read.at, () => this.model.read(read.fact));
+    if (consolidatedAt !== null) at(consolidatedAt, () => this.model.consolidate());
+    this.model.setTime(t);
+    const state = this.model.state();
+    const kept = done ? `Replayed ${plural(done, "thing")} you did, each at its time` : "Kept the time";
+    const lost = missed ? `; ${plural(missed, "read")} no longer applied, because the fact was not active then` : "";
+    return `${kept}${lost}. At t = ${state.t}: ${plural(state.activeCount, "active fact")}.`;
+  }
+
+  setTime(t) {
+    if (!this.model) return;
+    if (!this.attempt(() => this.model.setTime(t)).ok) return;
+    const state = this.model.state();
+    this.render(state);
+    const top = state.facts.find((fact) => fact.status === "active");
+    const later = state.events.filter((event) => event.firedAt !== null && event.firedAt > state.t).length +
+      (state.consolidatedAt !== null && state.consolidatedAt > state.t ? 1 : 0);
+    this.announce(`t = ${state.t}: ${plural(state.activeCount, "active fact")}${top ? `, ${quote(top.text)} ranks first` : ""}` +
+      `${later ? `; ${plural(later, "event")} scheduled for later` : ""}.`);
+  }
+
+  /** Runs the consolidation pass at the current time, or moves it here if it ran at another. */
+  consolidate() {
+    const before = this.model.state().consolidatedAt;
+    if (before !== null && !this.attempt(() => this.model.unconsolidate()).ok) return;
+    const { ok, value: changes } = this.attempt(() => this.model.consolidate());
+    if (!ok) return;
+    this.chartLines = null;
+    const state = this.model.state();
+    this.render(state);
+    const texts = changes.map((change) => quote(state.facts.find((f) => f.id === change.fact)?.text ?? `fact ${change.fact}`));
+    const moved = before === null ? "" : `Moved consolidation from t = ${before} to t = ${state.t}. `;
+    this.announce(moved + (changes.length
+      ? `At t = ${state.t}, consolidation distilled ${texts.join(", ")}; the episodes they cite are superseded.`
+      : `At t = ${state.t}, there was nothing to consolidate yet: no rule's episodes were all written and one still active.`));
+    this.emit("memory-step", { changes, state });
+  }
+
+  /** Fires write event `index` at the current time, or moves it here if it was fired at another. */
+  fire(index) {
+    const before = this.model.state().events[index]?.firedAt ?? null;
+    if (before !== null && !this.attempt(() => this.model.unfire(index)).ok) return;
+    const { ok, value: change } = this.attempt(() => this.model.fire(index));
+    if (!ok) return;
+    this.chartLines = null;
+    const state = this.model.state();
+    this.render(state);
+    const text = (id) => quote(state.facts.find((fact) => fact.id === id)?.text ?? `fact ${id}`);
+    const moved = before === null ? "" : `Moved ${quote(state.events[index].label)} from t = ${before} to t = ${state.t}. `;
+    const parts = [`At t = ${state.t}: ${change.action === "refresh" ? "refreshed" : "wrote"} ${text(change.fact)}`];
+    if (change.superseded !== null) parts.push(`it supersedes ${text(change.superseded)}`);
+    if (change.evicted !== null) parts.push(`over capacity, so the weakest, ${text(change.evicted)}, was evicted`);
+    this.announce(moved + parts.join("; ") + ".");
+    this.emit("memory-step", { change, state });
+    if (change.superseded !== null) this.emit("memory-supersede", { change, state });
+    if (change.evicted !== null) this.emit("memory-evict", { change, state });
+  }
+
+  /** Takes write event `index` off the timeline. */
+  unfire(index) {
+    const { ok, value: at } = this.attempt(() => this.model.unfire(index));
+    if (!ok) return;
+    this.chartLines = null;
+    const state = this.model.state();
+    this.render(state);
+    this.announce(`Removed ${quote(state.events[index].label)}, which was at t = ${at}: the store is as if it had never been written.`);
+    this.emit("memory-step", { change: null, state });
+  }
+
+  /** Takes the consolidation pass off the timeline. */
+  unconsolidate() {
+    const { ok, value: at } = this.attempt(() => this.model.unconsolidate());
+    if (!ok) return;
+    this.chartLines = null;
+    const state = this.model.state();
+    this.render(state);
+    this.announce(`Removed the consolidation pass, which was at t = ${at}: its facts are gone and their episodes are back as they were.`);
+    this.emit("memory-step", { change: null, state });
+  }
+
+  read(id) {
+    const { ok, value: change } = this.attempt(() => this.model.read(id));
+    if (!ok) return;
+    this.chartLines = null;
+    const state = this.model.state();
+    this.render(state);
+    const fact = state.facts.find((f) => f.id === id);
+    this.announce(`Read ${quote(fact.text)} at t = ${state.t}: ${plural(fact.reads, "read")}, score ${num(fact.score)}.`);
+    this.emit("memory-step", { change, state });
+  }
+
+  reset() {
+    this.model.reset();
+    this.chartLines = null;
+    const state = this.model.state();
+    this.render(state);
+    this.announce("Started over: t = 0, no events fired.");
+    this.emit("memory-step", { change: null, state });
+  }
+
+  render(state) {
+    const ui = this.ui;
+    ui.slider.value = state.t;
+    ui.slider.setAttribute("aria-valuetext", `t = ${state.t}`);
+    ui.output.textContent = `t = ${state.t}`;
+
+    const textOf = (id) => state.facts.find((fact) => fact.id === id)?.text ?? `fact ${id}`;
+    // The marks change only with the timeline, not with the slider.
+    const timeline = JSON.stringify([state.reads, state.events, state.consolidatedAt]);
+    if (timeline !== this.renderedTimeline) {
+      this.renderedTimeline = timeline;
+      this.renderMarks(state, textOf);
+    }
+    this.renderEvents(state);
+
+    const best = Math.max(1, ...state.facts.map((fact) => fact.score));
+    ui.rows.replaceChildren(...state.facts.map((fact) => {
+      const bar = h("span", { className: "bar", attrs: { "aria-hidden": "true" } });
+      bar.style.setProperty("--score", String(fact.status === "active" ? fact.score / best : 0));
+      const status = fact.status === "superseded"
+        ? `superseded by ${quote(textOf(fact.supersededBy))}`
+        : fact.status;
+      // The read button is named by the fact's id, not its text, so that no button's name
+      // contains a write event's label; the text is its description.
+      const textId = `fact-${fact.id}`;
+      const read = fact.status === "active"
+        ? h("button", {
+          type: "button", className: "quiet small",
+          attrs: { "aria-label": `read fact ${fact.id}`, "aria-describedby": textId },
+          on: { click: () => this.read(fact.id) },
+        }, "read")
+        : null;
+      const why = ui.why.checked;
+      const forecast = fact.forecast;
+      const next = forecast && (forecast.weakestAt === null ? "never the next to go unless something changes"
+        : forecast.weakestAt <= state.t ? "next to go if the store overflows"
+          : forecast.weakestAt > T_MAX ? `not the next to go before t = ${T_MAX}`
+            : `the next to go from t = ${num(forecast.weakestAt, 1)}, if the store overflows then`);
+      const cell = (label, ...content) => h("td", { attrs: { "data-label": label } }, ...content);
+      return h("tr", { className: `status-${fact.status} kind-${fact.kind}` },
+        h("th", { scope: "row" }, h("span", { className: "text", id: textId }, fact.text),
+          fact.sources.length ? h("span", { className: "note sources" }, `distilled from ${fact.sources.map((id) => quote(textOf(id))).join(", ")}`) : null),
+        cell("kind", fact.kind, h("span", { className: "note nowrap" }, ` half-life ${num(fact.halfLife, 2)}`)),
+        cell("importance (as written)", num(fact.importance, 2)),
+        cell("age", num(fact.age, 2)),
+        cell("recency", num(fact.recency)),
+        cell("reads", String(fact.reads), read),
+        h("td", { className: "score", attrs: { "data-label": "score" } }, h("span", { className: "value" }, num(fact.score)), bar,
+          why ? h("span", { className: "note breakdown" }, `${num(fact.importance, 2)} \u00d7 ${num(fact.recency)} \u00d7 ${num(fact.access, 2)} = ${num(fact.score)}`) : null,
+          why && forecast ? h("span", { className: "note forecast" }, `${halvesAt(forecast.halfAt)}; ${next}`) : null),
+        h("td", { className: "status", attrs: { "data-label": "status" } }, status));
+    }));
+    this.renderChart(state);
+    ui.summary.textContent = `${plural(state.activeCount, "active fact")} of at most ${state.capacity}. ` +
+      `Recency halves every ${plural(state.halfLife, "time unit")} for episodes, ${num(state.semanticHalfLife, 2)} for semantic facts ` +
+      `and ${num(state.proceduralHalfLife, 2)} for procedural rules: a distilled fact sums up many episodes and stays true long after ` +
+      `any one conversation, and a rule of how to act stays true longer still. Each read adds ${state.accessBoost} to access. ` +
+      `Forecasts assume no further reads or writes.`;
+  }
+
+  /**
+   * The timeline's controls, built once per model so that focus stays on them: a button per
+   * write event (it fires the event now, or moves it here), its place on the timeline, and a
+   * button that removes it; the same for the consolidation pass; Start over.
+   */
+  buildTimeline(state) {
+    const row = (label, note, onFire, onRemove, removeName) => {
+      const noteEl = h("span", { className: "note", id: `${note}` });
+      const fireButton = h("button", { type: "button", attrs: { "aria-describedby": noteEl.id }, on: { click: onFire } }, label);
+      const remove = h("button", {
+        type: "button", className: "quiet small", hidden: true,
+        attrs: { "aria-label": removeName, "aria-describedby": noteEl.id }, on: { click: onRemove },
+      }, "remove");
+      return { el: h("span", { className: "event" }, fireButton, noteEl, remove), fireButton, noteEl, remove };
+    };
+    this.eventRows = state.events.map((event) =>
+      row(event.label, `event-${event.index}-note`, () => this.fire(event.index), () => this.unfire(event.index), `remove event ${event.index + 1}`));
+    this.passRow = state.canConsolidate
+      ? row("Consolidate", "consolidate-note", () => this.consolidate(), () => this.unconsolidate(), "remove consolidation")
+      : null;
+    this.ui.events.replaceChildren(...this.eventRows.map((r) => r.el), this.passRow?.el ?? null,
+      h("button", { type: "button", className: "quiet", on: { click: () => this.reset() } }, "Start over"));
+  }
+
+  /**
+   * Each event's place on the timeline at the slider's time: not fired yet, fired (at or
+   * before t), or scheduled (after t: it has not happened yet, and happens when t reaches it).
+   */
+  renderEvents(state) {
+    const place = ({ fireButton, noteEl, remove }, at, what, fires, [fired, done]) => {
+      const scheduled = at !== null && at > state.t;
+      fireButton.disabled = at === state.t;
+      fireButton.classList.toggle("scheduled", scheduled);
+      remove.hidden = at === null;
+      const move = at !== null && at !== state.t ? `; press to move it to t = ${state.t}` : "";
+      noteEl.textContent = at === null ? `not ${fired} yet: ${what}`
+        : scheduled ? `scheduled: ${fires} at t = ${at}${move}` : `${done} at t = ${at}${move}`;
+    };
+    state.events.forEach((event, i) => place(this.eventRows[i], event.firedAt, "press to write it now", "fires", ["fired", "fired"]));
+    if (this.passRow) {
+      place(this.passRow, state.consolidatedAt, "a sleep-time pass that turns episodes into lasting facts", "runs", ["run", "ran"]);
+    }
+  }
+
+  /** The read and event marks under the slider, and the scheduled reads. */
+  renderMarks(state, textOf) {
+    const ui = this.ui;
+    const scheduled = state.reads.filter((read) => read.scheduled);
+    const at = (time, className, symbol, title) => {
+      const mark = h("span", { className: `mark ${className}`, title }, symbol);
+      mark.style.setProperty("--at", String(Math.min(time, T_MAX) / T_MAX));
+      return mark;
+    };
+    ui.marks.replaceChildren(
+      ...state.reads.map((read) => at(read.at, read.scheduled ? "" : "reader", "\u25b2", `read at t = ${read.at}`)),
+      ...state.events.filter((event) => event.firedAt !== null)
+        .map((event) => at(event.firedAt, "write", "\u25c6", `${event.label} at t = ${event.firedAt}`)),
+      ...(state.consolidatedAt === null ? [] : [at(state.consolidatedAt, "write", "\u25c6", `consolidation at t = ${state.consolidatedAt}`)]),
+    );
+    const readTimes = Map.groupBy(scheduled, (read) => read.fact);
+    ui.readsNote.textContent = scheduled.length
+      ? `Scheduled reads (\u25b2 under the slider): ${[...readTimes].map(([fact, reads]) =>
+        `${quote(textOf(fact))} at t = ${reads.map((r) => r.at).join(" and t = ")}`).join("; ")}. Events you fire are marked \u25c6.`
+      : "";
+  }
+
+  /**
+   * The decay chart: the core's score series as SVG lines, each with its own colour, dash
+   * pattern and end marker, numbered by fact id with a key below; a score axis; the slider's
+   * time as a cursor. The lines are one tab stop: arrow keys move between them.
+   */
+  renderChart(state) {
+    if (this.chartLines && this.chartDrawn) {
+      // Only the cursor and the readout move with the slider; the lines change with the timeline.
+      const x = this.chartX(state.t);
+      this.chartCursor.setAttribute("x1", x);
+      this.chartCursor.setAttribute("x2", x);
+      this.showReadout(state);
+      return;
+    }
+    this.chartLines ??= this.model.chart(T_MAX, 0.25);
+    this.chartDrawn = true;
+    const lines = this.chartLines;
+    // Drawn at the width last reported for the chart's box, so that its text is true to size;
+    // redrawn when that width changes by much.
+    const w = Math.max(280, Math.round(this.chartWidth ?? 560));
+    this.drawnWidth = w;
+    if (!this.chartWatched) {
+      this.chartWatched = true;
+      this.onResize(this.ui.chart, (entry) => {
+        this.chartWidth = entry.contentRect.width;
+        if (Math.abs(Math.max(280, Math.round(this.chartWidth)) - this.drawnWidth) <= 24) return;
+        // In the next frame, so that this one's layout is not done twice.
+        cancelAnimationFrame(this.chartFrame);
+        this.chartFrame = requestAnimationFrame(() => {
+          if (!this.model) return;
+          this.chartDrawn = false;
+          this.renderChart(this.model.state());
+        });
+      });
+    }
+    const [hgt, left, right, top, bottom] = [200, 38, 34, 10, 26];
+    const most = Math.max(1, ...lines.flatMap((line) => line.points.map(([, score]) => score)));
+    const tick = most <= 1 ? 0.25 : most <= 2 ? 0.5 : 1;
+    const yMax = Math.ceil(most / tick) * tick;
+    const x = (t) => left + (t / T_MAX) * (w - left - right);
+    this.chartX = x;
+    const y = (score) => top + (1 - score / yMax) * (hgt - top - bottom);
+    const grid = [];
+    for (let value = 0; value <= yMax + 1e-9; value += tick) {
+      grid.push(svg("line", { x1: left, x2: w - right, y1: y(value), y2: y(value), class: value === 0 ? "axis" : "grid" }),
+        svg("text", { x: left - 5, y: y(value) + 3.5, class: "tick", "text-anchor": "end" }, num(value, 2)));
+    }
+    for (let t = 0; t <= T_MAX; t += 2) {
+      grid.push(svg("text", { x: x(t), y: hgt - bottom + 14, class: "tick", "text-anchor": "middle" }, String(t)));
+    }
+    grid.push(svg("text", { x: 2, y: top - 1, class: "tick axis-title", "dominant-baseline": "hanging" }, "score"),
+      svg("text", { x: w - right + 6, y: hgt - bottom + 14, class: "tick axis-title" }, "t"));
+
+    // End labels: the fact's id at its line's last point, nudged apart so none overlap.
+    const ends = lines.map((line, i) => ({ i, y: y(line.points.at(-1)[1]) })).sort((a, b) => a.y - b.y);
+    for (let k = 1; k < ends.length; k++) ends[k].y = Math.max(ends[k].y, ends[k - 1].y + 11);
+    const labelY = new Map(ends.map((end) => [end.i, end.y]));
+
+    this.chartGroups = lines.map((line, i) => {
+      const style = `series-${i % 6}`;
+      const [lastT, lastScore] = line.points.at(-1);
+      const points = line.points.map(([t, score]) => `${x(t).toFixed(1)},${y(score).toFixed(1)}`).join(" ");
+      const group = svg("g", {
+        class: `decay-line ${style} kind-${line.kind}`, tabindex: i === 0 ? 0 : -1, role: "img",
+        "aria-label": this.lineLabel(line, state),
+      },
+      svg("polyline", { points, "stroke-dasharray": DASHES[i % DASHES.length] || "none" }),
+      marker(MARKERS[i % MARKERS.length], x(lastT), y(lastScore), "marker"),
+      svg("text", { x: x(lastT) + 7, y: labelY.get(i) + 3.5, class: "end-label" }, `#${line.id}`));
+      const pick = () => this.pickLine(i);
+      group.addEventListener("focus", pick);
+      group.addEventListener("mouseenter", pick);
+      group.addEventListener("mouseleave", () => this.pickLine(null));
+      group.addEventListener("blur", () => this.pickLine(null));
+      group.addEventListener("keydown", (event) => {
+        const step = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 }[event.key];
+        if (!step) return;
+        event.preventDefault();
+        const next = this.chartGroups[(i + step + lines.length) % lines.length];
+        for (const other of this.chartGroups) other.setAttribute("tabindex", other === next ? 0 : -1);
+        next.focus();
+      });
+      return group;
+    });
+    this.pickedLine = null;
+    this.ui.chart.replaceChildren(svg("svg", {
+      viewBox: `0 0 ${w} ${hgt}`, role: "group", class: "decay-chart",
+      "aria-label": `Scores of ${plural(lines.length, "fact")} over time; the table below gives the numbers.`,
+    }, ...grid, ...this.chartGroups,
+    (this.chartCursor = svg("line", { x1: x(state.t), x2: x(state.t), y1: top, y2: hgt - bottom, class: "cursor" }))));
+
+    this.ui.chartKey.replaceChildren(...lines.map((line, i) => h("li", { className: `series-${i % 6}` },
+      svg("svg", { viewBox: "0 0 34 12", width: 34, height: 12, "aria-hidden": "true", class: "key-sample" },
+        svg("line", { x1: 1, x2: 25, y1: 6, y2: 6, "stroke-dasharray": DASHES[i % DASHES.length] || "none" }),
+        marker(MARKERS[i % MARKERS.length], 28, 6, "marker")),
+      h("span", {}, h("span", { className: "key-id" }, `#${line.id}`), " ", line.text,
+        h("span", { className: "note" }, ` (${line.kind})`)))));
+    this.showReadout(state);
+
+    // The numbers at whole times: a line's score at t is its last point at t, unless it
+    // stopped at or before t.
+    const times = Array.from({ length: T_MAX + 1 }, (_, t) => t);
+    this.ui.chartHead.replaceChildren(h("th", { scope: "col" }, "fact"), ...times.map((t) => h("th", { scope: "col" }, `t\u00a0=\u00a0${t}`)));
+    this.ui.chartRows.replaceChildren(...lines.map((line) => h("tr", {}, h("th", { scope: "row" }, `#${line.id} ${line.text}`),
+      ...times.map((t) => {
+        const point = line.retiredAt !== null && t >= line.retiredAt ? null : line.points.findLast(([at]) => at === t);
+        return h("td", {}, point ? num(point[1]) : "\u2013");
+      }))));
+  }
+
+  /** A line's accessible name: its fact, where it starts and where it stops. */
+  lineLabel(line, state) {
+    const [t0, s0] = line.points[0];
+    const [t1, s1] = line.points.at(-1);
+    const status = state.facts.find((fact) => fact.id === line.id)?.status;
+    const end = line.retiredAt === null ? `${num(s1)} at t = ${num(t1, 2)}`
+      : `${num(s1)} at t = ${num(t1, 2)}, where it stops${status && status !== "active" ? ` (${status})` : ""}`;
+    return `#${line.id} ${line.text}, ${line.kind}: score ${num(s0)} at t = ${num(t0, 2)} to ${end}`;
+  }
+
+  /** Highlights line `i` (or none) and says which it is. */
+  pickLine(i) {
+    this.pickedLine = i;
+    this.chartGroups.forEach((group, k) => group.classList.toggle("picked", k === i));
+    this.ui.chart.firstChild?.classList.toggle("picking", i !== null);
+    this.showReadout(this.model.state());
+  }
+
+  /** The picked line's fact and its score at the slider's time. */
+  showReadout(state) {
+    const line = this.pickedLine === null ? null : this.chartLines?.[this.pickedLine];
+    if (!line) {
+      this.ui.readout.textContent = "Hover or focus a line to see its fact.";
+      return;
+    }
+    const fact = state.facts.find((f) => f.id === line.id);
+    const now = !fact ? `not written yet at t = ${state.t}`
+      : fact.status === "active" ? `score ${num(fact.score)} at t = ${state.t}` : `${fact.status} by t = ${state.t}`;
+    this.ui.readout.textContent = `#${line.id} ${line.text} (${line.kind}): ${now}`;
+  }
+}
+
+define("memory-forgetting", MemoryForgetting, {
+  halfLife: "half-life", capacity: "capacity", accessBoost: "access-boost",
+  semanticHalfLife: "semantic-half-life", proceduralHalfLife: "procedural-half-life", t: "t",
+});

@@ -1,0 +1,253 @@
+// <memory-playground>: the refund-desk session under six compaction policies, ours and five
+// frameworks', side by side. Renders the state the Rust core's `Playground` hands it.
+//
+//   <script type="module" src="widgets.js"></script>
+//   <memory-playground budget="40" hot="2"></memory-playground>
+
+import { h, plural, MemoryWidget, svg, turnList, sessionModel, define } from "./widget.js";
+
+const NUMBER_WORDS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"];
+const countWord = (n) => NUMBER_WORDS[n] ?? String(n);
+
+/**
+ * What a row's window did up to the current turn, saying which moment each claim is about:
+ * after the step (the window the model is sent) or at the peak (the new turn in, before any
+ * compaction).
+ */
+function moments(row, budget) {
+  const log = row.window.log;
+  if (log.length === 0) return "No turns yet.";
+  const after = log.filter((step) => step.tokensAfter > budget).map((step) => step.turn);
+  const peaks = row.window.crossings;
+  const afterText = after.length
+    ? `After the step: over budget on ${turnList(after)}.`
+    : "After the step: within budget at every turn so far.";
+  const peakText = peaks.length
+    ? `At the peak, with the new turn and before compacting: over on ${turnList(peaks)}.`
+    : "At the peak: never over.";
+  return `${afterText} ${peakText}`;
+}
+
+/**
+ * A sparkline of one policy's window up to the current turn: tokens after each step (the line),
+ * each turn's peak before compaction (a hollow mark above its drop), the budget as a labelled
+ * dashed line, the y range on the left, and the turns still to come faded and labelled "future".
+ */
+function sparkline(row, budget, turn) {
+  const [w, hgt, left, right, top, bottom] = [232, 84, 24, 6, 8, 14];
+  const n = row.series.length;
+  const yMax = Math.max(10, Math.ceil((Math.max(budget, ...row.peaks) * 1.05) / 10) * 10);
+  const x = (i) => left + (n <= 1 ? 0 : (i / (n - 1)) * (w - left - right));
+  const y = (tokens) => hgt - bottom - (tokens / yMax) * (hgt - top - bottom);
+  const at = (i, tokens) => `${x(i).toFixed(1)},${y(tokens).toFixed(1)}`;
+  const past = row.series.slice(0, turn);
+  const parts = [
+    svg("line", { x1: left, x2: left, y1: y(0), y2: y(yMax), class: "axis" }),
+    svg("line", { x1: left, x2: w - right, y1: y(0), y2: y(0), class: "axis" }),
+    svg("text", { x: left - 3, y: y(yMax) + 3, class: "tick", "text-anchor": "end" }, String(yMax)),
+    svg("text", { x: left - 3, y: y(0) + 3, class: "tick", "text-anchor": "end" }, "0"),
+    svg("text", { x: x(0), y: hgt - 2, class: "tick", "text-anchor": "start" }, "turn 1"),
+    svg("text", { x: x(n - 1), y: hgt - 2, class: "tick", "text-anchor": "end" }, String(n)),
+    svg("line", { x1: left, x2: w - right, y1: y(budget), y2: y(budget), class: "budget-line" }),
+    svg("text", { x: left + 3, y: y(budget) - 3, class: "budget-label", "text-anchor": "start" }, `budget ${budget}`),
+  ];
+  if (turn < n) {
+    const from = Math.max(0, turn - 1);
+    const points = row.series.slice(from).map((tokens, i) => at(from + i, tokens)).join(" ");
+    parts.push(svg("polyline", { points, class: "future" }),
+      svg("text", { x: x(Math.min(n - 1, from + (n - from) / 2)), y: y(0) - 3, class: "future-label", "text-anchor": "middle" }, "future"));
+  }
+  if (past.length) parts.push(svg("polyline", { points: past.map((tokens, i) => at(i, tokens)).join(" "), class: "series" }));
+  past.forEach((tokens, i) => {
+    const peak = row.peaks[i];
+    if (peak > tokens) {
+      parts.push(svg("line", { x1: x(i), x2: x(i), y1: y(peak), y2: y(tokens), class: "drop" }),
+        svg("circle", { cx: x(i), cy: y(peak), r: 2.4, class: peak > budget ? "peak over" : "peak" }));
+    }
+    if (tokens > budget) parts.push(svg("circle", { cx: x(i), cy: y(tokens), r: 2.4, class: "point over" }));
+  });
+  if (turn > 0) {
+    const tokens = row.series[turn - 1];
+    parts.push(svg("circle", { cx: x(turn - 1), cy: y(tokens), r: 3.4, class: tokens > budget ? "now over" : "now" }));
+  }
+  const label = turn === 0
+    ? `${row.info.name}: no turns yet; the ${n} turns to come are drawn faded as the future. Budget ${budget}, y axis 0 to ${yMax} tokens.`
+    : `${row.info.name}, turns 1 to ${turn}: window tokens after each step ${past.join(", ")}; peaks with each new turn, before compacting, ${row.peaks.slice(0, turn).join(", ")}. ` +
+      `Budget ${budget}, y axis 0 to ${yMax} tokens.` +
+      (turn < n ? ` Turns ${turn + 1} to ${n} are drawn faded as the future.` : "");
+  return svg("svg", { viewBox: `0 0 ${w} ${hgt}`, width: w, height: hgt, role: "img", "aria-label": label, class: "spark" }, ...parts);
+}
+
+/** "1 seed design (this project), 3 agent frameworks (Letta, OpenAI Codex, Google ADK), ...". */
+function policyCount(policies) {
+  const groups = [];
+  for (const { info } of policies) {
+    let group = groups.find((g) => g.kind === info.kind);
+    if (!group) groups.push((group = { kind: info.kind, origins: [] }));
+    group.origins.push(info.origin);
+  }
+  const many = { "agent framework": "agent frameworks", "memory class": "memory classes", "seed design": "seed designs" };
+  const list = groups.map((g) => `${g.origins.length} ${g.origins.length === 1 ? g.kind : many[g.kind] ?? g.kind} (${g.origins.join(", ")})`);
+  return `${countWord(policies.length)} policies, one session: ${list.join(", ")}.`;
+}
+
+class MemoryPlayground extends MemoryWidget {
+  static family = "playground";
+  static observedAttributes = ["budget", "hot", "turn", "scenario"];
+
+  #open = null;
+
+  createModel({ fallback = false } = {}) {
+    return fallback ? new this.core.Playground() : sessionModel(this, this.core.Playground);
+  }
+
+  /** What a knob change keeps: the turn every policy stands at. */
+  progress() {
+    return this.model.turn;
+  }
+
+  /** Replays every policy to `turn` under new settings, and says so. */
+  replay(turn) {
+    this.model.goTo(turn);
+    const state = this.model.state();
+    return `Every policy replayed to turn ${state.turn} under the new settings (budget ${state.budget}, ${plural(state.policies[0]?.window.hotN ?? 0, "HOT turn")}).`;
+  }
+
+  mount() {
+    const state = this.model.state();
+    const slider = h("input", {
+      type: "range", id: "turn", min: 0, max: state.totalTurns, step: 1, value: state.turn,
+      on: { input: (event) => this.goTo(Number(event.target.value)) },
+    });
+    this.ui = {
+      slider,
+      back: h("button", { type: "button", on: { click: () => this.goTo(this.model.turn - 1) } }, "Step all back"),
+      next: h("button", { type: "button", className: "primary", on: { click: () => this.goTo(this.model.turn + 1) } }, "Step all forward"),
+      turnValue: h("span", { className: "t-value", attrs: { "aria-hidden": "true" } }),
+      count: h("p", { className: "lede" }),
+      caption: h("caption", {}),
+      rows: h("tbody", { attrs: { role: "rowgroup" } }),
+      factHead: h("tr"),
+      factRows: h("tbody"),
+      factsRule: h("p", { className: "note facts-rule" }),
+      dataHead: h("tr"),
+      dataRows: h("tbody"),
+      detail: h("section", { className: "policy-window", attrs: { "aria-label": "the window under the chosen policy" } }),
+    };
+    const ui = this.ui;
+    const scroller = (label, table) => h("div", { className: "scroll", tabIndex: 0, attrs: { role: "region", "aria-label": label } }, table);
+    this.frame.className = "widget playground";
+    this.body.replaceChildren(
+      ui.count,
+      h("div", { className: "slider-row" }, h("label", { htmlFor: "turn" }, "turn"), slider, ui.turnValue),
+      h("div", { className: "controls" }, ui.back, ui.next),
+      h("table", { className: "policies", attrs: { role: "table" } },
+        ui.caption,
+        h("thead", { attrs: { role: "rowgroup" } }, h("tr", { attrs: { role: "row" } }, ...["policy and its rule", "window tokens per turn", "compactions so far", "tokens now"]
+          .map((name) => h("th", { scope: "col", attrs: { role: "columnheader" } }, name)))),
+        ui.rows),
+      h("p", { className: "note spark-key" },
+        "Line: the window after each step, as the model is sent it. Hollow mark: the peak, the new turn in before compacting. Red: over the budget (dashed). Faded: the future."),
+      scroller("facts the window still names, by policy", h("table", { className: "facts" },
+        h("caption", {}, "Facts the window still names"),
+        h("thead", {}, ui.factHead),
+        ui.factRows)),
+      ui.factsRule,
+      h("details", {},
+        h("summary", {}, "The sparklines as numbers"),
+        scroller("window tokens after each turn, by policy", h("table", { className: "data" },
+          h("caption", {}, "Window tokens after each turn (peak \u2192 after the step where they differ)"),
+          h("thead", {}, ui.dataHead), ui.dataRows))),
+      ui.detail,
+    );
+    this.ensureKnobs([
+      ["budget", "budget", { min: 1, step: 1 }],
+      ["hot", "HOT turns", { min: 1, step: 1 }],
+    ], { budget: 40, hot: 2 });
+    this.render(state);
+    this.announce(`Ready: ${plural(state.policies.length, "policy", "policies")} at turn ${state.turn} of ${state.totalTurns}, budget ${state.budget} tokens.`);
+  }
+
+  goTo(turn) {
+    if (!this.model) return;
+    const state0 = this.model.state();
+    const clamped = Math.max(0, Math.min(state0.totalTurns, turn));
+    if (!this.attempt(() => this.model.goTo(clamped)).ok) return;
+    const state = this.model.state();
+    this.render(state);
+    const over = state.policies.filter((row) => row.tokens > state.budget).map((row) => row.info.name);
+    this.announce(`Turn ${state.turn}: ${over.length ? `over budget after the step: ${over.join(", ")}` : "every policy within budget after the step"}.`);
+    this.emit("memory-step", { state });
+  }
+
+  toggle(id) {
+    this.#open = this.#open === id ? null : id;
+    this.render(this.model.state());
+  }
+
+  render(state) {
+    const ui = this.ui;
+    ui.slider.value = state.turn;
+    ui.slider.setAttribute("aria-valuetext", `turn ${state.turn} of ${state.totalTurns}`);
+    ui.turnValue.textContent = `turn ${state.turn} of ${state.totalTurns}`;
+    ui.back.disabled = state.turn === 0;
+    ui.next.disabled = state.turn >= state.totalTurns;
+    ui.count.textContent = `${policyCount(state.policies)} Each replays the same ${state.totalTurns} turns with a budget of ${state.budget} tokens (the knobs change it).`;
+    ui.caption.textContent = `${countWord(state.policies.length)} compaction policies, one session`;
+
+    ui.rows.replaceChildren(...state.policies.map((row) => {
+      const over = row.tokens > state.budget;
+      const { info } = row;
+      return h("tr", { className: over ? "over" : "", attrs: { role: "row" } },
+        h("th", { scope: "row", attrs: { role: "rowheader" } },
+          h("button", {
+            type: "button", className: "quiet policy-name",
+            attrs: { "aria-expanded": String(this.#open === info.id), "aria-controls": "policy-window" },
+            on: { click: () => this.toggle(info.id) },
+          }, info.name),
+          h("span", { className: "origin" }, `${info.origin} \u00b7 ${info.kind}`),
+          h("span", { className: "rule" }, info.rule),
+          h("span", { className: "note source" }, "Source: ",
+            info.url ? h("a", { href: info.url, rel: "noopener", target: "_blank" }, info.source) : info.source)),
+        h("td", { className: "chart", attrs: { role: "cell" } }, sparkline(row, state.budget, state.turn),
+          h("span", { className: "note moments" }, moments(row, state.budget))),
+        h("td", { className: "compactions", attrs: { role: "cell", "data-label": "compactions so far" } }, String(row.compactions)),
+        h("td", { className: "tokens-now", attrs: { role: "cell", "data-label": "tokens now" } }, `${row.tokens} / ${state.budget}`,
+          over ? h("span", { className: "verdict-over" }, " over budget") : ""));
+    }));
+
+    const NAMED = { meaning: ["\u2713", "meaning"], bareTerm: ["~", "bare term"], gone: ["\u2717", "gone"] };
+    ui.factHead.replaceChildren(h("th", { scope: "col" }, "policy"), ...state.facts.map((fact) => h("th", { scope: "col" }, fact)));
+    ui.factRows.replaceChildren(...state.policies.map((row) =>
+      h("tr", {}, h("th", { scope: "row" }, row.info.name),
+        ...row.kept.map((named) => h("td", { className: `named-${named}` }, `${NAMED[named][0]} ${NAMED[named][1]}`)))));
+    ui.factsRule.textContent = `\u2713 meaning, ~ bare term, \u2717 gone. ${state.factsRule}`;
+
+    const turns = state.policies[0]?.series.map((_, i) => i + 1) ?? [];
+    ui.dataHead.replaceChildren(h("th", { scope: "col" }, "policy"), ...turns.map((t) => h("th", { scope: "col" }, `turn ${t}`)));
+    ui.dataRows.replaceChildren(...state.policies.map((row) =>
+      h("tr", {}, h("th", { scope: "row" }, row.info.name), ...row.series.map((tokens, i) =>
+        h("td", { className: tokens > state.budget ? "over" : "" }, row.peaks[i] > tokens ? `${row.peaks[i]} \u2192 ${tokens}` : String(tokens))))));
+
+    const open = state.policies.find((row) => row.info.id === this.#open);
+    ui.detail.id = "policy-window";
+    ui.detail.hidden = !open;
+    if (open) {
+      const w = open.window;
+      const from = (turns) => `from ${turns.length === 1 ? "turn" : "turns"} ${turns.join(", ")}`;
+      const line = (tier, label, text, note) => h("li", { className: `tier-line ${tier}` }, h("strong", {}, `${label}: `), text, h("span", { className: "tokens" }, ` ${note}`));
+      ui.detail.replaceChildren(...[
+        h("h3", {}, `${open.info.name} at turn ${w.turn}: ${w.tokens} of ${w.budget} tokens`),
+        h("p", { className: "note" }, open.info.rule),
+        h("ul", { className: "lines" },
+          w.cold ? line("cold", "key terms", w.cold.text, from(w.cold.turns)) : null,
+          ...w.warm.map((l) => line("warm", "summary", l.text, from(l.turns))),
+          ...w.hot.map((t) => line("verbatim", "verbatim", t.text, `turn ${t.turn}`)),
+          w.turn === 0 ? h("li", { className: "empty" }, "nothing yet") : null),
+        w.overBudgetReason ? h("p", { className: "reason" }, w.overBudgetReason) : null,
+      ].filter(Boolean));
+    }
+  }
+}
+
+define("memory-playground", MemoryPlayground, { budget: "budget", hot: "hot", turn: "turn" });

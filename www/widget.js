@@ -1,0 +1,428 @@
+// What the three elements share: the base class (a shadow root, the stylesheet, errors, events,
+// knobs), a few DOM helpers, and the compaction elements' model reader. Each element's own module
+// (compaction.js, forgetting.js, playground.js) imports this; widgets.js loads those on demand.
+// Text is always set as text, never parsed as HTML.
+
+import { CORES, FAMILIES, coreFor } from "./cores.js";
+
+// bundle:styles-begin (tools/bundle.mjs swaps this for a constructed stylesheet)
+const STYLESHEET = new URL("./style.css", import.meta.url).href;
+/** Styles a shadow root with the widgets' stylesheet. */
+function adoptStyles(root) {
+  root.append(h("link", { rel: "stylesheet", href: STYLESHEET }));
+}
+// bundle:styles-end
+
+/** Each core's module once initialised, by name: a page compiles each core it uses once. */
+const loaded = new Map();
+/** The core chosen for the elements on the page when the first one connected. */
+let pageCore = null;
+
+/**
+ * The initialised core module for an element of `family`. The first call picks one core for every
+ * element family then on the page, so that a page with all three compiles one wasm, not three.
+ * An element of a family that core does not serve, added later, gets its own.
+ */
+function loadCore(family) {
+  pageCore ??= coreFor(FAMILIES.filter((name) => name === family || document.querySelector(`memory-${name}`)));
+  const name = CORES[pageCore].serves.includes(family) ? pageCore : family;
+  if (!loaded.has(name)) {
+    loaded.set(name, CORES[name].load().then(async (core) => {
+      await core.default({ module_or_path: new URL(`./pkg/${name}_bg.wasm`, import.meta.url) });
+      return core;
+    }));
+  }
+  return loaded.get(name);
+}
+
+/** How long the bar holds at a crossing's peak before COMPACT brings it down. */
+export const PEAK_MS = 700;
+/** How long the bar takes to fall back. Neither happens if the reader prefers reduced motion. */
+export const FALL_MS = 500;
+export const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/**
+ * Creates an element. `props` are set as properties (`className`, `type`, ...) except
+ * `attrs`, set as attributes, and `on`, event listeners. Children are nodes or strings, and
+ * strings become text nodes: nothing is ever parsed as HTML.
+ */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  const { attrs = {}, on = {}, ...rest } = props;
+  Object.assign(el, rest);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined && value !== false) el.setAttribute(name, value);
+  }
+  for (const [type, listener] of Object.entries(on)) el.addEventListener(type, listener);
+  el.append(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
+  return el;
+}
+
+export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+export const quote = (text) => `\u201c${text}\u201d`;
+/** A number for a table cell: at most `digits` decimals, trailing zeros trimmed. */
+export const num = (value, digits = 3) => String(Number(value.toFixed(digits)));
+
+/**
+ * Reads numeric attributes into core options: `{ attribute: option }` maps each attribute to the
+ * option it sets. Absent or empty means the core's default. Returns the options and a function
+ * that rewrites a core error about an option into one about the attribute the author wrote.
+ */
+export function readAttributes(el, map) {
+  const options = {};
+  const written = {};
+  for (const [attribute, option] of Object.entries(map)) {
+    const raw = el.getAttribute(attribute);
+    if (raw === null || raw.trim() === "") continue;
+    written[option] = [attribute, raw];
+    options[option] = Number(raw);
+    if (Number.isNaN(options[option])) throw new Error(`${attribute}="${raw}": ${attribute} must be a number`);
+  }
+  const explain = (error) => {
+    const message = String(error?.message ?? error);
+    for (const [option, [attribute, raw]] of Object.entries(written)) {
+      if (message.startsWith(`${option} `)) return `${attribute}="${raw}": ${attribute}${message.slice(option.length)}`;
+    }
+    return message;
+  };
+  return { options, explain };
+}
+
+/** Defines a property that mirrors a numeric attribute: a number, or `null` when absent. */
+function mirror(element, property, attribute) {
+  Object.defineProperty(element.prototype, property, {
+    get() {
+      const raw = this.getAttribute(attribute);
+      return raw === null ? null : Number(raw);
+    },
+    set(value) {
+      if (value === null || value === undefined) this.removeAttribute(attribute);
+      else this.setAttribute(attribute, String(value));
+    },
+    configurable: true,
+  });
+}
+
+/** What both widgets share: a shadow root, the stylesheet, a status line, errors, events. */
+export class MemoryWidget extends HTMLElement {
+  #model = null;
+  #connected = false;
+  /** While set, attribute changes do not rebuild: the knobs rebuild once, themselves. */
+  #quiet = false;
+
+  constructor() {
+    super();
+    // A property set before this element's code loaded (widgets.js loads it on demand) sits on
+    // the element itself and would hide the class's accessor: set it again through the accessor.
+    for (const key of Object.keys(this)) {
+      const value = this[key];
+      delete this[key];
+      this[key] = value;
+    }
+    this.attachShadow({ mode: "open" });
+    adoptStyles(this.shadowRoot);
+    this.shadowRoot.append(
+      (this.frame = h("div", { className: "widget", attrs: { part: "widget" } },
+        (this.body = h("div", { className: "content" })),
+        (this.errorBox = h("p", { className: "error", hidden: true, attrs: { role: "alert" } })),
+        (this.status = h("p", { className: "live", attrs: { role: "status", "aria-live": "polite" } })))),
+    );
+  }
+
+  async connectedCallback() {
+    this.#connected = true;
+    /** The wasm core's module: its classes (`this.core.Session`, ...) make this widget's model. */
+    this.core = await loadCore(this.constructor.family);
+    // Each widget builds in a task of its own, so that a page of several never blocks input
+    // for the time of all of them at once.
+    await new Promise((done) => setTimeout(done, 0));
+    if (this.#connected) this.rebuild();
+  }
+
+  disconnectedCallback() {
+    this.#connected = false;
+    this.model = null;
+    this.resizeObserver?.disconnect();
+    this.resizeObserver = null;
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (this.#quiet) return;
+    if (oldValue !== newValue && this.#connected && this.#model) this.rebuild();
+  }
+
+  /** The core object this widget renders; replacing it frees the old one. */
+  get model() {
+    return this.#model;
+  }
+  set model(next) {
+    if (this.#model && this.#model !== next) this.#model.free();
+    this.#model = next;
+  }
+
+  /** Builds a fresh model from the attributes, or shows why it cannot and keeps working. */
+  rebuild() {
+    let next;
+    try {
+      next = this.createModel();
+      this.errorBox.hidden = true;
+    } catch (error) {
+      this.fail(error);
+      if (this.#model) return; // keep showing the last good model
+      next = this.createModel({ fallback: true }); // the seed's settings
+    }
+    this.model = next;
+    this.opened = null; // the settings a widget opened with, for the words around it
+    this.resizeObserver?.disconnect(); // mount() replaces what it watched
+    this.mount();
+    this.fitTables();
+  }
+
+  /**
+   * Calls `callback` whenever `element` changes size, after layout: never a forced layout.
+   * A ResizeObserver also reports each element once when it starts observing it.
+   */
+  onResize(element, callback) {
+    this.resizeCallbacks ??= new WeakMap();
+    this.resizeObserver ??= new ResizeObserver((entries) => {
+      for (const entry of entries) this.resizeCallbacks.get(entry.target)?.(entry);
+    });
+    this.resizeCallbacks.set(element, callback);
+    this.resizeObserver.observe(element);
+  }
+
+  /**
+   * Puts each table in a box of its own that scrolls sideways when the table is wider than the
+   * widget, so the page never does. While it scrolls, the box is a labelled region that takes
+   * focus, so keyboard users can scroll it too.
+   */
+  fitTables() {
+    for (const table of this.body.querySelectorAll("table")) {
+      if (table.parentElement.classList.contains("scroll")) continue;
+      const box = h("div", { className: "scroll" });
+      table.replaceWith(box);
+      box.append(table);
+      const label = table.querySelector("caption")?.textContent ?? "table";
+      const fit = () => {
+        const scrolls = box.scrollWidth > box.clientWidth + 1;
+        if (scrolls === box.hasAttribute("tabindex")) return;
+        if (scrolls) {
+          Object.entries({ tabindex: "0", role: "region", "aria-label": `${label} (scrolls sideways)` })
+            .forEach(([name, value]) => box.setAttribute(name, value));
+        } else {
+          for (const name of ["tabindex", "role", "aria-label"]) box.removeAttribute(name);
+        }
+      };
+      this.onResize(box, fit);
+      this.onResize(table, fit);
+    }
+  }
+
+  /** Shows an error inside the widget, fires `memory-error`, and keeps working. */
+  fail(error) {
+    const message = String(error?.message ?? error);
+    this.errorBox.textContent = message;
+    this.errorBox.hidden = false;
+    this.emit("memory-error", { message });
+  }
+
+  /** Runs a model call and returns `{ ok, value }`; an error is shown, never thrown. */
+  attempt(action) {
+    try {
+      const value = action();
+      this.errorBox.hidden = true;
+      return { ok: true, value };
+    } catch (error) {
+      this.fail(error);
+      return { ok: false };
+    }
+  }
+
+  announce(text) {
+    this.status.textContent = text;
+  }
+
+  /**
+   * Live knobs: number inputs bound to attributes, so turning one rebuilds the widget as an
+   * author's attribute would, then replays the reader's progress (`progress()` and `replay()`,
+   * which a widget may define) under the new settings. Built once, outside the content that a
+   * rebuild replaces, so that focus stays put. `knobs` is `[[attribute, label, { min, step }]]`;
+   * `seed` the seed's values. A value the core rejects is marked invalid at its input, with the
+   * core's message, and is not applied; once the input loses focus it shows the value in force.
+   */
+  ensureKnobs(knobs, seed) {
+    this.seedValues = seed;
+    if (this.knobs) return this.syncKnobs(seed);
+    const inputs = knobs.map(([attribute, label, { min, step }]) => {
+      const message = h("span", { className: "knob-error", id: `knob-${attribute}-error` });
+      const input = h("input", {
+        type: "number", min, step, id: `knob-${attribute}`,
+        attrs: { "aria-describedby": message.id },
+        on: {
+          change: () => this.applyKnob(input),
+          blur: () => this.syncKnobs(seed),
+        },
+      });
+      Object.assign(input.dataset, { attribute, label });
+      return h("div", { className: "knob" }, h("label", { htmlFor: input.id }, label), input, message);
+    });
+    const restore = () => this.reconfigure(() => {
+      for (const attribute of Object.keys(seed)) this.removeAttribute(attribute);
+    }, "Seed values restored");
+    this.knobs = h("details", { className: "knobs" },
+      h("summary", {}, "Knobs"),
+      h("p", { className: "caption" }, "Changing a knob replays what you did so far under the new settings."),
+      h("div", { className: "knob-row" }, ...inputs,
+        h("button", { type: "button", className: "quiet", on: { click: restore } }, "Seed values")));
+    this.frame.prepend(this.knobs);
+    this.syncKnobs(seed);
+  }
+
+  /** Shows each knob's value in force, its attribute's or the seed's, unless it has focus. */
+  syncKnobs(seed) {
+    for (const input of this.knobs.querySelectorAll("input")) {
+      if (input.matches(":focus")) continue;
+      const { attribute } = input.dataset;
+      input.value = this.getAttribute(attribute) ?? String(seed[attribute]);
+      input.removeAttribute("aria-invalid");
+    }
+  }
+
+  /** Applies the value typed into a knob, or marks the knob invalid and keeps the old value. */
+  applyKnob(input) {
+    const { attribute, label } = input.dataset;
+    const message = this.knobs.querySelector(`#${input.id}-error`);
+    const raw = input.value.trim();
+    const error = this.reconfigure(() => {
+      if (raw === "") this.removeAttribute(attribute);
+      else this.setAttribute(attribute, raw);
+    }, `${label} is now ${raw === "" ? "the seed's" : raw}`);
+    if (error) {
+      // The core's rule, said of the knob: "must be a whole number of at least 1, got -3".
+      const rule = error.replace(/^[\w-]+="[^"]*": [\w-]+ /, "");
+      const inForce = this.getAttribute(attribute) ?? String(this.seedValues[attribute]);
+      message.textContent = `Not applied: ${label} ${rule}. Still ${inForce}.`;
+      input.setAttribute("aria-invalid", "true");
+      this.announce(message.textContent);
+    } else {
+      for (const other of this.knobs.querySelectorAll(".knob-error")) other.textContent = "";
+      input.removeAttribute("aria-invalid");
+    }
+  }
+
+  /**
+   * Changes attributes with `change`, then builds one new model from them and replays the
+   * reader's progress into it. On an error the attributes go back as they were and the old model
+   * stays; the message is returned (and fired as `memory-error`), not shown in the error box.
+   */
+  reconfigure(change, what) {
+    const names = this.constructor.observedAttributes;
+    const before = names.map((name) => [name, this.getAttribute(name)]);
+    const progress = this.progress?.() ?? null;
+    this.#quiet = true;
+    let next;
+    try {
+      change();
+      next = this.createModel();
+    } catch (error) {
+      for (const [name, value] of before) {
+        if (value === null) this.removeAttribute(name);
+        else this.setAttribute(name, value);
+      }
+      const message = String(error?.message ?? error);
+      this.emit("memory-error", { message });
+      return message;
+    } finally {
+      this.#quiet = false;
+    }
+    this.errorBox.hidden = true;
+    this.model = next;
+    const replayed = progress === null ? "" : this.replay(progress);
+    this.resizeObserver?.disconnect(); // mount() replaces what it watched
+    this.mount();
+    this.fitTables();
+    this.announce(`${what}. ${replayed}`.trim());
+    return null;
+  }
+
+  emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+
+  /** The custom scenario: the `scenario` property, or JSON in the element `scenario="#id"` names. */
+  scenarioFromAttribute() {
+    if (this._scenario !== undefined) return this._scenario;
+    const ref = this.getAttribute("scenario");
+    if (!ref) return undefined;
+    const source = ref.startsWith("#") ? this.ownerDocument.getElementById(ref.slice(1)) : null;
+    if (!source) throw new Error(`scenario: no element with id "${ref.replace(/^#/, "")}" on this page`);
+    try {
+      return JSON.parse(source.textContent);
+    } catch (error) {
+      throw new Error(`scenario: ${ref} is not valid JSON (${error.message})`);
+    }
+  }
+
+  get scenario() {
+    return this._scenario;
+  }
+
+  /** `"light"`, `"dark"` or `null` (follow the reader's preference); styled in CSS. */
+  get theme() {
+    return this.getAttribute("theme");
+  }
+  set theme(value) {
+    if (value === null || value === undefined) this.removeAttribute("theme");
+    else this.setAttribute("theme", value);
+  }
+  set scenario(value) {
+    this._scenario = value;
+    if (this.#connected && this.#model) this.rebuild();
+  }
+}
+
+/**
+ * Defines element `name` as `Element` unless it is defined already (the module loaded twice, from
+ * two URLs say: the first definition wins), with `mirrors` (`{ property: attribute }`) as
+ * numeric properties.
+ */
+export function define(name, Element, mirrors) {
+  for (const [property, attribute] of Object.entries(mirrors)) mirror(Element, property, attribute);
+  if (!customElements.get(name)) customElements.define(name, Element);
+}
+
+export const SVG = "http://www.w3.org/2000/svg";
+/** Creates an SVG element with attributes (presentation attributes, never `style`). */
+export function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, String(value));
+  el.append(...children);
+  return el;
+}
+
+/** "turn 4", "turns 4 and 6", "turns 4, 6 and 8". */
+export function turnList(turns) {
+  if (turns.length <= 1) return `turn ${turns.join("")}`;
+  return `turns ${turns.slice(0, -1).join(", ")} and ${turns[turns.length - 1]}`;
+}
+
+/**
+ * A `Session` or `Playground` (`Model`) from an element's `budget`, `hot`, `turn` and
+ * `scenario`; errors name the attribute.
+ */
+export function sessionModel(el, Model) {
+  const { options, explain } = readAttributes(el, { budget: "budget", hot: "hotN", turn: "turn" });
+  const { turn, ...config } = options;
+  const scenario = el.scenarioFromAttribute();
+  if (scenario !== undefined && !Array.isArray(scenario) && !Array.isArray(scenario?.script)) {
+    throw new Error(`scenario: expected { "script": [turns...] } for <${el.localName}>`);
+  }
+  config.script = Array.isArray(scenario) ? scenario : scenario?.script;
+  try {
+    const model = Model.withConfig(config);
+    if (turn !== undefined) model.goTo(turn);
+    return model;
+  } catch (error) {
+    throw new Error(explain(error));
+  }
+}
