@@ -89,6 +89,29 @@ fn a_turn_spec_becomes_a_turn_with_bare_field_names() {
 }
 
 #[test]
+fn a_turn_spec_may_leave_the_summary_to_the_summarizer() {
+    let spec = |kind: &str, summary: Option<&str>| TurnSpec {
+        speaker: Some("Dana".into()),
+        kind: Some(kind.into()),
+        text: Some("Where is my refund? It has been a week.".into()),
+        summary: summary.map(Into::into),
+    };
+    let bare = Turn::try_from(spec("question", None)).unwrap();
+    assert_eq!((bare.kind(), bare.summary()), (Kind::Question, None));
+    let given = Turn::try_from(spec("question", Some("Dana asks after her refund."))).unwrap();
+    assert_eq!(given.summary(), Some("Dana asks after her refund."));
+    let chatter = Turn::try_from(spec("chatter", Some("ignored"))).unwrap();
+    assert_eq!(chatter.summary(), None);
+    // Pushed into a live session, the turn gets its summary from the Extractive summarizer.
+    let mut session = Session::live(SessionConfig::default(), Box::new(HotWarmCold::default()));
+    session.push(bare).unwrap();
+    assert_eq!(
+        session.script().turns()[0].summary(),
+        Some("Where is my refund?")
+    );
+}
+
+#[test]
 fn native_errors_name_rust_fields() {
     let err = SessionConfig::new(Tokens(40), 0).unwrap_err();
     assert_eq!(
