@@ -240,7 +240,9 @@ fn a_summary_line_keeps_its_turns_ascending_and_unique_whatever_order_they_come_
         window.push_verbatim(number, script.turn(number).unwrap().tokens());
     }
     let config = SessionConfig::new(Tokens(1), 1).unwrap();
-    let step = SummaryBuffer.compact(&mut window, &script, &config).unwrap();
+    let step = SummaryBuffer
+        .compact(&mut window, &script, &config)
+        .unwrap();
     assert_eq!(step.to_warm, [TurnNumber(2), TurnNumber(4)]);
     assert_eq!(window.verbatim().len(), 0);
     let line = window.warm().next().unwrap();
