@@ -26,6 +26,16 @@ fn a_session_can_live_in_another_thread() {
 }
 
 #[test]
+fn a_live_session_starts_with_no_turns_to_play() {
+    let mut session = Session::live(SessionConfig::default(), Box::new(HotWarmCold::default()));
+    assert!(session.script().is_empty());
+    assert!(session.is_done());
+    assert_eq!(session.add_turn(), None);
+    let state = session.state();
+    assert_eq!((state.turn, state.total_turns, state.done), (0, 0, true));
+}
+
+#[test]
 fn a_live_conversation_stays_under_budget_turn_by_turn() {
     let config = SessionConfig::new(Tokens(40), 2).unwrap();
     let mut session = Session::live(config, policy("hot-warm-cold".parse().unwrap()));
