@@ -48,8 +48,22 @@ function outcomesFile(path) {
   process.exit(2);
 }
 
+// A run made before an entry was added to exclude_re still holds that mutant's outcome: drop it,
+// so that the score is the one a run with today's settings would give. TOML literal strings
+// ('...') hold the patterns; Rust's and JavaScript's regex syntax agree on the ones used there.
+const excluded = [];
+if (existsSync(".cargo/mutants.toml")) {
+  const toml = readFileSync(".cargo/mutants.toml", "utf8");
+  const list = toml.match(/^exclude_re\s*=\s*\[([\s\S]*?)^\]/m);
+  for (const line of list ? list[1].split("\n") : []) {
+    const pattern = line.trim().match(/^'([^']*)',?$/);
+    if (pattern) excluded.push(new RegExp(pattern[1]));
+  }
+}
+
 const KIND = { CaughtMutant: "caught", MissedMutant: "missed", Timeout: "timeout", Unviable: "unviable" };
 const outcomes = new Map(); // mutant name -> { kind, run }
+const dropped = new Set(); // outcomes of mutants .cargo/mutants.toml now excludes
 const times = [];
 for (const run of runs) {
   const file = outcomesFile(run);
@@ -59,6 +73,10 @@ for (const run of runs) {
     if (!mutant) continue; // the baseline
     const kind = KIND[outcome.summary];
     if (!kind) continue; // a run stopped while this mutant was being tested
+    if (excluded.some((re) => re.test(mutant.name))) {
+      dropped.add(mutant.name);
+      continue;
+    }
     outcomes.set(mutant.name, { kind, run: dirname(file) });
   }
   // mutants.json lists every mutant the run set out to test; outcomes.json grows as it goes.
@@ -79,6 +97,9 @@ const detected = caught + timeout;
 const viable = caught + missed + timeout;
 const score = viable === 0 ? 100 : (100 * detected) / viable;
 
+if (dropped.size > 0) {
+  console.log(`${dropped.size} outcomes left out: .cargo/mutants.toml now excludes those mutants as equivalent`);
+}
 console.log(`mutants: ${outcomes.size} total, ${caught} caught, ${missed} missed, ${unviable} unviable, ${timeout} timeout`);
 console.log(`mutation score: ${score.toFixed(1)}% (${detected} of ${viable} viable mutants detected; goal ${goal}%)`);
 console.log(`run time: ${times.join(" + ")}`);
