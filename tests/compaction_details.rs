@@ -229,6 +229,29 @@ fn the_window_keeps_its_token_counts_exact_through_every_move() {
 }
 
 #[test]
+fn a_popped_turn_takes_its_cut_with_it_and_leaves_the_others() {
+    let mut window = Window::default();
+    window.push_cut(TurnNumber(1), "I returned … back?".into());
+    window.push_verbatim(TurnNumber(2), Tokens(4));
+    window.push_cut(TurnNumber(3), "Also, my … warranty?".into());
+    assert_eq!(
+        (window.tokens(), window.verbatim_tokens()),
+        (Tokens(12), Tokens(12))
+    );
+    assert_eq!(window.cut(TurnNumber(1)), Some("I returned … back?"));
+    assert_eq!(window.cut(TurnNumber(2)), None);
+
+    assert_eq!(window.pop_verbatim(), Some(TurnNumber(1)));
+    assert_eq!(window.cut(TurnNumber(1)), None);
+    assert_eq!(window.cut(TurnNumber(3)), Some("Also, my … warranty?"));
+    assert_eq!(window.pop_verbatim(), Some(TurnNumber(2)));
+    assert_eq!(window.cut(TurnNumber(3)), Some("Also, my … warranty?"));
+    assert_eq!(window.pop_verbatim(), Some(TurnNumber(3)));
+    assert_eq!(window.cut(TurnNumber(3)), None);
+    assert_eq!(window.tokens(), Tokens(0));
+}
+
+#[test]
 fn a_summary_line_keeps_its_turns_ascending_and_unique_whatever_order_they_come_in() {
     // A window built by hand, whose WARM line already cites turn 4 while turns 2 and 4 are still
     // verbatim: the summary buffer appends turn 2 (older than the line's newest) and then turn 4
