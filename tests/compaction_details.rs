@@ -229,6 +229,18 @@ fn the_window_keeps_its_token_counts_exact_through_every_move() {
 }
 
 #[test]
+fn clearing_warm_removes_every_warm_line_and_its_tokens() {
+    let mut window = Window::default();
+    window.push_verbatim(TurnNumber(3), Tokens(5));
+    window.push_warm(Line::new(vec![TurnNumber(1)], "one two"));
+    window.push_warm(Line::new(vec![TurnNumber(2)], "three"));
+    assert_eq!((window.warm().len(), window.tokens()), (2, Tokens(8)));
+    window.clear_warm();
+    assert_eq!((window.warm().len(), window.tokens()), (0, Tokens(5)));
+    assert_eq!(window.verbatim().collect::<Vec<_>>(), [TurnNumber(3)]);
+}
+
+#[test]
 fn a_popped_turn_takes_its_cut_with_it_and_leaves_the_others() {
     let mut window = Window::default();
     window.push_cut(TurnNumber(1), "I returned … back?".into());
