@@ -5,7 +5,8 @@
 
 use agent_memory_widgets::TurnNumber;
 use agent_memory_widgets::{
-    Compaction, Kind, Line, Script, Session, SessionConfig, Tokens, TurnSpec, Window,
+    Compaction, CompactionPolicy, Kind, Line, Script, Session, SessionConfig, SummaryBuffer,
+    Tokens, TurnSpec, Window,
 };
 
 fn spec(kind: &str, text: &str, summary: Option<&str>) -> TurnSpec {
@@ -225,6 +226,62 @@ fn the_window_keeps_its_token_counts_exact_through_every_move() {
     );
     assert_eq!(window.pop_warm(), None);
     check(&window, 0, 0);
+}
+
+#[test]
+fn clearing_warm_removes_every_warm_line_and_its_tokens() {
+    let mut window = Window::default();
+    window.push_verbatim(TurnNumber(3), Tokens(5));
+    window.push_warm(Line::new(vec![TurnNumber(1)], "one two"));
+    window.push_warm(Line::new(vec![TurnNumber(2)], "three"));
+    assert_eq!((window.warm().len(), window.tokens()), (2, Tokens(8)));
+    window.clear_warm();
+    assert_eq!((window.warm().len(), window.tokens()), (0, Tokens(5)));
+    assert_eq!(window.verbatim().collect::<Vec<_>>(), [TurnNumber(3)]);
+}
+
+#[test]
+fn a_popped_turn_takes_its_cut_with_it_and_leaves_the_others() {
+    let mut window = Window::default();
+    window.push_cut(TurnNumber(1), "I returned … back?".into());
+    window.push_verbatim(TurnNumber(2), Tokens(4));
+    window.push_cut(TurnNumber(3), "Also, my … warranty?".into());
+    assert_eq!(
+        (window.tokens(), window.verbatim_tokens()),
+        (Tokens(12), Tokens(12))
+    );
+    assert_eq!(window.cut(TurnNumber(1)), Some("I returned … back?"));
+    assert_eq!(window.cut(TurnNumber(2)), None);
+
+    assert_eq!(window.pop_verbatim(), Some(TurnNumber(1)));
+    assert_eq!(window.cut(TurnNumber(1)), None);
+    assert_eq!(window.cut(TurnNumber(3)), Some("Also, my … warranty?"));
+    assert_eq!(window.pop_verbatim(), Some(TurnNumber(2)));
+    assert_eq!(window.cut(TurnNumber(3)), Some("Also, my … warranty?"));
+    assert_eq!(window.pop_verbatim(), Some(TurnNumber(3)));
+    assert_eq!(window.cut(TurnNumber(3)), None);
+    assert_eq!(window.tokens(), Tokens(0));
+}
+
+#[test]
+fn a_summary_line_keeps_its_turns_ascending_and_unique_whatever_order_they_come_in() {
+    // A window built by hand, whose WARM line already cites turn 4 while turns 2 and 4 are still
+    // verbatim: the summary buffer appends turn 2 (older than the line's newest) and then turn 4
+    // (already cited) to that line.
+    let script = Script::refund_desk();
+    let mut window = Window::default();
+    window.push_warm(Line::new(vec![TurnNumber(4)], "Agent approves."));
+    for number in [TurnNumber(2), TurnNumber(4)] {
+        window.push_verbatim(number, script.turn(number).unwrap().tokens());
+    }
+    let config = SessionConfig::new(Tokens(1), 1).unwrap();
+    let step = SummaryBuffer
+        .compact(&mut window, &script, &config)
+        .unwrap();
+    assert_eq!(step.to_warm, [TurnNumber(2), TurnNumber(4)]);
+    assert_eq!(window.verbatim().len(), 0);
+    let line = window.warm().next().unwrap();
+    assert_eq!(line.turns(), [TurnNumber(2), TurnNumber(4)]);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -26,6 +26,16 @@ fn a_session_can_live_in_another_thread() {
 }
 
 #[test]
+fn a_live_session_starts_with_no_turns_to_play() {
+    let mut session = Session::live(SessionConfig::default(), Box::new(HotWarmCold::default()));
+    assert!(session.script().is_empty());
+    assert!(session.is_done());
+    assert_eq!(session.add_turn(), None);
+    let state = session.state();
+    assert_eq!((state.turn, state.total_turns, state.done), (0, 0, true));
+}
+
+#[test]
 fn a_live_conversation_stays_under_budget_turn_by_turn() {
     let config = SessionConfig::new(Tokens(40), 2).unwrap();
     let mut session = Session::live(config, policy("hot-warm-cold".parse().unwrap()));
@@ -86,6 +96,29 @@ fn a_turn_spec_becomes_a_turn_with_bare_field_names() {
     );
     assert!(matches!(err.kind(), ErrorKind::InvalidOption { field } if field == "kind"));
     assert!(Turn::new(" ", Kind::Chatter, "Hi").is_err());
+}
+
+#[test]
+fn a_turn_spec_may_leave_the_summary_to_the_summarizer() {
+    let spec = |kind: &str, summary: Option<&str>| TurnSpec {
+        speaker: Some("Dana".into()),
+        kind: Some(kind.into()),
+        text: Some("Where is my refund? It has been a week.".into()),
+        summary: summary.map(Into::into),
+    };
+    let bare = Turn::try_from(spec("question", None)).unwrap();
+    assert_eq!((bare.kind(), bare.summary()), (Kind::Question, None));
+    let given = Turn::try_from(spec("question", Some("Dana asks after her refund."))).unwrap();
+    assert_eq!(given.summary(), Some("Dana asks after her refund."));
+    let chatter = Turn::try_from(spec("chatter", Some("ignored"))).unwrap();
+    assert_eq!(chatter.summary(), None);
+    // Pushed into a live session, the turn gets its summary from the Extractive summarizer.
+    let mut session = Session::live(SessionConfig::default(), Box::new(HotWarmCold::default()));
+    session.push(bare).unwrap();
+    assert_eq!(
+        session.script().turns()[0].summary(),
+        Some("Where is my refund?")
+    );
 }
 
 #[test]

@@ -3,8 +3,8 @@
 //! and properties over random scripts.
 
 use agent_memory_widgets::{
-    policy, window_text, Named, Playground, Script, Session, SessionConfig, SessionState, TurnSpec,
-    KEY_FACTS, POLICIES,
+    policy, window_text, ErrorKind, Named, Playground, Script, Session, SessionConfig,
+    SessionOptions, SessionState, TurnSpec, KEY_FACTS, POLICIES,
 };
 use agent_memory_widgets::{Tokens, TurnNumber};
 use proptest::prelude::*;
@@ -176,6 +176,72 @@ fn no_summary_starts_mid_sentence_and_every_cut_is_marked() {
             }
         }
     }
+}
+
+#[test]
+fn a_term_is_named_by_the_first_tier_that_holds_it_and_gone_when_none_does() {
+    let mut session = Session::default();
+    session.go_to(10);
+    let state = session.state();
+    // HOT: turns 9 and 10 (the Globex warranty); WARM: "Dana asks about the Globex earbuds
+    // warranty."; COLD: "$200.00, ORD-3300, 30-day, 10%, $180.00, RF-7781, Dana".
+    assert!(state.cold.is_some() && !state.warm.is_empty());
+    assert_eq!(Named::of(&state, "Globex"), Named::Meaning);
+    assert_eq!(Named::of(&state, "earbuds warranty"), Named::Meaning);
+    assert_eq!(Named::of(&state, "RF-7781"), Named::BareTerm);
+    assert_eq!(Named::of(&state, "ORD-3300"), Named::BareTerm);
+    assert_eq!(Named::of(&state, "ORD-9999"), Named::Gone);
+    assert_eq!(Named::of(&state, ""), Named::Meaning);
+}
+
+#[test]
+fn a_playground_from_options_replays_their_script_under_their_budget() {
+    let turn = |speaker: &str, kind: &str, text: &str, summary: Option<&str>| TurnSpec {
+        speaker: Some(speaker.into()),
+        kind: Some(kind.into()),
+        text: Some(text.into()),
+        summary: summary.map(Into::into),
+    };
+    let options = SessionOptions {
+        budget: Some(30.0),
+        hot_n: Some(1.0),
+        script: Some(vec![
+            turn(
+                "Dana",
+                "question",
+                "Where is my refund?",
+                Some("Dana asks."),
+            ),
+            turn(
+                "agent",
+                "decision",
+                "It is on its way.",
+                Some("Refund sent."),
+            ),
+        ]),
+    };
+    let Ok(mut playground) = Playground::from_options(options) else {
+        panic!("the options are valid");
+    };
+    playground.go_to(2);
+    let state = playground.state();
+    assert_eq!(
+        (state.turn, state.total_turns, state.budget),
+        (2, 2, Tokens(30))
+    );
+    assert_eq!(state.policies.len(), POLICIES.len());
+    for row in &state.policies {
+        assert_eq!((row.window.hot_n, row.window.budget), (1, Tokens(30)));
+    }
+
+    let bad = SessionOptions {
+        hot_n: Some(0.0),
+        ..SessionOptions::default()
+    };
+    let Err(err) = Playground::from_options(bad) else {
+        panic!("hot_n 0 is not allowed");
+    };
+    assert!(matches!(err.kind(), ErrorKind::InvalidOption { field } if field == "hot_n"));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -358,7 +358,7 @@ impl Session {
     /// holds `u32::MAX` turns ([`ErrorKind::OverLimit`](crate::ErrorKind)). The session is left
     /// as it was.
     pub fn push(&mut self, mut turn: Turn) -> Result<Step, Error> {
-        if u32::try_from(self.log.len() + 1).is_err() {
+        if self.next_number().is_none() {
             return Err(Error::over_limit(
                 "u32::MAX",
                 "a session holds at most 4294967295 turns",
@@ -407,7 +407,7 @@ impl Session {
 
     /// Appends the next turn and, if the policy says so, compacts. `None` once the script is done.
     pub fn add_turn(&mut self) -> Option<Step> {
-        let number = TurnNumber(u32::try_from(self.log.len() + 1).ok()?);
+        let number = self.next_number()?;
         let turn = self.script.turn(number)?;
         let tokens_before = self.window.tokens();
         self.window.push_verbatim(number, turn.tokens());
@@ -434,6 +434,12 @@ impl Session {
         };
         self.log.push(step.clone());
         Some(step)
+    }
+
+    /// The next turn's number, while it fits a u32. [`Session::push`] checks it before changing
+    /// anything, with the very test [`Session::add_turn`] applies.
+    fn next_number(&self) -> Option<TurnNumber> {
+        u32::try_from(self.log.len() + 1).ok().map(TurnNumber)
     }
 
     /// Starts the script over.
