@@ -69,6 +69,18 @@ fn class_of(layout: Layout) -> Option<usize> {
     (class < CLASSES as u32).then_some(class as usize)
 }
 
+/// Grows memory by `pages`: the new bytes' start and end, or `None` when memory cannot grow or
+/// would end past the 4 GiB a wasm32 address can reach.
+#[cfg(target_arch = "wasm32")]
+fn grow(pages: usize) -> Option<(usize, usize)> {
+    let old = core::arch::wasm32::memory_grow(0, pages);
+    if old == usize::MAX {
+        return None;
+    }
+    let start = old.checked_mul(PAGE)?;
+    Some((start, start.checked_add(pages.checked_mul(PAGE)?)?))
+}
+
 #[cfg(target_arch = "wasm32")]
 unsafe impl GlobalAlloc for SizeClasses {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
@@ -85,17 +97,24 @@ unsafe impl GlobalAlloc for SizeClasses {
         }
         let size = 1usize << (class as u32 + MIN_CLASS);
         if state.end - state.next < size {
-            let pages = (size - (state.end - state.next)).div_ceil(PAGE);
-            let old = core::arch::wasm32::memory_grow(0, pages);
-            if old == usize::MAX {
+            // Memory grows in one piece, so new pages usually continue the current region and
+            // need only cover what it lacks.
+            let Some((start, mut end)) = grow((size - (state.end - state.next)).div_ceil(PAGE))
+            else {
                 return null_mut();
-            }
-            let start = old * PAGE;
-            // Memory grows in one piece, so a fresh region usually continues the current one.
+            };
             if start != state.end {
+                // Something else grew memory in between: the new pages start a region of their
+                // own, which must hold the whole block.
+                if end - start < size {
+                    let Some((_, more)) = grow((size - (end - start)).div_ceil(PAGE)) else {
+                        return null_mut();
+                    };
+                    end = more;
+                }
                 state.next = start;
             }
-            state.end = start + pages * PAGE;
+            state.end = end;
         }
         let block = state.next;
         state.next += size;

@@ -139,7 +139,7 @@ class MemoryCompaction extends MemoryWidget {
   }
 
   addTurn() {
-    if (!this.model) return;
+    if (!this.model || this.model.preview) return; // not ready: no core yet
     this.#settle();
     const { ok, value: step } = this.attempt(() => this.model.addTurn());
     if (!ok || !step) return;
@@ -153,7 +153,7 @@ class MemoryCompaction extends MemoryWidget {
 
   /** Goes back one turn: the session is a function of how many turns were added. */
   stepBack() {
-    if (!this.model) return;
+    if (!this.model || this.model.preview) return;
     this.#settle();
     const turn = this.model.state().turn;
     if (turn === 0) return;
@@ -165,7 +165,7 @@ class MemoryCompaction extends MemoryWidget {
   }
 
   reset() {
-    if (!this.model) return;
+    if (!this.model || this.model.preview) return;
     this.#settle();
     this.model.reset();
     const state = this.model.state();

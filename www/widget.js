@@ -27,9 +27,14 @@ function loadCore(family) {
   pageCore ??= coreFor(FAMILIES.filter((name) => name === family || document.querySelector(`memory-${name}`)));
   const name = CORES[pageCore].serves.includes(family) ? pageCore : family;
   if (!loaded.has(name)) {
-    loaded.set(name, CORES[name].load().then(async (core) => {
+    const loading = CORES[name].load().then(async (core) => {
       await core.default({ module_or_path: new URL(`./pkg/${name}_bg.wasm`, import.meta.url) });
       return core;
+    });
+    // A failed load is not kept: the next element to connect tries again.
+    loaded.set(name, loading.catch((error) => {
+      loaded.delete(name);
+      throw error;
     }));
   }
   return loaded.get(name);

@@ -22,7 +22,12 @@ function loadUsed() {
   for (const [name, load] of pending) {
     if (!document.querySelector(name)) continue;
     pending.delete(name);
-    load();
+    load().catch((error) => {
+      // Say why the element stays empty, and try again when the next one is added.
+      console.error(`<${name}> could not load its code: ${error?.message ?? error}`);
+      pending.set(name, load);
+      watcher.observe(document, { childList: true, subtree: true });
+    });
   }
   if (pending.size === 0) watcher.disconnect();
 }
