@@ -64,7 +64,7 @@ if (existsSync(join(ROOT, "target/bench/first-meter.json"))) {
 \`node benches/first-meter.mjs\`: navigation to the compaction meter on screen, next to navigation to first
 contentful paint of the same page without its widget scripts, ${f.loads} alternating loads of each, medians.
 Goal: at most 1.3x (${verdict(f.ratio <= 1.3)}). Both times move with the machine's load, the bare page's
-too, so only the ratio within one run means much; on a busy machine it has come out between 0.9 and 1.8.
+too, so only the ratio within one run means much.
 
 | first meter ms | bare page's first paint ms | ratio | layout shift until every widget rendered |
 |---|---|---|---|

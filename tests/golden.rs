@@ -87,31 +87,3 @@ fn the_session_walk_matches_its_golden_trace() {
 fn the_fact_store_walk_matches_its_golden_trace() {
     check("fact_store", fact_store_trace());
 }
-
-/// What `<memory-compaction>` at the seed's settings shows before its wasm core arrives
-/// (`www/compaction-seed.js`): the opening state, and where the whole run crosses the budget.
-/// The page renders it at once, then the same from the live core, so it must be exactly what
-/// the core says.
-#[test]
-fn the_compaction_preview_is_the_cores_opening_state() {
-    let opening = Session::default().state();
-    let mut played = Session::default();
-    played.go_to(played.state().total_turns);
-    let seed = json!({ "state": opening, "crossings": played.state().crossings });
-    let text = format!(
-        "// Generated from the Rust core by `UPDATE_GOLDEN=1 cargo test --test golden`: what\n\
-         // <memory-compaction> at the seed's settings shows before its wasm core arrives. Do not edit.\n\
-         export const SEED = {};\n",
-        serde_json::to_string(&seed).unwrap()
-    );
-    let path = format!("{}/www/compaction-seed.js", env!("CARGO_MANIFEST_DIR"));
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, &text).unwrap();
-        return;
-    }
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        committed == text,
-        "{path} is not the core's opening state; run UPDATE_GOLDEN=1 cargo test --test golden and review the diff"
-    );
-}

@@ -117,15 +117,13 @@ async function main() {
 
   // The page: besides widgets.js, preload what its elements will ask for, so that the element
   // modules, the shared chunk and the wasm download in parallel with the loader, not after it.
-  // The wasm at low priority: the page's stylesheet and the modules come first, since an element
-  // at the seed's settings renders its opening state before its core arrives (compaction-seed.js).
   let page = readFileSync(join(www, "index.html"), "utf8");
   const used = FAMILIES.filter((family) => page.includes(`<memory-${family}`));
   const hints = pageFiles(result.metafile, used)
     .filter((file) => file !== "site/widgets.js" && !file.endsWith(".css"))
     .map((file) => file.slice("site/".length))
     .map((file) => file.endsWith(".wasm")
-      ? `<link rel="preload" href="${file}" as="fetch" type="application/wasm" crossorigin fetchpriority="low">`
+      ? `<link rel="preload" href="${file}" as="fetch" type="application/wasm" crossorigin>`
       : `<link rel="modulepreload" href="${file}">`);
   page = replaceOnce(page, '<link rel="stylesheet" href="style.css">', '<link rel="stylesheet" href="page.css">', "stylesheet link");
   page = replaceOnce(page, '<link rel="modulepreload" href="widgets.js">', ['<link rel="modulepreload" href="widgets.js">', ...hints].join("\n  "), "modulepreload link");

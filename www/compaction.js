@@ -4,7 +4,6 @@
 //   <script type="module" src="widgets.js"></script>
 //   <memory-compaction budget="40" hot="2"></memory-compaction>
 
-import { SEED } from "./compaction-seed.js";
 import { PEAK_MS, FALL_MS, reducedMotion, h, plural, MemoryWidget, turnList, sessionModel, define } from "./widget.js";
 
 class MemoryCompaction extends MemoryWidget {
@@ -13,16 +12,6 @@ class MemoryCompaction extends MemoryWidget {
 
   #timer = null;
   #frame = 0;
-
-  /**
-   * At the seed's settings (no attribute or scenario set), a stand-in for the core's `Session`
-   * that holds the opening state the core wrote ahead of time (`compaction-seed.js`, checked by
-   * `cargo test`), so the meter shows before the wasm arrives. `null` otherwise.
-   */
-  preview() {
-    if (this.constructor.observedAttributes.some((name) => this.hasAttribute(name)) || this.scenario !== undefined) return null;
-    return { preview: true, state: () => structuredClone(SEED.state), free() {} };
-  }
 
   createModel({ fallback = false } = {}) {
     return fallback ? new this.core.Session() : sessionModel(this, this.core.Session);
@@ -121,7 +110,7 @@ class MemoryCompaction extends MemoryWidget {
    * reader turned the knobs, that the text around the widget describes the opening settings.
    */
   settingsSentence(state) {
-    const probe = this.model.preview ? { ok: true, value: SEED.crossings } : this.attempt(() => {
+    const probe = this.attempt(() => {
       const model = this.createModel();
       model.goTo(state.totalTurns);
       const { crossings } = model.state();
@@ -139,7 +128,7 @@ class MemoryCompaction extends MemoryWidget {
   }
 
   addTurn() {
-    if (!this.model || this.model.preview) return; // not ready: no core yet
+    if (!this.model) return;
     this.#settle();
     const { ok, value: step } = this.attempt(() => this.model.addTurn());
     if (!ok || !step) return;
@@ -153,7 +142,7 @@ class MemoryCompaction extends MemoryWidget {
 
   /** Goes back one turn: the session is a function of how many turns were added. */
   stepBack() {
-    if (!this.model || this.model.preview) return;
+    if (!this.model) return;
     this.#settle();
     const turn = this.model.state().turn;
     if (turn === 0) return;
@@ -165,7 +154,7 @@ class MemoryCompaction extends MemoryWidget {
   }
 
   reset() {
-    if (!this.model || this.model.preview) return;
+    if (!this.model) return;
     this.#settle();
     this.model.reset();
     const state = this.model.state();

@@ -136,25 +136,12 @@ export class MemoryWidget extends HTMLElement {
 
   async connectedCallback() {
     this.#connected = true;
-    // Until the core arrives, a widget that can show what the core computed ahead of time for
-    // its settings (`preview()`) shows that, inert, so the reader sees it at once.
-    const preview = this.#model ? null : this.preview?.();
-    if (preview) {
-      this.model = preview;
-      this.frame.inert = true;
-      this.frame.setAttribute("aria-busy", "true");
-      this.mount();
-      this.fitTables();
-    }
     try {
       /** The wasm core's module: its classes (`this.core.Session`, ...) make this widget's model. */
       this.core = await loadCore(this.constructor.family);
     } catch (error) {
       // A core that cannot be fetched or compiled (offline, a wrong path, a CSP without
       // 'wasm-unsafe-eval'): say so in the frame rather than leave it blank.
-      this.#dropPreview(); // no preview of a widget that cannot work
-      this.frame.inert = false;
-      this.frame.removeAttribute("aria-busy");
       this.frame.classList.add("no-core"); // drops the placeholder's height: there is nothing to hold
       this.fail(new Error(`This widget could not load its WebAssembly core: ${error?.message ?? error}`));
       return;
@@ -163,17 +150,6 @@ export class MemoryWidget extends HTMLElement {
     // for the time of all of them at once.
     await new Promise((done) => setTimeout(done, 0));
     if (this.#connected) this.rebuild();
-  }
-
-  /**
-   * Takes the preview down when the settings change before the core arrives: it no longer shows
-   * what the widget will, which the core builds from the new settings as soon as it is in.
-   */
-  #dropPreview() {
-    this.model = null;
-    this.body.replaceChildren();
-    this.knobs?.remove();
-    this.knobs = null;
   }
 
   disconnectedCallback() {
@@ -185,9 +161,7 @@ export class MemoryWidget extends HTMLElement {
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (this.#quiet) return;
-    if (oldValue === newValue || !this.#connected || !this.#model) return;
-    if (this.#model.preview) this.#dropPreview();
-    else this.rebuild();
+    if (oldValue !== newValue && this.#connected && this.#model) this.rebuild();
   }
 
   /** The core object this widget renders; replacing it frees the old one. */
@@ -211,8 +185,6 @@ export class MemoryWidget extends HTMLElement {
       next = this.createModel({ fallback: true }); // the seed's settings
     }
     this.model = next;
-    this.frame.inert = false;
-    this.frame.removeAttribute("aria-busy");
     this.opened = null; // the settings a widget opened with, for the words around it
     this.resizeObserver?.disconnect(); // mount() replaces what it watched
     this.mount();
@@ -418,9 +390,7 @@ export class MemoryWidget extends HTMLElement {
   }
   set scenario(value) {
     this._scenario = value;
-    if (!this.#connected || !this.#model) return;
-    if (this.#model.preview) this.#dropPreview();
-    else this.rebuild();
+    if (this.#connected && this.#model) this.rebuild();
   }
 }
 
