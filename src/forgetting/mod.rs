@@ -763,8 +763,14 @@ impl FactStore {
             }
         };
         let active = store.ranked().filter_map(|id| store.get(id));
-        let retired =
-            |wanted: fn(Status) -> bool| store.facts().filter(move |fact| wanted(fact.status));
+        // Every fact by id, sorted once for both retired groups.
+        let by_id: Vec<&Fact> = store.facts().collect();
+        let retired = |wanted: fn(Status) -> bool| {
+            by_id
+                .iter()
+                .copied()
+                .filter(move |fact| wanted(fact.status))
+        };
         let facts = active
             .chain(retired(|s| matches!(s, Status::Superseded { .. })))
             .chain(retired(|s| s == Status::Evicted))
