@@ -33,27 +33,51 @@ export function replaceOnce(text, from, to, what) {
 /** Where style.css's rules for the page around the widgets begin (index.html only). */
 const PAGE_RULES = "/* ---- The page around the widgets";
 
+/** What an `@elements` comment in style.css looks like: the elements the rules after it style. */
+const ELEMENTS_MARK = /^\/\* @elements ([a-z ]+) \*\/$/;
+
 /**
- * style.css, minified, split in two: `shadow`, the widgets' rules for their shadow roots, and
- * `page`, the theme's custom properties and the page's own rules, for index.html.
+ * The widgets' rules in style.css, by the elements they style: `{ all, compaction, forgetting,
+ * playground }`, each in the file's order. Rules are for every element (`all`) until an
+ * `@elements` comment names some; `@elements all` goes back to every element.
+ */
+export function rulesByElement(css) {
+  const rules = { all: [], ...Object.fromEntries(FAMILIES.map((family) => [family, []])) };
+  let targets = ["all"];
+  for (const line of css.split("\n")) {
+    const mark = line.match(ELEMENTS_MARK);
+    if (!mark) {
+      for (const target of targets) rules[target].push(line);
+      continue;
+    }
+    targets = mark[1].split(" ");
+    if (targets.some((target) => !(target in rules))) throw new Error(`build: style.css names an unknown element in "${line}"`);
+  }
+  return Object.fromEntries(Object.entries(rules).map(([target, lines]) => [target, lines.join("\n")]));
+}
+
+/**
+ * style.css, minified and split: `shadow`, the widgets' rules for their shadow roots, as
+ * `{ all, compaction, forgetting, playground }` (see rulesByElement), and `page`, the theme's
+ * custom properties and the page's own rules, for index.html.
  */
 export async function minifiedCss() {
   const source = readFileSync(join(www, "style.css"), "utf8");
   const pageAt = source.indexOf(PAGE_RULES);
   const widgetsAt = source.indexOf("/* ---- The widgets");
   if (pageAt < 0 || widgetsAt < 0 || widgetsAt > pageAt) throw new Error("build: cannot find the sections of style.css");
-  const minify = async (css) => (await transform(css, { loader: "css", minify: true })).code;
-  return {
-    shadow: await minify(source.slice(0, pageAt)),
-    page: await minify(source.slice(0, widgetsAt) + source.slice(pageAt)),
-  };
+  const minify = async (css) => (await transform(css, { loader: "css", minify: true })).code.trim();
+  const shadow = {};
+  for (const [target, css] of Object.entries(rulesByElement(source.slice(0, pageAt)))) shadow[target] = await minify(css);
+  return { shadow, page: await minify(source.slice(0, widgetsAt) + source.slice(pageAt)) };
 }
 
 /**
- * An esbuild plugin that swaps widget.js's `<link>` to style.css for a constructed stylesheet
- * holding `css`, adopted by every shadow root.
+ * An esbuild plugin that swaps widget.js's `<link>` to style.css for constructed stylesheets:
+ * the rules for every element in widget.js (the shared chunk), and each element's own rules in
+ * its module, which hands them to widget.js before it defines its element.
  */
-export function inlineStyles(css) {
+export function inlineStyles(shadow) {
   return {
     name: "inline-styles",
     setup(build) {
@@ -62,13 +86,28 @@ export function inlineStyles(css) {
         const begin = source.indexOf("// bundle:styles-begin");
         const end = source.indexOf("// bundle:styles-end");
         if (begin < 0 || end < begin) throw new Error("build: cannot find the styles markers in widget.js");
-        const styles = `const SHEET = new CSSStyleSheet();
-SHEET.replaceSync(${JSON.stringify(css)});
-function adoptStyles(root) {
-  root.adoptedStyleSheets = [SHEET];
+        const styles = `function sheet(css) {
+  const made = new CSSStyleSheet();
+  made.replaceSync(css);
+  return made;
+}
+const SHEETS = { all: sheet(${JSON.stringify(shadow.all)}) };
+export function addStyles(family, css) {
+  SHEETS[family] = sheet(css);
+}
+function adoptStyles(root, family) {
+  root.adoptedStyleSheets = SHEETS[family] ? [SHEETS.all, SHEETS[family]] : [SHEETS.all];
 }
 `;
         return { contents: source.slice(0, begin) + styles + source.slice(end + "// bundle:styles-end".length), loader: "js" };
+      });
+      const elementModule = new RegExp(`[\\\\/]www[\\\\/](${FAMILIES.join("|")})\\.js$`);
+      build.onLoad({ filter: elementModule }, (args) => {
+        const family = args.path.match(elementModule)[1];
+        const source = readFileSync(args.path, "utf8");
+        // Imports run first whatever their place, so the rules are added before define() runs.
+        const styles = `import { addStyles as __addStyles } from "./widget.js";\n__addStyles(${JSON.stringify(family)}, ${JSON.stringify(shadow[family])});\n`;
+        return { contents: styles + source, loader: "js" };
       });
     },
   };

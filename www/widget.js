@@ -7,7 +7,7 @@ import { CORES, FAMILIES, coreFor } from "./cores.js";
 
 // bundle:styles-begin (the build swaps this for a constructed stylesheet: tools/build-site.mjs)
 const STYLESHEET = new URL("./style.css", import.meta.url).href;
-/** Styles a shadow root with the widgets' stylesheet. */
+/** Styles a shadow root with the widgets' stylesheet (all of it here; the build gives each `family` its own rules). */
 function adoptStyles(root) {
   root.append(h("link", { rel: "stylesheet", href: STYLESHEET }));
 }
@@ -125,7 +125,7 @@ export class MemoryWidget extends HTMLElement {
       this[key] = value;
     }
     this.attachShadow({ mode: "open" });
-    adoptStyles(this.shadowRoot);
+    adoptStyles(this.shadowRoot, this.constructor.family);
     this.shadowRoot.append(
       (this.frame = h("div", { className: "widget", attrs: { part: "widget" } },
         (this.body = h("div", { className: "content" })),

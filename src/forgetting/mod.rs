@@ -5,6 +5,7 @@
 //! added, each with its time, replayed into a `LiveStore` up to the slider's time `t`. Its state
 //! is therefore a pure function of those inputs, and dragging the slider back undoes events.
 
+mod ranking;
 mod scenario;
 mod store;
 

@@ -1,12 +1,13 @@
 //! A fact store that ranks, decays, supersedes and evicts in O(log n) per operation.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::Serialize;
 
 use crate::error::{fmt_number, Error, ErrorKind};
+use crate::forgetting::ranking::{Rank, Ranking};
 use crate::forgetting::StoreConfig;
 use crate::math::{exp2, log2};
 use crate::names::named;
@@ -182,9 +183,10 @@ pub struct WriteOutcome {
 /// its logarithm is `log2(importance) + lastTouch / halfLife + log2(access) - t / halfLife`: a
 /// time-independent key minus the same amount for every fact of the same half-life. So within a
 /// kind the order of the scores at any `t` is the order of the keys. The active facts of each kind
-/// ([`FactKind`], each with its own half-life) live in a `BTreeSet` ordered by key; a read or
-/// refresh re-keys one fact, eviction compares the first of each set at the current time, and
-/// `top_k` merges the sets from their last, without ever rescoring the store.
+/// ([`FactKind`], each with its own half-life) live in a ranking ordered by key (sorted chunks:
+/// O(log n) to find a place, a bounded move to take it); a read or refresh re-keys one fact,
+/// eviction compares the first of each ranking at the current time, and `top_k` merges the
+/// rankings from their last, without ever rescoring the store.
 ///
 /// Time only moves forward here; [`FactStore`](crate::FactStore) replays a timeline into a fresh
 /// `LiveStore` to move back.
@@ -215,7 +217,7 @@ pub struct LiveStore {
     facts: FactTable,
     // Invariant: ranked[k] has one entry per active fact of kind k, with its current key. Keys are
     // comparable only within a kind, since each kind has its own half-life.
-    ranked: [BTreeSet<Rank>; 3],
+    ranked: [Ranking; 3],
     // Invariant: one entry per active fact, keyed by its normalised text.
     by_text: HashMap<String, FactId, BuildHasherDefault<Fnv>>,
 }
@@ -286,38 +288,6 @@ impl Hasher for Fnv {
         self.0
     }
 }
-
-/// An active fact's place in the ranking: ascending is eviction order (lowest score first, then
-/// the oldest last touch, then the lowest id), so the strongest fact is last.
-#[derive(Clone, Copy, Debug)]
-struct Rank {
-    key: f64,
-    last_touch: f64,
-    id: FactId,
-}
-
-impl Ord for Rank {
-    fn cmp(&self, other: &Rank) -> Ordering {
-        self.key
-            .total_cmp(&other.key)
-            .then(self.last_touch.total_cmp(&other.last_touch))
-            .then(self.id.cmp(&other.id))
-    }
-}
-
-impl PartialOrd for Rank {
-    fn partial_cmp(&self, other: &Rank) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq for Rank {
-    fn eq(&self, other: &Rank) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Rank {}
 
 impl LiveStore {
     /// An empty store at t = 0.
@@ -541,7 +511,7 @@ impl LiveStore {
 
     /// The active fact of `kind` with the second-lowest score. O(log n).
     pub(crate) fn second_weakest_of(&self, kind: FactKind) -> Option<&Fact> {
-        let rank = self.ranked[kind.index()].iter().nth(1)?;
+        let rank = self.ranked[kind.index()].second()?;
         self.facts.get(&rank.id)
     }
 
@@ -592,7 +562,7 @@ impl LiveStore {
 
     /// How many facts are active.
     pub fn active_count(&self) -> usize {
-        self.ranked.iter().map(BTreeSet::len).sum()
+        self.ranked.iter().map(Ranking::len).sum()
     }
 
     /// The ids of the `k` highest-scoring active facts, best first. O(k log n).
@@ -602,10 +572,7 @@ impl LiveStore {
 
     /// Every active fact's id, best first: the kinds' rankings merged by score now.
     pub fn ranked(&self) -> impl Iterator<Item = FactId> + '_ {
-        let mut heads = self
-            .ranked
-            .each_ref()
-            .map(|set| set.iter().rev().peekable());
+        let mut heads = self.ranked.each_ref().map(|set| set.iter_rev().peekable());
         std::iter::from_fn(move || {
             // The strongest of the kinds' next facts: highest score, then newest, then highest id.
             let best = heads

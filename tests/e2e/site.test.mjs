@@ -106,3 +106,52 @@ test("a core that cannot be fetched is explained inside the widget", async () =>
   assert.ok(height < 200, `the frame still holds the placeholder's height: ${height} px`);
   assert.ok(opened.problems.length > 0 && opened.problems.every((problem) => /\.wasm/.test(problem)), opened.problems.join("\n"));
 });
+
+/**
+ * Every element in each widget's shadow root, with its computed style (and its ::before's), once
+ * the page is driven to a state that uses most rules: the session at its last turn, the store at
+ * its last time, the playground at its end.
+ */
+async function computedStyles(path, width) {
+  const { page, problems, context } = await openPage(path);
+  await page.setViewportSize({ width, height: 900 });
+  const add = page.getByRole("button", { name: "Add next turn" });
+  await add.waitFor(WAIT);
+  while (await add.isEnabled()) await add.click();
+  const time = page.getByRole("slider", { name: "time" });
+  await time.fill(await time.getAttribute("max"));
+  await page.locator("memory-playground .policies").waitFor(WAIT);
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  const styles = await page.evaluate(() => {
+    const all = {};
+    for (const host of document.querySelectorAll("memory-compaction, memory-forgetting, memory-playground")) {
+      // The sources link style.css into each shadow root; the build adopts constructed sheets.
+      [...host.shadowRoot.querySelectorAll("*")].filter((el) => el.localName !== "link").forEach((el, i) => {
+        for (const pseudo of [null, "::before"]) {
+          const style = getComputedStyle(el, pseudo);
+          const values = [];
+          for (let p = 0; p < style.length; p++) values.push(`${style[p]}: ${style.getPropertyValue(style[p])}`);
+          all[`${host.localName} #${i} <${el.localName} class="${el.getAttribute("class") ?? ""}">${pseudo ?? ""}`] = values.sort().join("; ");
+        }
+      });
+    }
+    return all;
+  });
+  assert.deepEqual(problems, []);
+  await context.close();
+  return styles;
+}
+
+test("the built page's elements, each given only its own rules, look exactly as with the whole stylesheet", async () => {
+  for (const width of [1280, 390]) {
+    const whole = await computedStyles("www/index.html", width);
+    const split = await computedStyles("site/index.html", width);
+    assert.deepEqual(Object.keys(split), Object.keys(whole), `the same elements at ${width} px`);
+    const differ = Object.keys(whole).filter((key) => whole[key] !== split[key]).map((key) => {
+      const a = new Set(whole[key].split("; ")), b = new Set(split[key].split("; "));
+      return `${key}: ${[...a].filter((v) => !b.has(v)).join("; ")} -> ${[...b].filter((v) => !a.has(v)).join("; ")}`;
+    });
+    assert.ok(Object.keys(whole).length > 300, "the pages were driven to a rich state");
+    assert.deepEqual(differ.slice(0, 10), [], `${differ.length} elements styled differently at ${width} px`);
+  }
+});
