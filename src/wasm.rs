@@ -166,7 +166,7 @@ impl Default for JsSession {
 }
 
 #[cfg(feature = "element-playground")]
-/// The policy playground's model: one script replayed under six compaction policies.
+/// The policy playground's model: one script replayed under seven compaction policies.
 #[wasm_bindgen(js_name = Playground)]
 pub struct JsPlayground(crate::Playground);
 

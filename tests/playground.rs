@@ -1,4 +1,4 @@
-//! The policy playground: the refund desk under six policies, each asserted in full; the three
+//! The policy playground: the refund desk under seven policies, each asserted in full; the three
 //! framework policies recomputed by small references written here from their sources' rules;
 //! and properties over random scripts.
 
@@ -107,10 +107,53 @@ fn truncation_keeps_the_last_turns_and_nothing_else() {
     );
 }
 
+/// Tool outputs 3 and 6 become 6-word placeholders when the next tool output arrives (turns 6
+/// and 9): 11 and 9 words out, 6 in. Nothing else moves, so the window ends at 86 tokens, over
+/// the budget from turn 4 on, and the 30-day window, said only in turn 3's output, is gone.
+#[test]
+fn observation_masking_hides_all_but_the_newest_tool_output() {
+    check(
+        "observation-masking",
+        [8, 18, 29, 41, 45, 49, 55, 64, 73, 86],
+        2,
+        [M, M, M, G, M, M, M],
+    );
+    let mut playground = Playground::default();
+    playground.go_to(10);
+    let state = playground.state();
+    let row = state.policies.last().unwrap();
+    let hot: Vec<(u32, &str)> = row
+        .window
+        .hot
+        .iter()
+        .map(|turn| (turn.turn.0, turn.text.as_str()))
+        .collect();
+    let script = Script::refund_desk();
+    let verbatim = |n: u32| script.turn(TurnNumber(n)).unwrap().text();
+    let expected: Vec<(u32, &str)> = (1..=10)
+        .map(|n| match n {
+            3 => (3, "[tool output of turn 3 omitted]"),
+            6 => (6, "[tool output of turn 6 omitted]"),
+            n => (n, verbatim(n)),
+        })
+        .collect();
+    assert_eq!(hot, expected);
+    assert!(row.window.warm.is_empty() && row.window.cold.is_none());
+    assert!(row.window.over_budget);
+    assert_eq!(
+        row.window.over_budget_reason.as_deref(),
+        Some(
+            "Observation masking only hides old tool outputs; it never summarises or drops a \
+             turn, so the window keeps 86 tokens, more than the budget of 40."
+        )
+    );
+}
+
 #[test]
 fn the_playground_steps_every_policy_together() {
     let mut playground = Playground::default();
-    assert_eq!(playground.state().policies.len(), 6);
+    assert_eq!(playground.state().policies.len(), 7);
+    assert_eq!(POLICIES.len(), 7);
     for turn in [3, 7, 0, 10] {
         playground.go_to(turn);
         let state = playground.state();
@@ -149,7 +192,7 @@ fn every_policy_states_its_rule_and_source() {
 
 /// Every summary line any policy writes on the refund desk, at every turn, starts where a
 /// scripted summary line starts, or with `…` where it was cut; every verbatim turn is the turn's
-/// text or a cut of it marked with `…`.
+/// text, a cut of it marked with `…`, or a masked tool output's placeholder.
 #[test]
 fn no_summary_starts_mid_sentence_and_every_cut_is_marked() {
     let script = Script::refund_desk();
@@ -169,7 +212,8 @@ fn no_summary_starts_mid_sentence_and_every_cut_is_marked() {
             }
             for hot in &row.window.hot {
                 let text = script.turn(hot.turn).unwrap().text();
-                if hot.text != text {
+                let masked = format!("[tool output of turn {} omitted]", hot.turn);
+                if hot.text != text && hot.text != masked {
                     let (head, tail) = hot.text.split_once('…').expect("a cut is marked");
                     assert!(text.starts_with(head.trim_end()) && text.ends_with(tail.trim_start()));
                 }

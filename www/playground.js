@@ -1,5 +1,5 @@
-// <memory-playground>: the refund-desk session under six compaction policies, ours and five
-// frameworks', side by side. Renders the state the Rust core's `Playground` hands it.
+// <memory-playground>: the refund-desk session under seven compaction policies, ours and six
+// others', side by side. Renders the state the Rust core's `Playground` hands it.
 //
 //   <script type="module" src="widgets.js"></script>
 //   <memory-playground budget="40" hot="2"></memory-playground>

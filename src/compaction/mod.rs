@@ -14,7 +14,8 @@ mod window;
 use serde::Serialize;
 
 pub use frameworks::{
-    HandoffCheckpoint, Interval, SlidingWindow, SummaryBuffer, Truncate, INTERVAL, OVERLAP,
+    HandoffCheckpoint, Interval, ObservationMasking, SlidingWindow, SummaryBuffer, Truncate,
+    INTERVAL, OVERLAP,
 };
 pub use playground::{
     policy, window_text, Named, Playground, PlaygroundState, PolicyId, PolicyInfo, PolicyRow,

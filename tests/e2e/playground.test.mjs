@@ -1,4 +1,4 @@
-// <memory-playground>: six policies on one session, stepped together, in headless Chromium.
+// <memory-playground>: seven policies on one session, stepped together, in headless Chromium.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -21,20 +21,20 @@ async function openPlayground(options = {}) {
   const { page, problems } = await open(env.browser, env.server.url, { bypassCSP: true, ...options });
   await page.goto(env.server.url);
   const widget = page.locator("memory-playground");
-  const rows = widget.getByRole("table", { name: "Six compaction policies, one session" }).locator("tbody tr");
+  const rows = widget.getByRole("table", { name: "Seven compaction policies, one session" }).locator("tbody tr");
   await rows.first().waitFor({ timeout: 5000 });
   return { page, problems, widget, rows };
 }
 
 const tokensNow = async (rows) => (await rows.locator("td.tokens-now").allTextContents()).map((t) => Number(t.split(" / ")[0]));
 
-test("six policies step together and the facts matrix follows the core's rule", async () => {
+test("seven policies step together and the facts matrix follows the core's rule", async () => {
   const { page, problems, widget, rows } = await openPlayground();
-  assert.equal(await rows.count(), 6);
+  assert.equal(await rows.count(), 7);
   const names = await rows.locator("th button").allTextContents();
   assert.deepEqual(names, (await coreState(page, 0)).policies.map((row) => row.info.name));
 
-  // Step all six with the shared control; every row follows the core.
+  // Step all seven with the shared control; every row follows the core.
   const next = widget.getByRole("button", { name: "Step all forward" });
   for (let turn = 1; turn <= 10; turn++) {
     await next.click();
@@ -43,7 +43,7 @@ test("six policies step together and the facts matrix follows the core's rule", 
   }
   assert.equal(await next.isDisabled(), true);
   assert.equal(await widget.getByRole("status").textContent(),
-    "Turn 10: over budget after the step: Sliding window + recursive summary, Summary buffer, Handoff checkpoint, Interval compaction.");
+    "Turn 10: over budget after the step: Sliding window + recursive summary, Summary buffer, Handoff checkpoint, Interval compaction, Observation masking.");
 
   // The facts matrix after turn 10 is the core's, in three grades, with the rule stated under it.
   const expected = await coreState(page, 10);
@@ -83,14 +83,14 @@ test("the page counts and names the policies truthfully, and each states its rul
 
   // The widget's own count: a number word, then groups whose counts add up to the rows.
   const lede = await widget.locator("p.lede").textContent();
-  assert.match(lede, /^Six policies, one session: 1 seed design \(this project\), 3 agent frameworks \(Letta, OpenAI Codex, Google ADK\), 1 memory class \(LangChain\), 1 plain truncation \(LangChain\)\./);
+  assert.match(lede, /^Seven policies, one session: 1 seed design \(this project\), 3 agent frameworks \(Letta, OpenAI Codex, Google ADK\), 1 memory class \(LangChain\), 1 plain truncation \(LangChain\), 1 research baseline \(JetBrains Research\)\./);
   const groups = [...lede.split(". ")[0].matchAll(/(\d+) [a-z ]+ \(/g)].map((m) => Number(m[1]));
   assert.equal(groups.reduce((a, b) => a + b, 0), n);
 
-  // The page's words: ours plus "five more", not "five agent frameworks".
+  // The page's words: ours plus "six more", not "six agent frameworks".
   const intro = await page.locator("#frameworks + p").textContent();
-  assert.match(intro, /replayed under five more: the built-in compaction of three agent frameworks/);
-  assert.doesNotMatch(await page.locator("main").textContent(), /five agent frameworks/);
+  assert.match(intro, /replayed under six more: the built-in compaction of three agent frameworks/);
+  assert.doesNotMatch(await page.locator("main").textContent(), /(five|six) agent frameworks/);
   assert.equal(["one", "two", "three", "four", "five", "six"].indexOf(intro.match(/under (\w+) more/)[1]) + 2, n);
 
   // Each row states its rule in one line (trigger, what stays verbatim, what is summarised) and
@@ -125,8 +125,8 @@ test("sparklines draw the run only up to the current turn, with the future faded
   const texts = () => charts.evaluateAll((svgs) => svgs.map((svg) => [...svg.querySelectorAll("text")].map((t) => t.textContent)));
 
   // Turn 0: nothing played, the whole run faded as the future.
-  assert.deepEqual(await pointsOf("polyline.series"), [0, 0, 0, 0, 0, 0]);
-  assert.deepEqual(await pointsOf("polyline.future"), [10, 10, 10, 10, 10, 10]);
+  assert.deepEqual(await pointsOf("polyline.series"), [0, 0, 0, 0, 0, 0, 0]);
+  assert.deepEqual(await pointsOf("polyline.future"), [10, 10, 10, 10, 10, 10, 10]);
   for (const labels of await texts()) {
     assert.ok(labels.includes("future"));
     assert.ok(labels.includes("budget 40"), labels.join("|"));
@@ -140,8 +140,8 @@ test("sparklines draw the run only up to the current turn, with the future faded
 
   // Turn 3: three points drawn; the future starts at the current point.
   await widget.getByRole("slider", { name: "turn" }).fill("3");
-  assert.deepEqual(await pointsOf("polyline.series"), [3, 3, 3, 3, 3, 3]);
-  assert.deepEqual(await pointsOf("polyline.future"), [8, 8, 8, 8, 8, 8]);
+  assert.deepEqual(await pointsOf("polyline.series"), [3, 3, 3, 3, 3, 3, 3]);
+  assert.deepEqual(await pointsOf("polyline.future"), [8, 8, 8, 8, 8, 8, 8]);
   const state = await coreState(page, 3);
   const label = await charts.first().getAttribute("aria-label");
   assert.match(label, new RegExp(`turns 1 to 3: window tokens after each step ${state.policies[0].series.slice(0, 3).join(", ")};`));
@@ -149,8 +149,8 @@ test("sparklines draw the run only up to the current turn, with the future faded
 
   // Turn 10: the whole run, no future.
   await widget.getByRole("slider", { name: "turn" }).fill("10");
-  assert.deepEqual(await pointsOf("polyline.series"), [10, 10, 10, 10, 10, 10]);
-  assert.deepEqual(await pointsOf("polyline.future"), [0, 0, 0, 0, 0, 0]);
+  assert.deepEqual(await pointsOf("polyline.series"), [10, 10, 10, 10, 10, 10, 10]);
+  assert.deepEqual(await pointsOf("polyline.future"), [0, 0, 0, 0, 0, 0, 0]);
   for (const labels of await texts()) assert.ok(!labels.includes("future"));
   // The y range covers the highest peak: the ADK row peaks at 66, so its axis runs to 70.
   const adk = (await texts())[4];
