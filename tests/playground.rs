@@ -149,6 +149,99 @@ fn observation_masking_hides_all_but_the_newest_tool_output() {
     );
 }
 
+/// Every policy's tokens after each turn of the refund desk, with every token trigger at
+/// `compact_at` percent of the budget.
+fn series_at(compact_at: Option<f64>) -> Vec<Vec<u32>> {
+    let options = SessionOptions {
+        compact_at,
+        ..SessionOptions::default()
+    };
+    let state = Playground::from_options(options).unwrap().state();
+    assert_eq!(state.compact_at, compact_at.map(|percent| percent as u32));
+    state
+        .policies
+        .iter()
+        .map(|row| row.series.iter().map(|t| t.0).collect())
+        .collect()
+}
+
+#[test]
+fn the_trigger_knob_at_each_policys_own_share_changes_nothing() {
+    let own = series_at(None);
+    let at_100 = series_at(Some(100.0));
+    let at_90 = series_at(Some(90.0));
+    // Ours, the summary buffer and truncation compact at 100%; Letta and Codex at 90%; ADK and
+    // observation masking have no token trigger.
+    for (i, info) in POLICIES.iter().enumerate() {
+        let own_share = match info.id.name() {
+            "sliding-window" | "handoff" => &at_90,
+            _ => &at_100,
+        };
+        assert_eq!(own_share[i], own[i], "{}", info.id);
+    }
+    assert_eq!(own[0], [8, 18, 29, 30, 34, 32, 38, 39, 40, 39]); // the seed's numbers
+}
+
+/// At 70% (28 of 40 tokens) ours compacts from turn 3 on (29 tokens: the opening chatter goes)
+/// and holds less all along, ending where the budget holds it; the policies without a token
+/// trigger do not move.
+#[test]
+fn an_earlier_trigger_compacts_sooner() {
+    let own = series_at(None);
+    let at_70 = series_at(Some(70.0));
+    assert_eq!(at_70[0], [8, 18, 21, 30, 30, 32, 34, 39, 40, 39]);
+    for id in ["interval", "observation-masking"] {
+        let i = POLICIES
+            .iter()
+            .position(|info| info.id.name() == id)
+            .unwrap();
+        assert_eq!(at_70[i], own[i], "{id}");
+    }
+    for (i, info) in POLICIES.iter().enumerate() {
+        let triggered = !matches!(info.id.name(), "interval" | "observation-masking");
+        assert!(
+            !triggered || at_70[i].iter().sum::<u32>() < own[i].iter().sum::<u32>(),
+            "{} holds fewer tokens over the run",
+            info.id
+        );
+    }
+}
+
+#[test]
+fn the_trigger_knob_takes_whole_percents_from_1_to_100() {
+    for (value, message) in [
+        (
+            0.0,
+            "compact_at must be a whole number of at least 1, got 0",
+        ),
+        (
+            101.0,
+            "compact_at must be a whole number of at most 100, got 101",
+        ),
+        (
+            70.5,
+            "compact_at must be a whole number of at least 1, got 70.5",
+        ),
+    ] {
+        let options = SessionOptions {
+            compact_at: Some(value),
+            ..SessionOptions::default()
+        };
+        let Err(err) = Playground::from_options(options) else {
+            panic!("{value} was accepted");
+        };
+        assert_eq!(err.to_string(), message);
+        assert!(matches!(err.kind(), ErrorKind::InvalidOption { field } if field == "compact_at"));
+    }
+    for value in [1.0, 100.0] {
+        let options = SessionOptions {
+            compact_at: Some(value),
+            ..SessionOptions::default()
+        };
+        assert!(Playground::from_options(options).is_ok());
+    }
+}
+
 #[test]
 fn the_playground_steps_every_policy_together() {
     let mut playground = Playground::default();
@@ -263,6 +356,7 @@ fn a_playground_from_options_replays_their_script_under_their_budget() {
                 Some("Refund sent."),
             ),
         ]),
+        compact_at: None,
     };
     let Ok(mut playground) = Playground::from_options(options) else {
         panic!("the options are valid");

@@ -67,7 +67,7 @@ impl CompactionPolicy for SlidingWindow {
         config: &SessionConfig,
     ) -> Option<Compaction> {
         let budget = u64::from(config.budget().0);
-        let threshold = budget * 9 / 10;
+        let threshold = config.threshold(90);
         if u64::from(window.tokens().0) <= threshold {
             return None;
         }
@@ -181,14 +181,15 @@ impl CompactionPolicy for SummaryBuffer {
         script: &Script,
         config: &SessionConfig,
     ) -> Option<Compaction> {
-        if window.verbatim_tokens() <= config.budget() {
+        let limit = config.threshold(100);
+        if u64::from(window.verbatim_tokens().0) <= limit {
             return None;
         }
         let mut step = Compaction::default();
         let mut summary = window
             .pop_warm()
             .unwrap_or_else(|| Line::new(Vec::new(), String::new()));
-        while window.verbatim_tokens() > config.budget() {
+        while u64::from(window.verbatim_tokens().0) > limit {
             let Some(number) = window.pop_verbatim() else {
                 break;
             };
@@ -251,7 +252,7 @@ impl CompactionPolicy for HandoffCheckpoint {
         config: &SessionConfig,
     ) -> Option<Compaction> {
         let budget = u64::from(config.budget().0);
-        if u64::from(window.tokens().0) < budget * 9 / 10 {
+        if u64::from(window.tokens().0) < config.threshold(90) {
             return None;
         }
         let turns: Vec<TurnNumber> = window.verbatim().collect();
@@ -443,11 +444,12 @@ impl CompactionPolicy for Truncate {
         _script: &Script,
         config: &SessionConfig,
     ) -> Option<Compaction> {
-        if window.tokens() <= config.budget() {
+        let limit = config.threshold(100);
+        if u64::from(window.tokens().0) <= limit {
             return None;
         }
         let mut step = Compaction::default();
-        while window.tokens() > config.budget() && window.verbatim().len() > 1 {
+        while u64::from(window.tokens().0) > limit && window.verbatim().len() > 1 {
             step.dropped.extend(window.pop_verbatim());
         }
         Some(step)

@@ -278,6 +278,9 @@ pub struct PlaygroundState {
     pub total_turns: u32,
     /// The token budget every policy is given.
     pub budget: Tokens,
+    /// The share of the budget, in percent, at which every policy with a token trigger compacts;
+    /// `None` when each keeps its own ([`SessionConfig::with_compact_at`]).
+    pub compact_at: Option<u32>,
     /// The labels of [`KEY_FACTS`], in the order of each row's `kept`.
     pub facts: Vec<&'static str>,
     /// [`FACTS_RULE`], to state under the facts.
@@ -389,6 +392,7 @@ impl Playground {
             turn,
             total_turns: first.map_or(0, |s| s.script().len() as u32),
             budget: first.map_or(Tokens(0), |s| s.config().budget()),
+            compact_at: first.and_then(|s| s.config().compact_at()),
             facts: KEY_FACTS.iter().map(|(label, _)| *label).collect(),
             facts_rule: FACTS_RULE,
             policies,

@@ -236,7 +236,7 @@ test("the playground has its own budget knob and replays to the same turn", asyn
   await budget.fill("60");
   await budget.press("Enter");
   await widget.getByRole("status").filter({ hasText: "replayed" }).waitFor({ timeout: 5000 });
-  assert.equal(await widget.getByRole("status").textContent(), "budget is now 60. Every policy replayed to turn 5 under the new settings (budget 60, 2 HOT turns).");
+  assert.equal(await widget.getByRole("status").textContent(), "budget is now 60. Every policy replayed to turn 5 under the new settings (budget 60, 2 HOT turns, each policy's own trigger).");
   const expected = await coreState(page, 5, { budget: 60 });
   assert.deepEqual(await tokensNow(rows), expected.policies.map((row) => row.tokens));
   assert.ok((await rows.locator("td.tokens-now").allTextContents()).every((t) => t.includes("/ 60")));
@@ -249,6 +249,49 @@ test("the playground has its own budget knob and replays to the same turn", asyn
   await rows.locator("td.tokens-now", { hasText: "/ 40" }).first().waitFor({ timeout: 5000 });
   assert.ok((await rows.locator("td.tokens-now").allTextContents()).every((t) => t.includes("/ 40")));
   assert.deepEqual(await tokensNow(rows), (await coreState(page, 5)).policies.map((row) => row.tokens));
+  assert.deepEqual(problems, []);
+});
+
+test("the compact-at knob moves every token trigger, and only those, and clears back to each policy's own", async () => {
+  const { page, problems, widget, rows } = await openPlayground();
+  await widget.getByRole("slider", { name: "turn" }).fill("10");
+  const lede = widget.locator("p.lede");
+  assert.match(await lede.textContent(), /Each compacts at its own trigger: ours, the summary buffer and truncation past 100% of the budget, Letta and Codex at 90%; ADK and observation masking have no token trigger\./);
+  await widget.locator("summary", { hasText: "Knobs" }).click();
+  const knob = widget.getByRole("spinbutton", { name: "compact at %", exact: true });
+  assert.equal(await knob.inputValue(), "");
+  assert.equal(await knob.getAttribute("placeholder"), "each policy's own");
+
+  await knob.fill("70");
+  await knob.press("Enter");
+  await widget.getByRole("status").filter({ hasText: "replayed" }).waitFor({ timeout: 5000 });
+  assert.equal(await widget.getByRole("status").textContent(),
+    "compact at % is now 70. Every policy replayed to turn 10 under the new settings (budget 40, 2 HOT turns, compacting at 70%).");
+  assert.match(await lede.textContent(), /Every policy with a token trigger now compacts at 70% of the budget \(28 tokens\); ADK and observation masking have none/);
+  const expected = await coreState(page, 10, { compactAt: 70 });
+  assert.equal(expected.compactAt, 70);
+  assert.deepEqual(expected.policies[0].series, [8, 18, 21, 30, 30, 32, 34, 39, 40, 39]);
+  assert.deepEqual(await tokensNow(rows), expected.policies.map((row) => row.tokens));
+  // The sparklines' numbers follow: ours now compacts at turn 3.
+  await widget.locator("summary", { hasText: "The sparklines as numbers" }).click();
+  const ours = await widget.locator("table.data tbody tr").first().locator("td").allTextContents();
+  assert.equal(ours[2], "29 \u2192 21");
+  assert.equal(await widget.evaluate((el) => [el.getAttribute("compact-at"), el.compactAt]).then(JSON.stringify), JSON.stringify(["70", 70]));
+
+  // Out of range: marked invalid with the core's rule, and not applied.
+  await knob.fill("0");
+  await knob.press("Enter");
+  assert.equal(await knob.getAttribute("aria-invalid"), "true");
+  assert.equal(await widget.locator("#knob-compact-at-error").textContent(),
+    "Not applied: compact at % must be a whole number of at least 1, got 0. Still 70.");
+
+  // Emptied: each policy's own trigger again, exactly today's replay.
+  await knob.fill("");
+  await knob.press("Enter");
+  await widget.getByRole("status").filter({ hasText: "each policy's own trigger" }).waitFor({ timeout: 5000 });
+  assert.equal(await widget.evaluate((el) => el.getAttribute("compact-at")), null);
+  assert.deepEqual(await tokensNow(rows), (await coreState(page, 10)).policies.map((row) => row.tokens));
+  assert.deepEqual(await axe(page), []);
   assert.deepEqual(problems, []);
 });
 
