@@ -127,11 +127,11 @@ static ALLOCATOR: allocator::SizeClasses = allocator::SizeClasses::new();
 
 pub use compaction::{
     policy, window_text, Compaction, CompactionPolicy, DroppedTurn, Extractive, HandoffCheckpoint,
-    HotTurn, HotWarmCold, Interval, Kind, Line, Named, Place, Playground, PlaygroundState,
-    PolicyId, PolicyInfo, PolicyRow, Script, Scripted, Session, SessionConfig, SessionOptions,
-    SessionState, SlidingWindow, Step, Summarizer, SummaryBuffer, TranscriptTurn, Truncate, Turn,
-    TurnSpec, Window, BUDGET, EXTRACT_WORDS, FACTS_RULE, GIST_TERMS, HOT_N, INTERVAL, KEY_FACTS,
-    OVERLAP, POLICIES,
+    HotTurn, HotWarmCold, Interval, Kind, Line, Named, ObservationMasking, Place, Playground,
+    PlaygroundState, PolicyId, PolicyInfo, PolicyRow, Script, Scripted, Session, SessionConfig,
+    SessionOptions, SessionState, SlidingWindow, Step, Summarizer, SummaryBuffer, TranscriptTurn,
+    Truncate, Turn, TurnSpec, Window, BUDGET, EXTRACT_WORDS, FACTS_RULE, GIST_TERMS, HOT_N,
+    INTERVAL, KEY_FACTS, OVERLAP, POLICIES,
 };
 pub use error::{Error, ErrorKind};
 pub use forgetting::{

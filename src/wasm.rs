@@ -36,6 +36,9 @@ export interface SessionConfig {
   hotN?: number;
   /** A custom script (default: the refund desk). */
   script?: TurnSpec[];
+  /** Compact at this percent of the budget, 1 to 100, every policy with a token trigger
+   * (default: each policy's own: ours 100, Letta's and Codex's 90). */
+  compactAt?: number;
 }
 export type TurnKind = "chatter" | "decision" | "tool" | "question";
 export interface TurnSpec { speaker: string; kind: TurnKind; text: string; summary?: string | null; }
@@ -166,7 +169,7 @@ impl Default for JsSession {
 }
 
 #[cfg(feature = "element-playground")]
-/// The policy playground's model: one script replayed under six compaction policies.
+/// The policy playground's model: one script replayed under seven compaction policies.
 #[wasm_bindgen(js_name = Playground)]
 pub struct JsPlayground(crate::Playground);
 
@@ -321,7 +324,7 @@ impl Default for JsFactStore {
 /// carries no float formatting for serde's error messages.
 #[cfg(any(feature = "element-compaction", feature = "element-playground"))]
 fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
-    let Some(options) = Fields::root(value, &["budget", "hotN", "script"])? else {
+    let Some(options) = Fields::root(value, &["budget", "hotN", "script", "compactAt"])? else {
         return Ok(SessionOptions::default());
     };
     Ok(SessionOptions {
@@ -340,6 +343,7 @@ fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
             },
             &["speaker", "kind", "text", "summary"],
         )?,
+        compact_at: options.number("compactAt")?,
     })
 }
 

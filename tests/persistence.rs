@@ -127,6 +127,14 @@ fn the_configs_round_trip_and_are_checked_when_read() {
     assert!(err
         .to_string()
         .starts_with("hot_n must be a whole number of at least 1, got 0"));
+    let early = config.with_compact_at(Some(70)).unwrap();
+    let json = serde_json::to_string(&early).unwrap();
+    assert_eq!(json, r#"{"budget":60,"hotN":3,"compactAt":70}"#);
+    assert_eq!(serde_json::from_str::<SessionConfig>(&json).unwrap(), early);
+    let err = serde_json::from_str::<SessionConfig>(&json.replace("70", "101")).unwrap_err();
+    assert!(err
+        .to_string()
+        .starts_with("compact_at must be a whole number of at most 100, got 101"));
 
     let config = busy_store().config();
     let json = serde_json::to_string(&config).unwrap();

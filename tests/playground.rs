@@ -1,4 +1,4 @@
-//! The policy playground: the refund desk under six policies, each asserted in full; the three
+//! The policy playground: the refund desk under seven policies, each asserted in full; the three
 //! framework policies recomputed by small references written here from their sources' rules;
 //! and properties over random scripts.
 
@@ -107,10 +107,146 @@ fn truncation_keeps_the_last_turns_and_nothing_else() {
     );
 }
 
+/// Tool outputs 3 and 6 become 6-word placeholders when the next tool output arrives (turns 6
+/// and 9): 11 and 9 words out, 6 in. Nothing else moves, so the window ends at 86 tokens, over
+/// the budget from turn 4 on, and the 30-day window, said only in turn 3's output, is gone.
+#[test]
+fn observation_masking_hides_all_but_the_newest_tool_output() {
+    check(
+        "observation-masking",
+        [8, 18, 29, 41, 45, 49, 55, 64, 73, 86],
+        2,
+        [M, M, M, G, M, M, M],
+    );
+    let mut playground = Playground::default();
+    playground.go_to(10);
+    let state = playground.state();
+    let row = state.policies.last().unwrap();
+    let hot: Vec<(u32, &str)> = row
+        .window
+        .hot
+        .iter()
+        .map(|turn| (turn.turn.0, turn.text.as_str()))
+        .collect();
+    let script = Script::refund_desk();
+    let verbatim = |n: u32| script.turn(TurnNumber(n)).unwrap().text();
+    let expected: Vec<(u32, &str)> = (1..=10)
+        .map(|n| match n {
+            3 => (3, "[tool output of turn 3 omitted]"),
+            6 => (6, "[tool output of turn 6 omitted]"),
+            n => (n, verbatim(n)),
+        })
+        .collect();
+    assert_eq!(hot, expected);
+    assert!(row.window.warm.is_empty() && row.window.cold.is_none());
+    assert!(row.window.over_budget);
+    assert_eq!(
+        row.window.over_budget_reason.as_deref(),
+        Some(
+            "Observation masking only hides old tool outputs; it never summarises or drops a \
+             turn, so the window keeps 86 tokens, more than the budget of 40."
+        )
+    );
+}
+
+/// Every policy's tokens after each turn of the refund desk, with every token trigger at
+/// `compact_at` percent of the budget.
+fn series_at(compact_at: Option<f64>) -> Vec<Vec<u32>> {
+    let options = SessionOptions {
+        compact_at,
+        ..SessionOptions::default()
+    };
+    let state = Playground::from_options(options).unwrap().state();
+    assert_eq!(state.compact_at, compact_at.map(|percent| percent as u32));
+    state
+        .policies
+        .iter()
+        .map(|row| row.series.iter().map(|t| t.0).collect())
+        .collect()
+}
+
+#[test]
+fn the_trigger_knob_at_each_policys_own_share_changes_nothing() {
+    let own = series_at(None);
+    let at_100 = series_at(Some(100.0));
+    let at_90 = series_at(Some(90.0));
+    // Ours, the summary buffer and truncation compact at 100%; Letta and Codex at 90%; ADK and
+    // observation masking have no token trigger.
+    for (i, info) in POLICIES.iter().enumerate() {
+        let own_share = match info.id.name() {
+            "sliding-window" | "handoff" => &at_90,
+            _ => &at_100,
+        };
+        assert_eq!(own_share[i], own[i], "{}", info.id);
+    }
+    assert_eq!(own[0], [8, 18, 29, 30, 34, 32, 38, 39, 40, 39]); // the seed's numbers
+}
+
+/// At 70% (28 of 40 tokens) ours compacts from turn 3 on (29 tokens: the opening chatter goes)
+/// and holds less all along, ending where the budget holds it; the policies without a token
+/// trigger do not move.
+#[test]
+fn an_earlier_trigger_compacts_sooner() {
+    let own = series_at(None);
+    let at_70 = series_at(Some(70.0));
+    assert_eq!(at_70[0], [8, 18, 21, 30, 30, 32, 34, 39, 40, 39]);
+    for id in ["interval", "observation-masking"] {
+        let i = POLICIES
+            .iter()
+            .position(|info| info.id.name() == id)
+            .unwrap();
+        assert_eq!(at_70[i], own[i], "{id}");
+    }
+    for (i, info) in POLICIES.iter().enumerate() {
+        let triggered = !matches!(info.id.name(), "interval" | "observation-masking");
+        assert!(
+            !triggered || at_70[i].iter().sum::<u32>() < own[i].iter().sum::<u32>(),
+            "{} holds fewer tokens over the run",
+            info.id
+        );
+    }
+}
+
+#[test]
+fn the_trigger_knob_takes_whole_percents_from_1_to_100() {
+    for (value, message) in [
+        (
+            0.0,
+            "compact_at must be a whole number of at least 1, got 0",
+        ),
+        (
+            101.0,
+            "compact_at must be a whole number of at most 100, got 101",
+        ),
+        (
+            70.5,
+            "compact_at must be a whole number of at least 1, got 70.5",
+        ),
+    ] {
+        let options = SessionOptions {
+            compact_at: Some(value),
+            ..SessionOptions::default()
+        };
+        let Err(err) = Playground::from_options(options) else {
+            panic!("{value} was accepted");
+        };
+        assert_eq!(err.to_string(), message);
+        assert!(matches!(err.kind(), ErrorKind::InvalidOption { field } if field == "compact_at"));
+    }
+    for value in [1.0, 100.0] {
+        let options = SessionOptions {
+            compact_at: Some(value),
+            ..SessionOptions::default()
+        };
+        assert!(Playground::from_options(options).is_ok());
+    }
+}
+
 #[test]
 fn the_playground_steps_every_policy_together() {
     let mut playground = Playground::default();
-    assert_eq!(playground.state().policies.len(), 6);
+    assert_eq!(playground.state().policies.len(), 7);
+    assert_eq!(POLICIES.len(), 7);
     for turn in [3, 7, 0, 10] {
         playground.go_to(turn);
         let state = playground.state();
@@ -149,7 +285,7 @@ fn every_policy_states_its_rule_and_source() {
 
 /// Every summary line any policy writes on the refund desk, at every turn, starts where a
 /// scripted summary line starts, or with `…` where it was cut; every verbatim turn is the turn's
-/// text or a cut of it marked with `…`.
+/// text, a cut of it marked with `…`, or a masked tool output's placeholder.
 #[test]
 fn no_summary_starts_mid_sentence_and_every_cut_is_marked() {
     let script = Script::refund_desk();
@@ -169,7 +305,8 @@ fn no_summary_starts_mid_sentence_and_every_cut_is_marked() {
             }
             for hot in &row.window.hot {
                 let text = script.turn(hot.turn).unwrap().text();
-                if hot.text != text {
+                let masked = format!("[tool output of turn {} omitted]", hot.turn);
+                if hot.text != text && hot.text != masked {
                     let (head, tail) = hot.text.split_once('…').expect("a cut is marked");
                     assert!(text.starts_with(head.trim_end()) && text.ends_with(tail.trim_start()));
                 }
@@ -219,6 +356,7 @@ fn a_playground_from_options_replays_their_script_under_their_budget() {
                 Some("Refund sent."),
             ),
         ]),
+        compact_at: None,
     };
     let Ok(mut playground) = Playground::from_options(options) else {
         panic!("the options are valid");

@@ -528,7 +528,7 @@ proptest! {
 
     #[test]
     fn session_options_accept_exactly_whole_numbers_from_1_to_u32_max(budget in wild_f64(), hot_n in wild_f64()) {
-        let options = SessionOptions { budget: Some(budget), hot_n: Some(hot_n), script: None };
+        let options = SessionOptions { budget: Some(budget), hot_n: Some(hot_n), ..SessionOptions::default() };
         match Session::from_options(options) {
             Ok(mut session) => {
                 prop_assert!(valid_count(budget) && valid_count(hot_n), "accepted {} {}", budget, hot_n);

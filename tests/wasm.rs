@@ -107,7 +107,7 @@ fn bad_configs_throw_errors_and_the_module_keeps_working() {
     );
     assert_eq!(
         session_error(r#"{"hotn": 2}"#),
-        "unknown option \"hotn\" in withConfig; use any of: budget, hotN, script"
+        "unknown option \"hotn\" in withConfig; use any of: budget, hotN, script, compactAt"
     );
     assert_eq!(
         session_error(r#"{"script": [{"speaker": "Dana", "kind": "smalltalk", "text": "hi"}]}"#),
@@ -409,14 +409,14 @@ fn the_fact_store_golden_trace_is_reproduced_bit_for_bit() {
 }
 
 #[wasm_bindgen_test]
-fn the_playground_steps_six_policies_and_reports_the_facts_kept() {
+fn the_playground_steps_seven_policies_and_reports_the_facts_kept() {
     use agent_memory_widgets::wasm::JsPlayground;
     let mut playground = JsPlayground::new();
     playground.go_to(10.0).unwrap();
     assert_eq!(playground.turn(), 10);
     let state = playground.state().unwrap();
     let policies: Array = get(&state, "policies").unchecked_into();
-    assert_eq!(policies.length(), 6);
+    assert_eq!(policies.length(), 7);
     let ours = policies.get(0);
     assert_eq!(
         get(&get(&ours, "info"), "id").as_string().unwrap(),

@@ -1,5 +1,5 @@
-// <memory-playground>: the refund-desk session under six compaction policies, ours and five
-// frameworks', side by side. Renders the state the Rust core's `Playground` hands it.
+// <memory-playground>: the refund-desk session under seven compaction policies, ours and six
+// others', side by side. Renders the state the Rust core's `Playground` hands it.
 //
 //   <script type="module" src="widgets.js"></script>
 //   <memory-playground budget="40" hot="2"></memory-playground>
@@ -91,14 +91,23 @@ function policyCount(policies) {
   return `${countWord(policies.length)} policies, one session: ${list.join(", ")}.`;
 }
 
+/** When the policies compact: each at its own trigger, or all at the knob's share of the budget. */
+function triggerNote(state) {
+  if (state.compactAt === null) {
+    return "Each compacts at its own trigger: ours, the summary buffer and truncation past 100% of the budget, Letta and Codex at 90%; ADK and observation masking have no token trigger.";
+  }
+  const tokens = Math.floor((state.budget * state.compactAt) / 100);
+  return `Every policy with a token trigger now compacts at ${state.compactAt}% of the budget (${plural(tokens, "token")}); ADK and observation masking have none, so they do not change.`;
+}
+
 class MemoryPlayground extends MemoryWidget {
   static family = "playground";
-  static observedAttributes = ["budget", "hot", "turn", "scenario"];
+  static observedAttributes = ["budget", "hot", "turn", "compact-at", "scenario"];
 
   #open = null;
 
   createModel({ fallback = false } = {}) {
-    return fallback ? new this.core.Playground() : sessionModel(this, this.core.Playground);
+    return fallback ? new this.core.Playground() : sessionModel(this, this.core.Playground, { "compact-at": "compactAt" });
   }
 
   /** What a knob change keeps: the turn every policy stands at. */
@@ -110,7 +119,8 @@ class MemoryPlayground extends MemoryWidget {
   replay(turn) {
     this.model.goTo(turn);
     const state = this.model.state();
-    return `Every policy replayed to turn ${state.turn} under the new settings (budget ${state.budget}, ${plural(state.policies[0]?.window.hotN ?? 0, "HOT turn")}).`;
+    const trigger = state.compactAt === null ? "each policy's own trigger" : `compacting at ${state.compactAt}%`;
+    return `Every policy replayed to turn ${state.turn} under the new settings (budget ${state.budget}, ${plural(state.policies[0]?.window.hotN ?? 0, "HOT turn")}, ${trigger}).`;
   }
 
   mount() {
@@ -163,7 +173,8 @@ class MemoryPlayground extends MemoryWidget {
     this.ensureKnobs([
       ["budget", "budget", { min: 1, step: 1 }],
       ["hot", "HOT turns", { min: 1, step: 1 }],
-    ], { budget: 40, hot: 2 });
+      ["compact-at", "compact at %", { min: 1, max: 100, step: 1, placeholder: "each policy's own" }],
+    ], { budget: 40, hot: 2, "compact-at": "" });
     this.render(state);
     this.announce(`Ready: ${plural(state.policies.length, "policy", "policies")} at turn ${state.turn} of ${state.totalTurns}, budget ${state.budget} tokens.`);
   }
@@ -192,7 +203,7 @@ class MemoryPlayground extends MemoryWidget {
     ui.turnValue.textContent = `turn ${state.turn} of ${state.totalTurns}`;
     ui.back.disabled = state.turn === 0;
     ui.next.disabled = state.turn >= state.totalTurns;
-    ui.count.textContent = `${policyCount(state.policies)} Each replays the same ${state.totalTurns} turns with a budget of ${state.budget} tokens (the knobs change it).`;
+    ui.count.textContent = `${policyCount(state.policies)} Each replays the same ${state.totalTurns} turns with a budget of ${state.budget} tokens (the knobs change it). ${triggerNote(state)}`;
     ui.caption.textContent = `${countWord(state.policies.length)} compaction policies, one session`;
 
     ui.rows.replaceChildren(...state.policies.map((row) => {
@@ -250,4 +261,4 @@ class MemoryPlayground extends MemoryWidget {
   }
 }
 
-define("memory-playground", MemoryPlayground, { budget: "budget", hot: "hot", turn: "turn" });
+define("memory-playground", MemoryPlayground, { budget: "budget", hot: "hot", turn: "turn", compactAt: "compact-at" });

@@ -259,17 +259,20 @@ export class MemoryWidget extends HTMLElement {
    * Live knobs: number inputs bound to attributes, so turning one rebuilds the widget as an
    * author's attribute would, then replays the reader's progress (`progress()` and `replay()`,
    * which a widget may define) under the new settings. Built once, outside the content that a
-   * rebuild replaces, so that focus stays put. `knobs` is `[[attribute, label, { min, step }]]`;
-   * `seed` the seed's values. A value the core rejects is marked invalid at its input, with the
+   * rebuild replaces, so that focus stays put. `knobs` is
+   * `[[attribute, label, { min, max, step, placeholder }]]`; `seed` the seed's values (`""` for a
+   * knob whose empty input means the core's default, which its placeholder names). A value the core rejects is marked invalid at its input, with the
    * core's message, and is not applied; once the input loses focus it shows the value in force.
    */
   ensureKnobs(knobs, seed) {
     this.seedValues = seed;
     if (this.knobs) return this.syncKnobs(seed);
-    const inputs = knobs.map(([attribute, label, { min, step }]) => {
+    const inputs = knobs.map(([attribute, label, { min, max, step, placeholder }]) => {
       const message = h("span", { className: "knob-error", id: `knob-${attribute}-error` });
       const input = h("input", {
         type: "number", min, step, id: `knob-${attribute}`,
+        ...(max === undefined ? {} : { max }),
+        ...(placeholder === undefined ? {} : { placeholder }),
         attrs: { "aria-describedby": message.id },
         on: {
           change: () => this.applyKnob(input),
@@ -309,11 +312,11 @@ export class MemoryWidget extends HTMLElement {
     const error = this.reconfigure(() => {
       if (raw === "") this.removeAttribute(attribute);
       else this.setAttribute(attribute, raw);
-    }, `${label} is now ${raw === "" ? "the seed's" : raw}`);
+    }, `${label} is now ${raw === "" ? input.placeholder || "the seed's" : raw}`);
     if (error) {
       // The core's rule, said of the knob: "must be a whole number of at least 1, got -3".
       const rule = error.replace(/^[\w-]+="[^"]*": [\w-]+ /, "");
-      const inForce = this.getAttribute(attribute) ?? String(this.seedValues[attribute]);
+      const inForce = this.getAttribute(attribute) ?? (String(this.seedValues[attribute]) || input.placeholder);
       message.textContent = `Not applied: ${label} ${rule}. Still ${inForce}.`;
       input.setAttribute("aria-invalid", "true");
       this.announce(message.textContent);
@@ -423,8 +426,8 @@ export function turnList(turns) {
  * A `Session` or `Playground` (`Model`) from an element's `budget`, `hot`, `turn` and
  * `scenario`; errors name the attribute.
  */
-export function sessionModel(el, Model) {
-  const { options, explain } = readAttributes(el, { budget: "budget", hot: "hotN", turn: "turn" });
+export function sessionModel(el, Model, more = {}) {
+  const { options, explain } = readAttributes(el, { budget: "budget", hot: "hotN", turn: "turn", ...more });
   const { turn, ...config } = options;
   const scenario = el.scenarioFromAttribute();
   if (scenario !== undefined && !Array.isArray(scenario) && !Array.isArray(scenario?.script)) {

@@ -14,7 +14,8 @@ mod window;
 use serde::Serialize;
 
 pub use frameworks::{
-    HandoffCheckpoint, Interval, SlidingWindow, SummaryBuffer, Truncate, INTERVAL, OVERLAP,
+    HandoffCheckpoint, Interval, ObservationMasking, SlidingWindow, SummaryBuffer, Truncate,
+    INTERVAL, OVERLAP,
 };
 pub use playground::{
     policy, window_text, Named, Playground, PlaygroundState, PolicyId, PolicyInfo, PolicyRow,
@@ -53,7 +54,8 @@ pub const HOT_N: u32 = 2;
 /// # }
 /// ```
 ///
-/// Serialised as `{ "budget": 40, "hotN": 2 }`; read back, both values are checked again.
+/// Serialised as `{ "budget": 40, "hotN": 2 }`, with `"compactAt": 70` when it is set; read
+/// back, every value is checked again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(
@@ -64,6 +66,8 @@ pub const HOT_N: u32 = 2;
 pub struct SessionConfig {
     budget: Tokens,
     hot_n: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    compact_at: Option<u32>,
 }
 
 /// A [`SessionConfig`] as saved, checked when read back.
@@ -73,6 +77,8 @@ pub struct SessionConfig {
 struct SessionConfigRecord {
     budget: Tokens,
     hot_n: u32,
+    #[serde(default)]
+    compact_at: Option<u32>,
 }
 
 #[cfg(feature = "deserialize")]
@@ -80,7 +86,7 @@ impl TryFrom<SessionConfigRecord> for SessionConfig {
     type Error = Error;
 
     fn try_from(record: SessionConfigRecord) -> Result<SessionConfig, Error> {
-        SessionConfig::new(record.budget, record.hot_n)
+        SessionConfig::new(record.budget, record.hot_n)?.with_compact_at(record.compact_at)
     }
 }
 
@@ -96,7 +102,52 @@ impl SessionConfig {
         Ok(SessionConfig {
             budget: Tokens(budget),
             hot_n,
+            compact_at: None,
         })
+    }
+
+    /// The same settings with every policy that compacts on a token count triggered at
+    /// `percent` of the budget, a whole number from 1 to 100; `None` leaves each policy its own
+    /// trigger (ours at 100%, Letta's and Codex's at 90%).
+    ///
+    /// ```
+    /// use agent_memory_widgets::{SessionConfig, Tokens};
+    ///
+    /// # fn main() -> Result<(), agent_memory_widgets::Error> {
+    /// let config = SessionConfig::new(Tokens(40), 2)?.with_compact_at(Some(70))?;
+    /// assert_eq!(config.compact_at(), Some(70));
+    /// assert_eq!(config.threshold(100), 28); // 70% of 40, whatever the policy's own share
+    /// assert_eq!(SessionConfig::default().threshold(90), 36); // Letta's own 90%
+    /// assert_eq!(
+    ///     config.with_compact_at(Some(0)).unwrap_err().message(),
+    ///     "compact_at must be a whole number of at least 1, got 0"
+    /// );
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming `compact_at` when it is not from
+    /// 1 to 100.
+    pub fn with_compact_at(self, percent: Option<u32>) -> Result<SessionConfig, Error> {
+        let compact_at = match percent {
+            Some(percent) => Some(whole_number("compact_at", f64::from(percent), 1, 100)?),
+            None => None,
+        };
+        Ok(SessionConfig { compact_at, ..self })
+    }
+
+    /// The share of the budget, in percent, at which every policy with a token trigger compacts,
+    /// when it is set.
+    pub fn compact_at(&self) -> Option<u32> {
+        self.compact_at
+    }
+
+    /// A policy's trigger in tokens: [`compact_at`](SessionConfig::compact_at) percent of the
+    /// budget when it is set, else the policy's `own` percent, rounded down.
+    pub fn threshold(&self, own: u32) -> u64 {
+        u64::from(self.budget.0) * u64::from(self.compact_at.unwrap_or(own)) / 100
     }
 
     /// The most tokens the window may hold.
@@ -115,6 +166,7 @@ impl Default for SessionConfig {
         SessionConfig {
             budget: BUDGET,
             hot_n: HOT_N,
+            compact_at: None,
         }
     }
 }
@@ -137,6 +189,11 @@ pub struct SessionOptions {
     /// A custom script (default: the refund desk).
     #[serde(default)]
     pub script: Option<Vec<TurnSpec>>,
+    /// The share of the budget, in percent, at which every policy with a token trigger compacts:
+    /// a whole number from 1 to 100 (default: each policy's own,
+    /// [`SessionConfig::with_compact_at`]).
+    #[serde(default)]
+    pub compact_at: Option<f64>,
 }
 
 /// What one [`Session::add_turn`] did: one line of the session's log.
@@ -395,14 +452,16 @@ impl Session {
             1,
             u32::MAX,
         )?;
+        let compact_at = match options.compact_at {
+            Some(percent) => Some(whole_number("compact_at", percent, 1, 100)?),
+            None => None,
+        };
         let script = match options.script {
             Some(specs) => Script::within_limits(specs)?,
             None => Script::refund_desk(),
         };
-        Ok(Session::new(
-            SessionConfig::new(Tokens(budget), hot_n)?,
-            script,
-        ))
+        let config = SessionConfig::new(Tokens(budget), hot_n)?.with_compact_at(compact_at)?;
+        Ok(Session::new(config, script))
     }
 
     /// Appends the next turn and, if the policy says so, compacts. `None` once the script is done.

@@ -1,9 +1,9 @@
-//! The same session replayed under six compaction policies, side by side.
+//! The same session replayed under seven compaction policies, side by side.
 
 use serde::Serialize;
 
 use crate::compaction::frameworks::{
-    HandoffCheckpoint, Interval, SlidingWindow, SummaryBuffer, Truncate,
+    HandoffCheckpoint, Interval, ObservationMasking, SlidingWindow, SummaryBuffer, Truncate,
 };
 use crate::compaction::{
     CompactionPolicy, HotWarmCold, Line, Script, Session, SessionConfig, SessionOptions,
@@ -24,7 +24,8 @@ pub struct PolicyInfo {
     pub name: &'static str,
     /// Whose rule it is: `this project`, or the framework or library.
     pub origin: &'static str,
-    /// What it is: `seed design`, `agent framework`, `memory class` or `plain truncation`.
+    /// What it is: `seed design`, `agent framework`, `memory class`, `plain truncation` or
+    /// `research baseline`.
     pub kind: &'static str,
     /// The rule in one line: when it runs, what stays verbatim, what is summarised.
     pub rule: &'static str,
@@ -34,9 +35,9 @@ pub struct PolicyInfo {
     pub url: &'static str,
 }
 
-/// The six policies, ours first. Each framework's type documents its source and the rule in the
+/// The seven policies, ours first. Each framework's type documents its source and the rule in the
 /// source's own words.
-pub const POLICIES: [PolicyInfo; 6] = [
+pub const POLICIES: [PolicyInfo; 7] = [
     PolicyInfo {
         id: PolicyId::HotWarmCold,
         name: "HOT / WARM / COLD",
@@ -102,6 +103,18 @@ pub const POLICIES: [PolicyInfo; 6] = [
         source: "langchain-core 0.3.79, langchain_core/messages/utils.py, trim_messages, strategy \"last\"",
         url: "https://pypi.org/project/langchain-core/0.3.79/",
     },
+    PolicyInfo {
+        id: PolicyId::ObservationMasking,
+        name: "Observation masking",
+        origin: "JetBrains Research",
+        kind: "research baseline",
+        rule: "After every turn, whatever the budget: every tool output but the newest is \
+               replaced by a placeholder; every other turn stays verbatim, and nothing is \
+               summarised or dropped.",
+        source: "Lindenbauer et al. 2025, arXiv 2508.21433; SWE-agent@3ea751c, \
+                 sweagent/agent/history_processors.py, LastNObservations",
+        url: "https://github.com/SWE-agent/SWE-agent/blob/3ea751c087f32b16e039a2233dd6eefecef325d5/sweagent/agent/history_processors.py",
+    },
 ];
 
 /// The policies of [`POLICIES`], each with a stable name for code and JSON.
@@ -132,6 +145,8 @@ pub enum PolicyId {
     Interval,
     /// [`Truncate`], LangChain's `trim_messages`.
     Truncate,
+    /// [`ObservationMasking`], the baseline of Lindenbauer et al. 2025 (SWE-agent's).
+    ObservationMasking,
 }
 
 named!(PolicyId, "policy", {
@@ -141,6 +156,7 @@ named!(PolicyId, "policy", {
     Handoff => "handoff",
     Interval => "interval",
     Truncate => "truncate",
+    ObservationMasking => "observation-masking",
 });
 
 impl PolicyId {
@@ -159,6 +175,7 @@ pub fn policy(id: PolicyId) -> Box<dyn CompactionPolicy> {
         PolicyId::Handoff => Box::new(HandoffCheckpoint),
         PolicyId::Interval => Box::new(Interval::default()),
         PolicyId::Truncate => Box::new(Truncate),
+        PolicyId::ObservationMasking => Box::new(ObservationMasking),
     }
 }
 
@@ -245,8 +262,8 @@ pub struct PolicyRow {
     /// For each of [`KEY_FACTS`], how the window at the playground's turn names it.
     pub kept: Vec<Named>,
     /// The session state at the playground's turn, for the tier view, without its transcript:
-    /// the playground never shows one, and six copies of the script would make every state
-    /// six times its size ([`Session::state`](crate::Session::state) has it).
+    /// the playground never shows one, and seven copies of the script would make every state
+    /// seven times its size ([`Session::state`](crate::Session::state) has it).
     pub window: SessionState,
 }
 
@@ -261,6 +278,9 @@ pub struct PlaygroundState {
     pub total_turns: u32,
     /// The token budget every policy is given.
     pub budget: Tokens,
+    /// The share of the budget, in percent, at which every policy with a token trigger compacts;
+    /// `None` when each keeps its own ([`SessionConfig::with_compact_at`]).
+    pub compact_at: Option<u32>,
     /// The labels of [`KEY_FACTS`], in the order of each row's `kept`.
     pub facts: Vec<&'static str>,
     /// [`FACTS_RULE`], to state under the facts.
@@ -372,6 +392,7 @@ impl Playground {
             turn,
             total_turns: first.map_or(0, |s| s.script().len() as u32),
             budget: first.map_or(Tokens(0), |s| s.config().budget()),
+            compact_at: first.and_then(|s| s.config().compact_at()),
             facts: KEY_FACTS.iter().map(|(label, _)| *label).collect(),
             facts_rule: FACTS_RULE,
             policies,

@@ -110,7 +110,7 @@ impl CompactionPolicy for HotWarmCold {
         config: &SessionConfig,
     ) -> Option<Compaction> {
         let budget = config.budget();
-        if window.tokens() <= budget {
+        if u64::from(window.tokens().0) <= config.threshold(100) {
             return None;
         }
         let mut step = Compaction::default();

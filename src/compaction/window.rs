@@ -159,6 +159,34 @@ impl Window {
         None
     }
 
+    /// Lets `text` stand for verbatim turn `turn` from now on, in its place among the verbatim
+    /// turns: a turn cut short, or masked. Its token count becomes the text's. `false`, and
+    /// nothing changes, when `turn` is not verbatim.
+    ///
+    /// ```
+    /// use agent_memory_widgets::{Tokens, TurnNumber, Window};
+    ///
+    /// let mut window = Window::default();
+    /// window.push_verbatim(TurnNumber(3), Tokens(12));
+    /// window.push_verbatim(TurnNumber(4), Tokens(9));
+    /// assert!(window.replace_verbatim(TurnNumber(3), "[tool output omitted]".into()));
+    /// assert_eq!(window.tokens(), Tokens(12));
+    /// assert_eq!(window.cut(TurnNumber(3)), Some("[tool output omitted]"));
+    /// assert_eq!(window.verbatim().collect::<Vec<_>>(), [TurnNumber(3), TurnNumber(4)]);
+    /// ```
+    pub fn replace_verbatim(&mut self, turn: TurnNumber, text: String) -> bool {
+        let Some(entry) = self.verbatim.iter_mut().find(|(number, _)| *number == turn) else {
+            return false;
+        };
+        let tokens = Tokens::of(&text);
+        self.tokens = self.tokens - entry.1 + tokens;
+        self.verbatim_tokens = self.verbatim_tokens - entry.1 + tokens;
+        entry.1 = tokens;
+        self.cuts.retain(|(number, _)| *number != turn);
+        self.cuts.push((turn, text));
+        true
+    }
+
     /// Removes the oldest verbatim turn and returns its number.
     pub fn pop_verbatim(&mut self) -> Option<TurnNumber> {
         let (turn, tokens) = self.verbatim.pop_front()?;

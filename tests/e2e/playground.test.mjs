@@ -1,4 +1,4 @@
-// <memory-playground>: six policies on one session, stepped together, in headless Chromium.
+// <memory-playground>: seven policies on one session, stepped together, in headless Chromium.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -21,20 +21,20 @@ async function openPlayground(options = {}) {
   const { page, problems } = await open(env.browser, env.server.url, { bypassCSP: true, ...options });
   await page.goto(env.server.url);
   const widget = page.locator("memory-playground");
-  const rows = widget.getByRole("table", { name: "Six compaction policies, one session" }).locator("tbody tr");
+  const rows = widget.getByRole("table", { name: "Seven compaction policies, one session" }).locator("tbody tr");
   await rows.first().waitFor({ timeout: 5000 });
   return { page, problems, widget, rows };
 }
 
 const tokensNow = async (rows) => (await rows.locator("td.tokens-now").allTextContents()).map((t) => Number(t.split(" / ")[0]));
 
-test("six policies step together and the facts matrix follows the core's rule", async () => {
+test("seven policies step together and the facts matrix follows the core's rule", async () => {
   const { page, problems, widget, rows } = await openPlayground();
-  assert.equal(await rows.count(), 6);
+  assert.equal(await rows.count(), 7);
   const names = await rows.locator("th button").allTextContents();
   assert.deepEqual(names, (await coreState(page, 0)).policies.map((row) => row.info.name));
 
-  // Step all six with the shared control; every row follows the core.
+  // Step all seven with the shared control; every row follows the core.
   const next = widget.getByRole("button", { name: "Step all forward" });
   for (let turn = 1; turn <= 10; turn++) {
     await next.click();
@@ -43,7 +43,7 @@ test("six policies step together and the facts matrix follows the core's rule", 
   }
   assert.equal(await next.isDisabled(), true);
   assert.equal(await widget.getByRole("status").textContent(),
-    "Turn 10: over budget after the step: Sliding window + recursive summary, Summary buffer, Handoff checkpoint, Interval compaction.");
+    "Turn 10: over budget after the step: Sliding window + recursive summary, Summary buffer, Handoff checkpoint, Interval compaction, Observation masking.");
 
   // The facts matrix after turn 10 is the core's, in three grades, with the rule stated under it.
   const expected = await coreState(page, 10);
@@ -83,14 +83,14 @@ test("the page counts and names the policies truthfully, and each states its rul
 
   // The widget's own count: a number word, then groups whose counts add up to the rows.
   const lede = await widget.locator("p.lede").textContent();
-  assert.match(lede, /^Six policies, one session: 1 seed design \(this project\), 3 agent frameworks \(Letta, OpenAI Codex, Google ADK\), 1 memory class \(LangChain\), 1 plain truncation \(LangChain\)\./);
+  assert.match(lede, /^Seven policies, one session: 1 seed design \(this project\), 3 agent frameworks \(Letta, OpenAI Codex, Google ADK\), 1 memory class \(LangChain\), 1 plain truncation \(LangChain\), 1 research baseline \(JetBrains Research\)\./);
   const groups = [...lede.split(". ")[0].matchAll(/(\d+) [a-z ]+ \(/g)].map((m) => Number(m[1]));
   assert.equal(groups.reduce((a, b) => a + b, 0), n);
 
-  // The page's words: ours plus "five more", not "five agent frameworks".
+  // The page's words: ours plus "six more", not "six agent frameworks".
   const intro = await page.locator("#frameworks + p").textContent();
-  assert.match(intro, /replayed under five more: the built-in compaction of three agent frameworks/);
-  assert.doesNotMatch(await page.locator("main").textContent(), /five agent frameworks/);
+  assert.match(intro, /replayed under six more: the built-in compaction of three agent frameworks/);
+  assert.doesNotMatch(await page.locator("main").textContent(), /(five|six) agent frameworks/);
   assert.equal(["one", "two", "three", "four", "five", "six"].indexOf(intro.match(/under (\w+) more/)[1]) + 2, n);
 
   // Each row states its rule in one line (trigger, what stays verbatim, what is summarised) and
@@ -125,8 +125,8 @@ test("sparklines draw the run only up to the current turn, with the future faded
   const texts = () => charts.evaluateAll((svgs) => svgs.map((svg) => [...svg.querySelectorAll("text")].map((t) => t.textContent)));
 
   // Turn 0: nothing played, the whole run faded as the future.
-  assert.deepEqual(await pointsOf("polyline.series"), [0, 0, 0, 0, 0, 0]);
-  assert.deepEqual(await pointsOf("polyline.future"), [10, 10, 10, 10, 10, 10]);
+  assert.deepEqual(await pointsOf("polyline.series"), [0, 0, 0, 0, 0, 0, 0]);
+  assert.deepEqual(await pointsOf("polyline.future"), [10, 10, 10, 10, 10, 10, 10]);
   for (const labels of await texts()) {
     assert.ok(labels.includes("future"));
     assert.ok(labels.includes("budget 40"), labels.join("|"));
@@ -140,8 +140,8 @@ test("sparklines draw the run only up to the current turn, with the future faded
 
   // Turn 3: three points drawn; the future starts at the current point.
   await widget.getByRole("slider", { name: "turn" }).fill("3");
-  assert.deepEqual(await pointsOf("polyline.series"), [3, 3, 3, 3, 3, 3]);
-  assert.deepEqual(await pointsOf("polyline.future"), [8, 8, 8, 8, 8, 8]);
+  assert.deepEqual(await pointsOf("polyline.series"), [3, 3, 3, 3, 3, 3, 3]);
+  assert.deepEqual(await pointsOf("polyline.future"), [8, 8, 8, 8, 8, 8, 8]);
   const state = await coreState(page, 3);
   const label = await charts.first().getAttribute("aria-label");
   assert.match(label, new RegExp(`turns 1 to 3: window tokens after each step ${state.policies[0].series.slice(0, 3).join(", ")};`));
@@ -149,8 +149,8 @@ test("sparklines draw the run only up to the current turn, with the future faded
 
   // Turn 10: the whole run, no future.
   await widget.getByRole("slider", { name: "turn" }).fill("10");
-  assert.deepEqual(await pointsOf("polyline.series"), [10, 10, 10, 10, 10, 10]);
-  assert.deepEqual(await pointsOf("polyline.future"), [0, 0, 0, 0, 0, 0]);
+  assert.deepEqual(await pointsOf("polyline.series"), [10, 10, 10, 10, 10, 10, 10]);
+  assert.deepEqual(await pointsOf("polyline.future"), [0, 0, 0, 0, 0, 0, 0]);
   for (const labels of await texts()) assert.ok(!labels.includes("future"));
   // The y range covers the highest peak: the ADK row peaks at 66, so its axis runs to 70.
   const adk = (await texts())[4];
@@ -236,7 +236,7 @@ test("the playground has its own budget knob and replays to the same turn", asyn
   await budget.fill("60");
   await budget.press("Enter");
   await widget.getByRole("status").filter({ hasText: "replayed" }).waitFor({ timeout: 5000 });
-  assert.equal(await widget.getByRole("status").textContent(), "budget is now 60. Every policy replayed to turn 5 under the new settings (budget 60, 2 HOT turns).");
+  assert.equal(await widget.getByRole("status").textContent(), "budget is now 60. Every policy replayed to turn 5 under the new settings (budget 60, 2 HOT turns, each policy's own trigger).");
   const expected = await coreState(page, 5, { budget: 60 });
   assert.deepEqual(await tokensNow(rows), expected.policies.map((row) => row.tokens));
   assert.ok((await rows.locator("td.tokens-now").allTextContents()).every((t) => t.includes("/ 60")));
@@ -249,6 +249,49 @@ test("the playground has its own budget knob and replays to the same turn", asyn
   await rows.locator("td.tokens-now", { hasText: "/ 40" }).first().waitFor({ timeout: 5000 });
   assert.ok((await rows.locator("td.tokens-now").allTextContents()).every((t) => t.includes("/ 40")));
   assert.deepEqual(await tokensNow(rows), (await coreState(page, 5)).policies.map((row) => row.tokens));
+  assert.deepEqual(problems, []);
+});
+
+test("the compact-at knob moves every token trigger, and only those, and clears back to each policy's own", async () => {
+  const { page, problems, widget, rows } = await openPlayground();
+  await widget.getByRole("slider", { name: "turn" }).fill("10");
+  const lede = widget.locator("p.lede");
+  assert.match(await lede.textContent(), /Each compacts at its own trigger: ours, the summary buffer and truncation past 100% of the budget, Letta and Codex at 90%; ADK and observation masking have no token trigger\./);
+  await widget.locator("summary", { hasText: "Knobs" }).click();
+  const knob = widget.getByRole("spinbutton", { name: "compact at %", exact: true });
+  assert.equal(await knob.inputValue(), "");
+  assert.equal(await knob.getAttribute("placeholder"), "each policy's own");
+
+  await knob.fill("70");
+  await knob.press("Enter");
+  await widget.getByRole("status").filter({ hasText: "replayed" }).waitFor({ timeout: 5000 });
+  assert.equal(await widget.getByRole("status").textContent(),
+    "compact at % is now 70. Every policy replayed to turn 10 under the new settings (budget 40, 2 HOT turns, compacting at 70%).");
+  assert.match(await lede.textContent(), /Every policy with a token trigger now compacts at 70% of the budget \(28 tokens\); ADK and observation masking have none/);
+  const expected = await coreState(page, 10, { compactAt: 70 });
+  assert.equal(expected.compactAt, 70);
+  assert.deepEqual(expected.policies[0].series, [8, 18, 21, 30, 30, 32, 34, 39, 40, 39]);
+  assert.deepEqual(await tokensNow(rows), expected.policies.map((row) => row.tokens));
+  // The sparklines' numbers follow: ours now compacts at turn 3.
+  await widget.locator("summary", { hasText: "The sparklines as numbers" }).click();
+  const ours = await widget.locator("table.data tbody tr").first().locator("td").allTextContents();
+  assert.equal(ours[2], "29 \u2192 21");
+  assert.equal(await widget.evaluate((el) => [el.getAttribute("compact-at"), el.compactAt]).then(JSON.stringify), JSON.stringify(["70", 70]));
+
+  // Out of range: marked invalid with the core's rule, and not applied.
+  await knob.fill("0");
+  await knob.press("Enter");
+  assert.equal(await knob.getAttribute("aria-invalid"), "true");
+  assert.equal(await widget.locator("#knob-compact-at-error").textContent(),
+    "Not applied: compact at % must be a whole number of at least 1, got 0. Still 70.");
+
+  // Emptied: each policy's own trigger again, exactly today's replay.
+  await knob.fill("");
+  await knob.press("Enter");
+  await widget.getByRole("status").filter({ hasText: "each policy's own trigger" }).waitFor({ timeout: 5000 });
+  assert.equal(await widget.evaluate((el) => el.getAttribute("compact-at")), null);
+  assert.deepEqual(await tokensNow(rows), (await coreState(page, 10)).policies.map((row) => row.tokens));
+  assert.deepEqual(await axe(page), []);
   assert.deepEqual(problems, []);
 });
 
