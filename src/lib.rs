@@ -135,11 +135,12 @@ pub use compaction::{
 };
 pub use error::{Error, ErrorKind};
 pub use forgetting::{
-    Action, Change, ChartLine, ConsolidationRule, Distilled, Distiller, EventInfo, EventSpec, Fact,
-    FactKind, FactStore, FactStoreState, FactView, Forecast, LiveStore, ReadInfo, ReadSpec,
-    RuleSpec, SavedStore, Scenario, ScenarioSpec, ScheduledRead, SeedFact, SeedFactSpec, Status,
-    StoreConfig, StoreOptions, WriteEvent, WriteOutcome, ACCESS_BOOST, CAPACITY, HALF_LIFE,
-    LASTING_HALF_LIFE_FACTORS, MAX_ACCESS_BOOST,
+    Action, Change, ChartLine, Comparison, ConsolidationRule, Distilled, Distiller, EventInfo,
+    EventSpec, Fact, FactKind, FactStore, FactStoreState, FactView, Forecast, ForgettingPolicyId,
+    ForgettingPolicyInfo, LiveStore, PolicyRun, ReadInfo, ReadSpec, RuleSpec, SavedStore, Scenario,
+    ScenarioSpec, ScheduledRead, SeedFact, SeedFactSpec, Status, StoreConfig, StoreOptions, Stream,
+    StreamEvent, StreamOp, WriteEvent, WriteOutcome, ACCESS_BOOST, CAPACITY, FORGETTING_POLICIES,
+    HALF_LIFE, LASTING_HALF_LIFE_FACTORS, MAX_ACCESS_BOOST,
 };
 pub use units::{EventIndex, FactId, Time, Tokens, TurnNumber};
 

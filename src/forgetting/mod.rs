@@ -5,12 +5,17 @@
 //! added, each with its time, replayed into a `LiveStore` up to the slider's time `t`. Its state
 //! is therefore a pure function of those inputs, and dragging the slider back undoes events.
 
+mod compare;
 mod ranking;
 mod scenario;
 mod store;
 
 use serde::Serialize;
 
+pub use compare::{
+    Comparison, ForgettingPolicyId, ForgettingPolicyInfo, PolicyRun, Stream, StreamEvent, StreamOp,
+    FORGETTING_POLICIES,
+};
 pub use scenario::{
     ConsolidationRule, EventSpec, ReadSpec, RuleSpec, Scenario, ScenarioSpec, ScheduledRead,
     SeedFact, SeedFactSpec, WriteEvent,

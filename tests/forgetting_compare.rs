@@ -1,0 +1,241 @@
+//! Forgetting policies side by side: each policy's store after every event of the refund-desk
+//! stream, worked out by hand from its rule; the long stream's rule; properties over random
+//! capacities and stream lengths; and the README table, generated from the core.
+
+use agent_memory_widgets::{
+    Comparison, FactId, ForgettingPolicyId, StoreConfig, Stream, StreamOp, FORGETTING_POLICIES,
+};
+use proptest::prelude::*;
+
+fn ids(ids: &[u32]) -> Vec<FactId> {
+    ids.iter().copied().map(FactId).collect()
+}
+
+/// The refund desk at capacity 4: the fee rule (1), Dana (2), the order (3) and the pending
+/// refund (4) fit; Dana is read at t = 2 and the rule at t = 3. The approval (5) supersedes the
+/// pending refund and takes the simple policies over capacity:
+///
+/// - FIFO evicts the oldest write, the rule (t = 0, lowest id); LRU the order, untouched since
+///   t = 0; LFU the order too (no reads, the oldest); importance only Dana (0.4).
+/// - Generative Agents, at t = 3: recency scaled 1, 2/3, 0, 1/3, 1 and importance scaled 0.7, 0,
+///   0.3, 0.5, 1 sum lowest for the order (0.3). MemoryBank: the order has retention e^-3.
+/// - Ours retires the pending refund, so it holds four without evicting.
+///
+/// Dana is read again at t = 5: importance only has evicted her. The question (6) then evicts
+/// Dana under FIFO, the pending refund under LRU, LFU, Generative Agents and MemoryBank, the
+/// order under importance only (0.55), and under ours the order, whose score 0.55 x 0.5^(5/4)
+/// is the lowest (the rule 0.80, Dana 0.80 after two reads, the approval 0.64, the question 0.7).
+#[test]
+fn the_refund_desk_under_every_policy_event_by_event() {
+    let stream = Stream::refund_desk();
+    let comparison = Comparison::new(&stream, StoreConfig::default());
+    assert_eq!(comparison.reads, [0, 0, 0, 0, 1, 2, 2, 3, 3]);
+    let four = ids(&[1, 2, 3, 4]);
+    let start = |last: &[u32]| {
+        let mut active = vec![
+            ids(&[1]),
+            ids(&[1, 2]),
+            ids(&[1, 2, 3]),
+            four.clone(),
+            four.clone(),
+            four.clone(),
+        ];
+        active.push(ids(&last[..4]));
+        active.push(ids(&last[..4]));
+        active.push(ids(&last[4..]));
+        active
+    };
+    let expected: [(&str, [u32; 8], u32, [u32; 9]); 7] = [
+        (
+            "fifo",
+            [2, 3, 4, 5, 3, 4, 5, 6],
+            3,
+            [0, 0, 0, 0, 0, 0, 1, 1, 1],
+        ),
+        (
+            "lru",
+            [1, 2, 4, 5, 1, 2, 5, 6],
+            3,
+            [0, 0, 0, 0, 0, 0, 1, 1, 0],
+        ),
+        (
+            "lfu",
+            [1, 2, 4, 5, 1, 2, 5, 6],
+            3,
+            [0, 0, 0, 0, 0, 0, 1, 1, 0],
+        ),
+        (
+            "importance",
+            [1, 3, 4, 5, 1, 4, 5, 6],
+            2,
+            [0, 0, 0, 0, 0, 0, 1, 1, 1],
+        ),
+        (
+            "generative-agents",
+            [1, 2, 4, 5, 1, 2, 5, 6],
+            3,
+            [0, 0, 0, 0, 0, 0, 1, 1, 0],
+        ),
+        (
+            "memorybank",
+            [1, 2, 4, 5, 1, 2, 5, 6],
+            3,
+            [0, 0, 0, 0, 0, 0, 1, 1, 0],
+        ),
+        ("ours", [1, 2, 3, 5, 1, 2, 5, 6], 3, [0; 9]),
+    ];
+    assert_eq!(comparison.runs.len(), expected.len());
+    for (run, (name, last, hits, stale)) in comparison.runs.iter().zip(expected) {
+        assert_eq!(run.info.id.name(), name);
+        assert_eq!(
+            run.active,
+            start(&last),
+            "{name}: the facts held after each event"
+        );
+        assert_eq!(run.hits.last(), Some(&hits), "{name}: hits");
+        assert_eq!(run.stale, stale, "{name}: stale facts held");
+        assert_eq!(
+            run.hit_rate(&comparison.reads, 8),
+            Some(f64::from(hits) / 3.0)
+        );
+        assert_eq!(
+            run.hit_rate(&comparison.reads, 3),
+            None,
+            "{name}: no read yet"
+        );
+    }
+}
+
+#[test]
+fn the_long_stream_follows_its_rule() {
+    let stream = Stream::long();
+    let events = stream.events();
+    assert_eq!(events.len(), 340);
+    assert!(events.windows(2).all(|pair| pair[0].at <= pair[1].at));
+    let (mut writes, mut reads, mut supersessions) = (0, 0, 0);
+    for event in events {
+        match &event.op {
+            StreamOp::Write {
+                fact, supersedes, ..
+            } => {
+                writes += 1;
+                assert_eq!(fact.0, writes, "ids count writes from 1");
+                supersessions += u32::from(supersedes.is_some());
+            }
+            StreamOp::Read { fact } => {
+                reads += 1;
+                assert!(fact.0 <= writes, "a read needs a fact already written");
+            }
+        }
+    }
+    // The rule, then per ticket 4 writes (5 on even tickets) and 4 reads (3 on the first).
+    assert_eq!((writes, reads, supersessions), (181, 159, 40));
+    let text = |i: usize| match &events[i].op {
+        StreamOp::Write { text, .. } => text.as_str(),
+        StreamOp::Read { .. } => "",
+    };
+    assert_eq!(text(1), "the user is Dana");
+    assert_eq!(text(2), "order ORD-3300 was $200.00");
+    assert_eq!(text(6), "refund approved for ORD-3300: $180.00");
+    assert_eq!(Stream::tickets(1), Stream::refund_desk());
+    assert_eq!(&Stream::tickets(40), &stream);
+    assert_eq!(Stream::tickets(99), stream, "at most 40 tickets");
+}
+
+/// The README's table: each policy's rule and source, and how often the fact was there when it
+/// was needed, on both streams at the seed's capacity of 4.
+fn readme_section() -> String {
+    let desk = Comparison::new(&Stream::refund_desk(), StoreConfig::default());
+    let long = Comparison::new(&Stream::long(), StoreConfig::default());
+    let rate = |c: &Comparison, i: usize| {
+        let last = c.reads.len() - 1;
+        format!("{} of {}", c.runs[i].hits[last], c.reads[last])
+    };
+    let mut out = String::from(
+        "| policy | evicts, at capacity | refund desk: needed and there | 40 tickets: needed and there | stale facts held at the end, most at once | source |\n|---|---|---|---|---|---|\n",
+    );
+    for (i, info) in FORGETTING_POLICIES.iter().enumerate() {
+        let run = &long.runs[i];
+        let source = if info.url.is_empty() {
+            info.source.to_owned()
+        } else {
+            format!("[{}]({})", info.source, info.url)
+        };
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {}, {} | {} |\n",
+            info.name,
+            info.rule,
+            rate(&desk, i),
+            rate(&long, i),
+            run.stale.last().unwrap(),
+            run.stale.iter().max().unwrap(),
+            source
+        ));
+    }
+    out
+}
+
+#[test]
+fn the_readme_forgetting_comparison_is_generated_from_the_core() {
+    let path = format!("{}/README.md", env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(&path).unwrap();
+    let (begin, end) = (
+        "<!-- forgetting-policies:begin -->\n",
+        "<!-- forgetting-policies:end -->",
+    );
+    let start = readme.find(begin).expect("README has the markers") + begin.len();
+    let stop = readme.find(end).expect("README has the markers");
+    let section = readme_section();
+    if std::env::var_os("UPDATE_README").is_some() {
+        std::fs::write(
+            &path,
+            format!("{}{section}{}", &readme[..start], &readme[stop..]),
+        )
+        .unwrap();
+        return;
+    }
+    assert_eq!(
+        &readme[start..stop],
+        section,
+        "run UPDATE_README=1 cargo test --test forgetting_compare"
+    );
+}
+
+#[test]
+fn every_policy_has_a_name_a_rule_and_a_source() {
+    for (i, info) in FORGETTING_POLICIES.iter().enumerate() {
+        assert_eq!(info.id as usize, i);
+        assert_eq!(
+            info.id.name().parse::<ForgettingPolicyId>().unwrap(),
+            info.id
+        );
+        assert!(info.rule.starts_with("Evicts "), "{}", info.id);
+        assert!(!info.source.is_empty(), "{}", info.id);
+    }
+    assert!("lifo".parse::<ForgettingPolicyId>().is_err());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// No policy ever holds more than the capacity; the same stream gives the same runs; hits
+    /// never pass reads; and ours never holds a superseded fact.
+    #[test]
+    fn no_policy_exceeds_the_capacity_and_every_run_repeats(tickets in 1u32..=40, capacity in 1u32..=8, half_life in 0.5f64..20.0) {
+        let stream = Stream::tickets(tickets);
+        let config = StoreConfig::new(half_life, capacity, 0.5).unwrap();
+        let comparison = Comparison::new(&stream, config);
+        prop_assert_eq!(&comparison, &Comparison::new(&stream, config));
+        for run in &comparison.runs {
+            prop_assert_eq!(run.active.len(), stream.events().len());
+            for (i, active) in run.active.iter().enumerate() {
+                prop_assert!(active.len() <= capacity as usize, "{} holds {} at event {}", run.info.id, active.len(), i);
+                prop_assert!(active.windows(2).all(|pair| pair[0] < pair[1]));
+                prop_assert!(run.hits[i] <= comparison.reads[i]);
+            }
+            if run.info.id == ForgettingPolicyId::Ours {
+                prop_assert!(run.stale.iter().all(|&stale| stale == 0));
+            }
+        }
+    }
+}
