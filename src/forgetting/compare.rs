@@ -442,7 +442,7 @@ fn weakest(id: ForgettingPolicyId, held: &[Held], now: f64) -> usize {
 }
 
 /// log2(0.995): Generative Agents' recency decays by 0.995 per time unit.
-const LOG2_0995: f64 = -0.007_231_569_178_066_175;
+const LOG2_0995: f64 = -0.007_231_569_231_075_864;
 
 /// One policy over the whole stream, event by event.
 #[derive(Clone, Debug, PartialEq, Serialize)]
