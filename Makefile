@@ -67,14 +67,15 @@ endef
 # One core per element family, so that a page loads only what its elements use (ARCHITECTURE.md):
 # the same crate with only that family's exports, in a target dir of its own so that each stays
 # built. The full core, with all three, is for the one-file bundle, the wasm tests and the fuzz.
-FAMILIES := compaction forgetting playground
+FAMILIES := compaction forgetting playground forgetting-playground
 FEATURES_compaction := element-compaction
 FEATURES_forgetting := element-forgetting
 # <memory-compaction> is most of the playground: this core serves both (www/widget.js picks).
 FEATURES_playground := element-compaction,element-playground
+FEATURES_forgetting-playground := element-forgetting-playground
 
 # The wasm builds and their tests leave out the native-only `deserialize` feature (Cargo.toml).
-WASM_FEATURES := --no-default-features --features element-compaction,element-forgetting,element-playground
+WASM_FEATURES := --no-default-features --features element-compaction,element-forgetting,element-playground,element-forgetting-playground
 
 build: tools
 	cargo build --release --target $(WASM_TARGET) $(WASM_FEATURES)

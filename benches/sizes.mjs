@@ -17,15 +17,19 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * Each page kind: the elements on it, the goal (issue 11) and the budget the size test enforces,
  * in gzip bytes. A budget is today's size plus a little: a guard against regressions until the
  * lean core (BENCHMARKS.md: what stands between today and each goal) brings it to the goal.
+ * Issue 14 raised three on purpose: the playground's seventh policy and its compact-at knob
+ * (+1.7 KB), and the fourth element on the index page and in the bundle (+12 and +9 KB); a page
+ * without <memory-forgetting-playground> does not load it.
  */
 export const PAGES = [
   { name: "only <memory-compaction>", families: ["compaction"], goal: 18_000, budget: 41_500 },
   { name: "only <memory-forgetting>", families: ["forgetting"], goal: 18_000, budget: 59_000 },
-  { name: "only <memory-playground>", families: ["playground"], goal: 18_000, budget: 55_500 },
-  { name: "www/index.html: all three", families: ["compaction", "forgetting", "playground"], page: true, goal: 30_000, budget: 94_000 },
+  { name: "only <memory-playground>", families: ["playground"], goal: 18_000, budget: 57_000 },
+  { name: "only <memory-forgetting-playground>", families: ["forgetting-playground"], goal: 18_000, budget: 43_000 },
+  { name: "www/index.html: all four", families: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 106_000 },
 ];
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 91_500 };
+export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 100_500 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {

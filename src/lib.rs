@@ -136,11 +136,12 @@ pub use compaction::{
 pub use error::{Error, ErrorKind};
 pub use forgetting::{
     Action, Change, ChartLine, Comparison, ConsolidationRule, Distilled, Distiller, EventInfo,
-    EventSpec, Fact, FactKind, FactStore, FactStoreState, FactView, Forecast, ForgettingPolicyId,
-    ForgettingPolicyInfo, LiveStore, PolicyRun, ReadInfo, ReadSpec, RuleSpec, SavedStore, Scenario,
+    EventSpec, Fact, FactKind, FactLabel, FactStore, FactStoreState, FactView, Forecast,
+    ForgettingPlayground, ForgettingPlaygroundState, ForgettingPolicyId, ForgettingPolicyInfo,
+    HitPoint, LiveStore, PolicyNow, PolicyRun, ReadInfo, ReadSpec, RuleSpec, SavedStore, Scenario,
     ScenarioSpec, ScheduledRead, SeedFact, SeedFactSpec, Status, StoreConfig, StoreOptions, Stream,
-    StreamEvent, StreamOp, WriteEvent, WriteOutcome, ACCESS_BOOST, CAPACITY, FORGETTING_POLICIES,
-    HALF_LIFE, LASTING_HALF_LIFE_FACTORS, MAX_ACCESS_BOOST,
+    StreamEvent, StreamId, StreamOp, WriteEvent, WriteOutcome, ACCESS_BOOST, CAPACITY,
+    FORGETTING_POLICIES, HALF_LIFE, LASTING_HALF_LIFE_FACTORS, MAX_ACCESS_BOOST,
 };
 pub use units::{EventIndex, FactId, Time, Tokens, TurnNumber};
 

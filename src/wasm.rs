@@ -1,7 +1,8 @@
 //! The WebAssembly boundary: the only module that knows about wasm-bindgen and JS.
 //!
-//! It exports the core's [`Session`](crate::Session), [`FactStore`](crate::FactStore) and
-//! [`Playground`](crate::Playground) under the same names, turns JS values into the core's options, hands state back as plain JS
+//! It exports the core's [`Session`](crate::Session), [`FactStore`](crate::FactStore),
+//! [`Playground`](crate::Playground) and [`ForgettingPlayground`](crate::ForgettingPlayground)
+//! under the same names, turns JS values into the core's options, hands state back as plain JS
 //! objects (camelCase, `null` for absent values), and turns every core [`Error`](crate::Error)
 //! into a thrown JS `Error` with the core's message. No JS input can reach a panic.
 
@@ -12,8 +13,19 @@ use js_sys::{Array, JsString, Object, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+#[cfg(any(
+    feature = "element-compaction",
+    feature = "element-forgetting",
+    feature = "element-playground"
+))]
 use crate::error::whole_number;
-use crate::limits::{check_len, MAX_TEXT_CHARS, MAX_TOTAL_TEXT_CHARS};
+#[cfg(any(
+    feature = "element-compaction",
+    feature = "element-forgetting",
+    feature = "element-playground"
+))]
+use crate::limits::check_len;
+use crate::limits::{MAX_TEXT_CHARS, MAX_TOTAL_TEXT_CHARS};
 use crate::Error;
 // Each element family's exports can be built alone (the Makefile builds one core per family), so
 // what only one family reads is imported for that family only.
@@ -99,8 +111,24 @@ export interface PolicyRow {
   window: SessionState;
 }
 export interface PlaygroundState {
-  turn: number; totalTurns: number; budget: number; facts: string[]; factsRule: string;
-  policies: PolicyRow[];
+  turn: number; totalTurns: number; budget: number; compactAt: number | null; facts: string[];
+  factsRule: string; policies: PolicyRow[];
+}
+/** Options for `ForgettingPlayground.withConfig`; every field is optional. */
+export interface ForgettingPlaygroundConfig {
+  /** Our half-life, finite and above 0 (default 4). */
+  halfLife?: number;
+  /** Most facts each policy holds, a whole number of at least 1 (default 4). */
+  capacity?: number;
+  /** "tickets" (forty customers, the default) or "refund-desk". */
+  stream?: "tickets" | "refund-desk";
+}
+export interface ForgettingPolicyInfo { id: string; name: string; rule: string; source: string; url: string; }
+export interface ForgettingPlaygroundState {
+  t: number; until: number; stream: "tickets" | "refund-desk"; events: number; eventsDone: number;
+  reads: number; totalReads: number; capacity: number; halfLife: number;
+  facts: { id: number; text: string; supersededBy: number | null }[];
+  policies: { info: ForgettingPolicyInfo; held: number[]; hits: number; stale: number; series: { at: number; rate: number }[] }[];
 }
 export interface ChartLine { id: number; text: string; kind: string; points: [number, number][]; retiredAt: number | null; }
 export interface TranscriptTurn { turn: number; speaker: string; kind: TurnKind; text: string; place: "hot" | "warm" | "cold" | "dropped" | "faded"; }
@@ -216,6 +244,70 @@ impl JsPlayground {
 impl Default for JsPlayground {
     fn default() -> JsPlayground {
         JsPlayground::new()
+    }
+}
+
+#[cfg(feature = "element-forgetting-playground")]
+/// The forgetting playground's model: seven forgetting policies over one stream of writes and
+/// reads, with a time slider.
+#[wasm_bindgen(js_name = ForgettingPlayground)]
+pub struct JsForgettingPlayground(crate::ForgettingPlayground);
+
+#[cfg(feature = "element-forgetting-playground")]
+#[wasm_bindgen(js_class = ForgettingPlayground)]
+impl JsForgettingPlayground {
+    /// Forty refund-desk tickets at capacity 4, half-life 4.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> JsForgettingPlayground {
+        JsForgettingPlayground(crate::ForgettingPlayground::new(
+            crate::StreamId::Tickets,
+            crate::StoreConfig::default(),
+        ))
+    }
+
+    /// A playground with custom options; throws an `Error` naming the bad option.
+    #[wasm_bindgen(js_name = withConfig)]
+    pub fn with_config(
+        #[wasm_bindgen(unchecked_param_type = "ForgettingPlaygroundConfig")] options: JsValue,
+    ) -> Result<JsForgettingPlayground, JsError> {
+        let fields = Fields::root(&options, &["halfLife", "capacity", "stream"])?;
+        let (half_life, capacity, stream) = match &fields {
+            Some(fields) => (
+                fields.number("halfLife")?,
+                fields.number("capacity")?,
+                fields.text("stream")?,
+            ),
+            None => (None, None, None),
+        };
+        crate::ForgettingPlayground::from_options(half_life, capacity, stream.as_deref())
+            .map(JsForgettingPlayground)
+            .map_err(js_error)
+    }
+
+    /// The slider's time.
+    #[wasm_bindgen(getter)]
+    pub fn time(&self) -> f64 {
+        self.0.time().get()
+    }
+
+    /// Moves the slider to `t` (finite, at least 0).
+    #[wasm_bindgen(js_name = setTime)]
+    pub fn set_time(&mut self, t: f64) -> Result<(), JsError> {
+        self.0.set_time(crate::Time::new(t).map_err(js_error)?);
+        Ok(())
+    }
+
+    /// Every policy at the slider's time.
+    #[wasm_bindgen(unchecked_return_type = "ForgettingPlaygroundState")]
+    pub fn state(&self) -> Result<JsValue, JsError> {
+        to_js(&self.0.state())
+    }
+}
+
+#[cfg(feature = "element-forgetting-playground")]
+impl Default for JsForgettingPlayground {
+    fn default() -> JsForgettingPlayground {
+        JsForgettingPlayground::new()
     }
 }
 
@@ -464,6 +556,11 @@ impl Fields {
         Fields::of(value, "withConfig", known, Rc::default())
     }
 
+    #[cfg(any(
+        feature = "element-compaction",
+        feature = "element-forgetting",
+        feature = "element-playground"
+    ))]
     /// An object inside this one, at `path`.
     fn child(
         &self,
@@ -566,6 +663,11 @@ impl Fields {
         Ok(string.as_string())
     }
 
+    #[cfg(any(
+        feature = "element-compaction",
+        feature = "element-forgetting",
+        feature = "element-playground"
+    ))]
     /// The length of the array at `key`, at most `max`, checked before anything is reserved for
     /// it; `None` when absent.
     fn array(&self, key: &str, max: usize, what: &str) -> Result<Option<(Object, usize)>, JsError> {
@@ -599,6 +701,11 @@ impl Fields {
         Ok(Some((object, length)))
     }
 
+    #[cfg(any(
+        feature = "element-compaction",
+        feature = "element-forgetting",
+        feature = "element-playground"
+    ))]
     /// Item `i` of an array from [`Fields::array`].
     fn item(&self, array: &Object, name: &str, i: usize) -> Result<JsValue, JsError> {
         Reflect::get_u32(array, i as u32).map_err(|err| threw(&format!("{name}[{i}]"), &err))
@@ -626,6 +733,11 @@ impl Fields {
         Ok(numbers)
     }
 
+    #[cfg(any(
+        feature = "element-compaction",
+        feature = "element-forgetting",
+        feature = "element-playground"
+    ))]
     /// An optional array of at most `max` objects with keys among `known`, each read by `item`.
     fn list<T>(
         &self,

@@ -1,5 +1,5 @@
 // A fuzz of the release package (www/pkg, as a page loads it), in Node: random operation
-// sequences over Session, FactStore and Playground with hostile arguments and configs.
+// sequences over Session, FactStore, Playground and ForgettingPlayground with hostile arguments and configs.
 //
 // Every call is classified: it returned, it threw a clean Error (an Error with a readable
 // message), or it failed. A failure is a trap (WebAssembly.RuntimeError), a throw of anything
@@ -93,6 +93,15 @@ function sessionConfig(r) {
   return ["object", config];
 }
 
+function comparisonConfig(r) {
+  if (r.chance(0.15)) return wildValue(r);
+  const config = {};
+  if (r.chance(0.5)) config.halfLife = r.chance(0.7) ? ["number", 0.5 + r.int(16)] : wildNumber(r);
+  if (r.chance(0.5)) config.capacity = r.chance(0.7) ? ["number", 1 + r.int(12)] : wildNumber(r);
+  if (r.chance(0.5)) config.stream = r.chance(0.7) ? ["string", r.pick(["tickets", "refund-desk"])] : wildValue(r);
+  return ["object", config];
+}
+
 function storeConfig(r) {
   if (r.chance(0.15)) return wildValue(r);
   const config = {};
@@ -158,11 +167,12 @@ function show(value) {
 
 // ---- Operations ------------------------------------------------------------------------------
 
-const CLASSES = ["Session", "FactStore", "Playground"];
+const CLASSES = ["Session", "FactStore", "Playground", "ForgettingPlayground"];
 const METHODS = {
   Session: [["addTurn"], ["reset"], ["goTo", 1], ["state"], ["state"]],
   FactStore: [["setTime", 1], ["time"], ["events"], ["fire", 1], ["unfire", 1], ["read", 1], ["chart", 2], ["consolidate"], ["unconsolidate"], ["reset"], ["state"], ["state"]],
   Playground: [["goTo", 1], ["turn"], ["state"]],
+  ForgettingPlayground: [["setTime", 1], ["time"], ["state"]],
 };
 
 /** One random operation on one of three object slots. */
@@ -171,7 +181,10 @@ function operation(r) {
   const slot = r.int(3);
   const roll = r.int(20);
   if (roll === 0) return { slot, cls, call: "new" };
-  if (roll <= 2) return { slot, cls, call: "withConfig", args: [cls === "FactStore" ? storeConfig(r) : sessionConfig(r)] };
+  if (roll <= 2) {
+    const config = { FactStore: storeConfig, ForgettingPlayground: comparisonConfig }[cls] ?? sessionConfig;
+    return { slot, cls, call: "withConfig", args: [config(r)] };
+  }
   if (roll === 3) return { slot, cls, call: "free" };
   const [call, arity = 0] = r.pick(METHODS[cls]);
   const args = Array.from({ length: arity }, () => {
@@ -242,13 +255,24 @@ function checkResult(op, result) {
   if (op.cls === "Session") checkSession(result, "state");
   if (op.cls === "FactStore") checkStore(result);
   if (op.cls === "Playground") result.policies.forEach((row, i) => checkSession(row.window, `state.policies[${i}].window`));
+  if (op.cls === "ForgettingPlayground") checkComparison(result);
+}
+
+/** Every policy within capacity, no more hits than reads, rates between 0 and 1. */
+function checkComparison(state) {
+  for (const [i, row] of state.policies.entries()) {
+    const at = `state.policies[${i}] (${row.info.id})`;
+    if (row.held.length > state.capacity) throw new Failure(`${at} holds ${row.held.length} facts over a capacity of ${state.capacity}`);
+    if (row.hits > state.reads) throw new Failure(`${at} has ${row.hits} hits in ${state.reads} reads`);
+    if (row.series.some((p) => p.rate < 0 || p.rate > 1)) throw new Failure(`${at} has a hit rate outside 0 to 1`);
+  }
 }
 
 class Failure extends Error {}
 
 /** Runs `ops` on `lib`; returns counts, or throws a Failure naming the operation. */
 function run(lib, ops, counts = { returned: 0, error: 0 }) {
-  const objects = { Session: [], FactStore: [], Playground: [] };
+  const objects = { Session: [], FactStore: [], Playground: [], ForgettingPlayground: [] };
   for (const [index, op] of ops.entries()) {
     const slots = objects[op.cls];
     let result;
@@ -328,12 +352,14 @@ test(`${ITERATIONS} random operation sequences (seed ${SEED}) return or throw cl
 test("100,000 of each kind of failing call leave the instance working", async () => {
   const lib = await instantiate();
   const golden = (() => { const s = new lib.Session(); s.goTo(10); const state = s.state(); s.free(); return JSON.stringify(state); })();
-  const freed = { Session: new lib.Session(), FactStore: new lib.FactStore(), Playground: new lib.Playground() };
+  const freed = { Session: new lib.Session(), FactStore: new lib.FactStore(), Playground: new lib.Playground(), ForgettingPlayground: new lib.ForgettingPlayground() };
   for (const object of Object.values(freed)) object.free();
   const failing = {
     "state() after free()": () => freed.Session.state(),
     "setTime() after free()": () => freed.FactStore.setTime(1),
     "goTo() after free()": () => freed.Playground.goTo(1),
+    "a forgetting playground's state() after free()": () => freed.ForgettingPlayground.state(),
+    "a stream that does not exist": () => lib.ForgettingPlayground.withConfig({ stream: "everything" }),
     "free() twice": () => { freed.Session.free(); throw new Error("freed twice: nothing to do"); },
     "an ownKeys trap that throws": () => lib.Session.withConfig(new Proxy({}, { ownKeys() { throw new Error("x"); } })),
     "a getter that throws": () => lib.FactStore.withConfig({ get halfLife() { throw new Error("x"); } }),

@@ -26,8 +26,11 @@ test("a page downloads only the code and the core its elements use", () => {
   assert.ok(forgetting.includes("site/pkg/forgetting_bg.wasm"), forgetting.join(", "));
   assert.ok(!compaction.some((file) => /forgetting|playground|agent_memory_widgets/.test(file)), compaction.join(", "));
   assert.ok(!forgetting.some((file) => /compaction|playground|agent_memory_widgets/.test(file)), forgetting.join(", "));
-  // A page with all three compiles one core, the full one, not three.
-  const all = files("www/index.html: all three").filter((file) => file.endsWith(".wasm"));
+  const comparison = files("only <memory-forgetting-playground>");
+  assert.ok(comparison.includes("site/pkg/forgetting-playground_bg.wasm"), comparison.join(", "));
+  assert.ok(!comparison.some((file) => /compaction|\/forgetting[._]|\/playground|agent_memory_widgets/.test(file)), comparison.join(", "));
+  // A page with all four compiles one core, the full one, not four.
+  const all = files("www/index.html: all four").filter((file) => file.endsWith(".wasm"));
   assert.deepEqual(all, ["site/pkg/agent_memory_widgets_bg.wasm"]);
 });
 

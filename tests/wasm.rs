@@ -473,3 +473,55 @@ fn a_fired_event_and_the_consolidation_pass_can_be_taken_off_the_timeline() {
     assert_eq!(store.unconsolidate().unwrap(), 2.0);
     assert!(get(&store.state().unwrap(), "consolidatedAt").is_null());
 }
+
+#[wasm_bindgen_test]
+fn the_forgetting_playground_compares_seven_policies_and_names_a_bad_option() {
+    use agent_memory_widgets::wasm::JsForgettingPlayground;
+    let mut playground =
+        JsForgettingPlayground::with_config(options(r#"{ "stream": "refund-desk" }"#)).unwrap();
+    playground.set_time(5.0).unwrap();
+    assert_eq!(playground.time(), 5.0);
+    let state = playground.state().unwrap();
+    assert_eq!(get(&state, "reads").as_f64(), Some(3.0));
+    assert_eq!(get(&state, "stream").as_string().unwrap(), "refund-desk");
+    let policies: Array = get(&state, "policies").unchecked_into();
+    let hits: Vec<f64> = policies
+        .iter()
+        .map(|row| get(&row, "hits").as_f64().unwrap())
+        .collect();
+    assert_eq!(hits, [3.0, 3.0, 3.0, 2.0, 3.0, 3.0, 3.0]);
+    let held: Array = get(&policies.get(6), "held").unchecked_into();
+    assert_eq!(
+        held.to_vec(),
+        [1, 2, 5, 6].map(|id| JsValue::from(id as f64))
+    );
+    // The same numbers as the native core's table.
+    let tickets = JsForgettingPlayground::new();
+    assert_eq!(
+        get(&tickets.state().unwrap(), "totalReads").as_f64(),
+        Some(159.0)
+    );
+
+    for (bad, expected) in [
+        (
+            r#"{ "stream": "all" }"#,
+            "unknown stream \"all\"; use refund-desk or tickets",
+        ),
+        (
+            r#"{ "capacity": 0 }"#,
+            "capacity must be a whole number of at least 1, got 0",
+        ),
+        (r#"{ "halfLife": -1 }"#, "halfLife must be"),
+        (
+            r#"{ "size": 4 }"#,
+            "unknown option \"size\" in withConfig; use any of: halfLife, capacity, stream",
+        ),
+    ] {
+        let Err(err) = JsForgettingPlayground::with_config(options(bad)) else {
+            panic!("{bad} was accepted");
+        };
+        let text = message(err);
+        assert!(text.starts_with(expected), "{bad}: {text}");
+    }
+    assert!(message(playground.set_time(-1.0).unwrap_err()).starts_with("t must be"));
+}

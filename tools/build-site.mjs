@@ -34,7 +34,7 @@ export function replaceOnce(text, from, to, what) {
 const PAGE_RULES = "/* ---- The page around the widgets";
 
 /** What an `@elements` comment in style.css looks like: the elements the rules after it style. */
-const ELEMENTS_MARK = /^\/\* @elements ([a-z ]+) \*\/$/;
+const ELEMENTS_MARK = /^\/\* @elements ([a-z -]+) \*\/$/;
 
 /**
  * The widgets' rules in style.css, by the elements they style: `{ all, compaction, forgetting,
@@ -46,6 +46,7 @@ export function rulesByElement(css) {
   let targets = ["all"];
   for (const line of css.split("\n")) {
     const mark = line.match(ELEMENTS_MARK);
+    if (!mark && line.startsWith("/* @elements")) throw new Error(`build: style.css has a malformed mark: "${line}"`);
     if (!mark) {
       for (const target of targets) rules[target].push(line);
       continue;

@@ -3,7 +3,7 @@
 // the elements (widget.js) and the build (tools/build-site.mjs), which preloads the same choice.
 
 /** The element families, each named after its element: <memory-compaction>, ... */
-export const FAMILIES = ["compaction", "forgetting", "playground"];
+export const FAMILIES = ["compaction", "forgetting", "playground", "forgetting-playground"];
 
 /**
  * The cores by name (www/pkg/<name>.js and <name>_bg.wasm), smallest first: what each serves and
@@ -12,6 +12,7 @@ export const FAMILIES = ["compaction", "forgetting", "playground"];
 export const CORES = {
   compaction: { serves: ["compaction"], load: () => import("./pkg/compaction.js") },
   forgetting: { serves: ["forgetting"], load: () => import("./pkg/forgetting.js") },
+  "forgetting-playground": { serves: ["forgetting-playground"], load: () => import("./pkg/forgetting-playground.js") },
   playground: { serves: ["compaction", "playground"], load: () => import("./pkg/playground.js") },
   agent_memory_widgets: { serves: FAMILIES, load: () => import("./pkg/agent_memory_widgets.js") },
 };

@@ -6,6 +6,7 @@
 //   <memory-compaction budget="40" hot="2"></memory-compaction>
 //   <memory-forgetting half-life="4" capacity="4"></memory-forgetting>
 //   <memory-playground></memory-playground>
+//   <memory-forgetting-playground></memory-forgetting-playground>
 //
 // Elements added later are noticed too. One placed inside another element's shadow root is not
 // (the page cannot see it): import its module directly, for example "./compaction.js".
@@ -15,6 +16,7 @@ const pending = new Map([
   ["memory-compaction", () => import("./compaction.js")],
   ["memory-forgetting", () => import("./forgetting.js")],
   ["memory-playground", () => import("./playground.js")],
+  ["memory-forgetting-playground", () => import("./forgetting-playground.js")],
 ]);
 
 /** Loads the module of every element the document now holds; stops watching once all are in. */

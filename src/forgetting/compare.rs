@@ -301,7 +301,7 @@ pub const FORGETTING_POLICIES: [ForgettingPolicyInfo; 7] = [
         id: ForgettingPolicyId::Ours,
         name: "Ours",
         rule: "Evicts the lowest importance x 0.5^(age / half-life) x (1 + boost x reads), and \
-               retires a fact as soon as a newer one supersedes it.",
+               drops a fact as soon as a newer one supersedes it.",
         source: "this project: the seed design",
         url: "",
     },
@@ -442,7 +442,7 @@ fn weakest(id: ForgettingPolicyId, held: &[Held], now: f64) -> usize {
 }
 
 /// log2(0.995): Generative Agents' recency decays by 0.995 per time unit.
-const LOG2_0995: f64 = -0.007_231_569_178_066_175;
+const LOG2_0995: f64 = -0.007_231_569_231_075_864;
 
 /// One policy over the whole stream, event by event.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -479,7 +479,7 @@ impl PolicyRun {
 /// let ours = comparison.runs.last().unwrap();
 /// let fifo = &comparison.runs[0];
 /// assert!(ours.hits[last] > fifo.hits[last]);
-/// assert_eq!(ours.stale[last], 0); // ours retires what is superseded
+/// assert_eq!(ours.stale[last], 0); // ours drops what is superseded
 /// # Ok(())
 /// # }
 /// ```
@@ -538,6 +538,255 @@ impl Comparison {
             runs.push(run);
         }
         Comparison { reads, runs }
+    }
+}
+
+/// Which [`Stream`] a [`ForgettingPlayground`] replays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StreamId {
+    /// [`Stream::refund_desk`].
+    RefundDesk,
+    /// [`Stream::long`]: forty tickets.
+    Tickets,
+}
+
+named!(StreamId, "stream", {
+    RefundDesk => "refund-desk",
+    Tickets => "tickets",
+});
+
+/// A fact as the playground's matrix names it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct FactLabel {
+    /// Its id.
+    pub id: FactId,
+    /// What it says.
+    pub text: String,
+    /// The newer fact that made it stale, if one has been written by now.
+    #[serde(rename = "supersededBy")]
+    pub superseded_by: Option<FactId>,
+}
+
+/// The hit rate after one read of the stream.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct HitPoint {
+    /// When the read came.
+    pub at: Time,
+    /// The share of the reads so far that found their fact.
+    pub rate: f64,
+}
+
+/// One policy at the playground's time.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct PolicyNow {
+    /// Which policy.
+    pub info: ForgettingPolicyInfo,
+    /// The facts it holds, by id.
+    pub held: Vec<FactId>,
+    /// Reads so far that found their fact.
+    pub hits: u32,
+    /// Facts held that a newer write has superseded.
+    pub stale: u32,
+    /// The hit rate after every read of the whole stream, for the sparkline.
+    pub series: Vec<HitPoint>,
+}
+
+/// A snapshot of a [`ForgettingPlayground`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ForgettingPlaygroundState {
+    /// The slider's time.
+    pub t: Time,
+    /// The time of the stream's last event.
+    pub until: Time,
+    /// Which stream.
+    pub stream: StreamId,
+    /// Events in the stream.
+    pub events: u32,
+    /// Events up to `t`.
+    pub events_done: u32,
+    /// Reads up to `t`, the same for every policy.
+    pub reads: u32,
+    /// Reads in the whole stream.
+    pub total_reads: u32,
+    /// The capacity every policy has.
+    pub capacity: u32,
+    /// Our half-life (the other policies have none).
+    pub half_life: f64,
+    /// Every fact some policy holds at `t`, by id.
+    pub facts: Vec<FactLabel>,
+    /// One row per policy, in the order of [`FORGETTING_POLICIES`].
+    pub policies: Vec<PolicyNow>,
+}
+
+/// The seven forgetting policies over one stream, with a time slider.
+///
+/// ```
+/// use agent_memory_widgets::{ForgettingPlayground, StreamId, StoreConfig, Time};
+///
+/// # fn main() -> Result<(), agent_memory_widgets::Error> {
+/// let mut playground = ForgettingPlayground::new(StreamId::RefundDesk, StoreConfig::default());
+/// playground.set_time(Time::new(5.0)?);
+/// let state = playground.state();
+/// assert_eq!((state.reads, state.total_reads), (3, 3));
+/// let importance = &state.policies[3];
+/// assert_eq!(importance.hits, 2); // it evicted Dana, the least important, before her second read
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+pub struct ForgettingPlayground {
+    which: StreamId,
+    stream: Stream,
+    config: StoreConfig,
+    comparison: Comparison,
+    time: Time,
+}
+
+impl ForgettingPlayground {
+    /// Runs stream `which` through every policy at `config`, standing at t = 0.
+    pub fn new(which: StreamId, config: StoreConfig) -> ForgettingPlayground {
+        let stream = match which {
+            StreamId::RefundDesk => Stream::refund_desk(),
+            StreamId::Tickets => Stream::long(),
+        };
+        let comparison = Comparison::new(&stream, config);
+        ForgettingPlayground {
+            which,
+            stream,
+            config,
+            comparison,
+            time: Time::ZERO,
+        }
+    }
+
+    /// A playground from options as JS gives them: `half_life` and `capacity` as for a
+    /// [`FactStore`](crate::FactStore) (default 4 and 4), and the stream's name (default
+    /// `tickets`).
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming the first bad value.
+    pub fn from_options(
+        half_life: Option<f64>,
+        capacity: Option<f64>,
+        stream: Option<&str>,
+    ) -> Result<ForgettingPlayground, crate::Error> {
+        let seed = StoreConfig::default();
+        let capacity = crate::error::whole_number(
+            "capacity",
+            capacity.unwrap_or(f64::from(seed.capacity())),
+            1,
+            u32::MAX,
+        )?;
+        let config = StoreConfig::new(
+            half_life.unwrap_or(seed.half_life()),
+            capacity,
+            seed.access_boost(),
+        )?;
+        let which = match stream {
+            Some(name) => name.parse()?,
+            None => StreamId::Tickets,
+        };
+        Ok(ForgettingPlayground::new(which, config))
+    }
+
+    /// The slider's time.
+    pub fn time(&self) -> Time {
+        self.time
+    }
+
+    /// Moves the slider to `t`.
+    pub fn set_time(&mut self, t: Time) {
+        self.time = t;
+    }
+
+    /// Every policy at the slider's time.
+    pub fn state(&self) -> ForgettingPlaygroundState {
+        let events = self.stream.events();
+        let done = events
+            .iter()
+            .take_while(|event| event.at <= self.time)
+            .count();
+        let at = done.checked_sub(1);
+        let count = |values: &[u32]| at.map_or(0, |i| values[i]);
+        let mut superseded: Vec<(FactId, FactId)> = Vec::new();
+        let mut texts: Vec<(FactId, &str)> = Vec::new();
+        for event in &events[..done] {
+            if let StreamOp::Write {
+                fact,
+                text,
+                supersedes,
+                ..
+            } = &event.op
+            {
+                texts.push((*fact, text));
+                if let Some(old) = supersedes {
+                    superseded.push((*old, *fact));
+                }
+            }
+        }
+        let mut held_ids: Vec<FactId> = Vec::new();
+        let policies = self
+            .comparison
+            .runs
+            .iter()
+            .map(|run| {
+                let held = at.map_or_else(Vec::new, |i| run.active[i].clone());
+                for &id in &held {
+                    if !held_ids.contains(&id) {
+                        held_ids.push(id);
+                    }
+                }
+                let mut series = Vec::new();
+                for (i, event) in events.iter().enumerate() {
+                    if matches!(event.op, StreamOp::Read { .. }) {
+                        let rate = run.hit_rate(&self.comparison.reads, i).unwrap_or(0.0);
+                        series.push(HitPoint { at: event.at, rate });
+                    }
+                }
+                PolicyNow {
+                    info: run.info,
+                    held,
+                    hits: count(&run.hits),
+                    stale: count(&run.stale),
+                    series,
+                }
+            })
+            .collect();
+        crate::sort::sort_by(&mut held_ids, FactId::cmp);
+        let facts = held_ids
+            .into_iter()
+            .map(|id| FactLabel {
+                id,
+                text: texts
+                    .iter()
+                    .find(|(fact, _)| *fact == id)
+                    .map_or_else(String::new, |(_, text)| (*text).to_owned()),
+                superseded_by: superseded
+                    .iter()
+                    .find(|(old, _)| *old == id)
+                    .map(|(_, new)| *new),
+            })
+            .collect();
+        let last = self.comparison.reads.len().checked_sub(1);
+        ForgettingPlaygroundState {
+            t: self.time,
+            until: events.last().map_or(Time::ZERO, |event| event.at),
+            stream: self.which,
+            events: events.len() as u32,
+            events_done: done as u32,
+            reads: count(&self.comparison.reads),
+            total_reads: last.map_or(0, |i| self.comparison.reads[i]),
+            capacity: self.config.capacity(),
+            half_life: self.config.half_life(),
+            facts,
+            policies,
+        }
     }
 }
 

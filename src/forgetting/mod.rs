@@ -13,7 +13,8 @@ mod store;
 use serde::Serialize;
 
 pub use compare::{
-    Comparison, ForgettingPolicyId, ForgettingPolicyInfo, PolicyRun, Stream, StreamEvent, StreamOp,
+    Comparison, FactLabel, ForgettingPlayground, ForgettingPlaygroundState, ForgettingPolicyId,
+    ForgettingPolicyInfo, HitPoint, PolicyNow, PolicyRun, Stream, StreamEvent, StreamId, StreamOp,
     FORGETTING_POLICIES,
 };
 pub use scenario::{

@@ -32,7 +32,7 @@ async function openPage(path) {
   return { ...opened, fetched };
 }
 
-test("the built index page works under the strict CSP and compiles one core for its three elements", async () => {
+test("the built index page works under the strict CSP and compiles one core for its four elements", async () => {
   const { page, problems, fetched } = await openPage("site/index.html");
   const add = page.getByRole("button", { name: "Add next turn" });
   await add.waitFor(WAIT);
@@ -70,6 +70,16 @@ test("a page with only <memory-forgetting> fetches neither the session nor the p
   const paths = await fetched();
   assert.ok(paths.includes("/site/pkg/forgetting_bg.wasm"), paths.join("\n"));
   assert.deepEqual(paths.filter((path) => /compaction|playground|agent_memory_widgets/.test(path)), []);
+  assert.deepEqual(problems, []);
+});
+
+test("a page with only <memory-forgetting-playground> fetches its own small core and nothing else", async () => {
+  const { page, problems, fetched } = await openPage("tests/e2e/pages/site-forgetting-playground.html");
+  await page.getByRole("slider", { name: "point in the stream" }).waitFor(WAIT);
+  const paths = await fetched();
+  assert.ok(paths.includes("/site/pkg/forgetting-playground_bg.wasm"), paths.join("\n"));
+  assert.deepEqual(paths.filter((path) => /compaction|\/forgetting\.js|forgetting_bg|\/playground|agent_memory_widgets/.test(path)), []);
+  assert.deepEqual(await page.evaluate(() => window.violations), []);
   assert.deepEqual(problems, []);
 });
 
@@ -121,10 +131,12 @@ async function computedStyles(path, width) {
   const time = page.getByRole("slider", { name: "time" });
   await time.fill(await time.getAttribute("max"));
   await page.locator("memory-playground .policies").waitFor(WAIT);
+  const point = page.getByRole("slider", { name: "point in the stream" });
+  await point.fill(await point.getAttribute("max"));
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   const styles = await page.evaluate(() => {
     const all = {};
-    for (const host of document.querySelectorAll("memory-compaction, memory-forgetting, memory-playground")) {
+    for (const host of document.querySelectorAll("memory-compaction, memory-forgetting, memory-playground, memory-forgetting-playground")) {
       // The sources link style.css into each shadow root; the build adopts constructed sheets.
       [...host.shadowRoot.querySelectorAll("*")].filter((el) => el.localName !== "link").forEach((el, i) => {
         for (const pseudo of [null, "::before"]) {

@@ -458,7 +458,7 @@ test("#16.5 the tier captions state the rule the core applies", async () => {
   assert.deepEqual(problems, []);
 });
 
-test("#16.6 and #16.7 one turn is a 'turn', and the footer counts three widgets", async () => {
+test("#16.6 and #16.7 one turn is a 'turn', and the footer counts the widgets truly", async () => {
   const { page, problems } = await openPage({ reducedMotion: "reduce" });
   const widget = page.locator("memory-compaction");
   for (let i = 0; i < 10; i++) await widget.getByRole("button", { name: "Add next turn" }).click();
@@ -471,8 +471,8 @@ test("#16.6 and #16.7 one turn is a 'turn', and the footer counts three widgets"
   const text = (await pageText(page, " \u00a6 ")) + seen.join(" \u00a6 ");
   assert.deepEqual(text.match(/.{40}\bturns \d+(?![\d,]| and).{20}/g) ?? [], [], "a single turn called 'turns'");
   assert.match(text, /from turn \d+ ·/);
-  assert.equal(await page.locator("memory-compaction, memory-forgetting, memory-playground").count(), 3);
-  assert.match(await page.locator("footer").textContent(), /All three widgets on this page, compaction, the framework comparison and forgetting/);
+  assert.equal(await page.locator("memory-compaction, memory-forgetting, memory-playground, memory-forgetting-playground").count(), 4);
+  assert.match(await page.locator("footer").textContent(), /All four widgets on this page, compaction, the framework comparison, forgetting and the\s+forgetting comparison/);
   assert.deepEqual(problems, []);
 });
 

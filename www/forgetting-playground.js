@@ -1,0 +1,207 @@
+// <memory-forgetting-playground>: seven forgetting policies over one stream of writes and reads,
+// at the same capacity, with a slider along the stream. Renders the state the Rust core's
+// `ForgettingPlayground` hands it.
+//
+//   <script type="module" src="widgets.js"></script>
+//   <memory-forgetting-playground capacity="4" half-life="4" stream="tickets"></memory-forgetting-playground>
+
+import { h, plural, quote, readAttributes, MemoryWidget, svg, define } from "./widget.js";
+
+const STREAMS = [
+  ["tickets", "forty tickets"],
+  ["refund-desk", "the refund desk alone"],
+];
+
+/** "46 of 95 (48%)", or "no reads yet". */
+const hitText = (hits, reads) => (reads === 0 ? "no reads yet" : `${hits} of ${reads} (${Math.round((100 * hits) / reads)}%)`);
+
+/** The hit rate after the last read at or before `t`, or null before the first. */
+function rateAt(series, t) {
+  let rate = null;
+  for (const point of series) {
+    if (point.at > t) break;
+    rate = point.rate;
+  }
+  return rate;
+}
+
+/**
+ * A sparkline of one policy's hit rate: the share of the reads so far that found their fact,
+ * after each read, from 0 to 100%; solid up to the slider's time, faded after it.
+ */
+function sparkline(row, t, until) {
+  const [w, hgt, left, right, top, bottom] = [232, 70, 30, 6, 8, 14];
+  const x = (at) => left + (until <= 0 ? 0 : (at / until) * (w - left - right));
+  const y = (rate) => hgt - bottom - rate * (hgt - top - bottom);
+  const at = (p) => `${x(p.at).toFixed(1)},${y(p.rate).toFixed(1)}`;
+  const past = row.series.filter((p) => p.at <= t);
+  const future = row.series.filter((p) => p.at >= (past.at(-1)?.at ?? 0));
+  const parts = [
+    svg("line", { x1: left, x2: left, y1: y(0), y2: y(1), class: "axis" }),
+    svg("line", { x1: left, x2: w - right, y1: y(0), y2: y(0), class: "axis" }),
+    svg("text", { x: left - 3, y: y(1) + 3, class: "tick", "text-anchor": "end" }, "100%"),
+    svg("text", { x: left - 3, y: y(0) + 3, class: "tick", "text-anchor": "end" }, "0"),
+    svg("text", { x: x(0), y: hgt - 2, class: "tick", "text-anchor": "start" }, "t = 0"),
+    svg("text", { x: x(until), y: hgt - 2, class: "tick", "text-anchor": "end" }, String(until)),
+  ];
+  if (past.length < row.series.length && future.length > 1) parts.push(svg("polyline", { points: future.map(at).join(" "), class: "future" }));
+  if (past.length) {
+    parts.push(svg("polyline", { points: past.map(at).join(" "), class: "series" }),
+      svg("circle", { cx: x(past.at(-1).at), cy: y(past.at(-1).rate), r: 3.4, class: "now" }));
+  }
+  const final = row.series.at(-1);
+  const label = past.length === 0
+    ? `${row.info.name}: no reads yet at t = ${t}.`
+    : `${row.info.name}: after ${plural(past.length, "read")}, by t = ${t}, ${Math.round(past.at(-1).rate * 100)}% found their fact` +
+      (final && past.length < row.series.length ? `; by the end, t = ${until}, ${Math.round(final.rate * 100)}%.` : ".");
+  return svg("svg", { viewBox: `0 0 ${w} ${hgt}`, width: w, height: hgt, role: "img", "aria-label": label, class: "spark" }, ...parts);
+}
+
+class MemoryForgettingPlayground extends MemoryWidget {
+  static family = "forgetting-playground";
+  static observedAttributes = ["capacity", "half-life", "stream", "t"];
+
+  createModel({ fallback = false } = {}) {
+    if (fallback) return new this.core.ForgettingPlayground();
+    const { options, explain } = readAttributes(this, { capacity: "capacity", "half-life": "halfLife", t: "t" });
+    const { t, ...config } = options;
+    const stream = this.getAttribute("stream");
+    if (stream !== null && stream.trim() !== "") config.stream = stream.trim();
+    try {
+      const model = this.core.ForgettingPlayground.withConfig(config);
+      if (t !== undefined) model.setTime(t);
+      return model;
+    } catch (error) {
+      throw new Error(explain(error));
+    }
+  }
+
+  /** What a knob change keeps: the slider's time. */
+  progress() {
+    return this.model.time;
+  }
+
+  replay(t) {
+    const state = this.model.state();
+    const at = Math.min(t, state.until);
+    this.model.setTime(at);
+    return `Every policy replayed to t = ${at} at capacity ${state.capacity}, our half-life ${state.halfLife}.`;
+  }
+
+  mount() {
+    const state = this.model.state();
+    const slider = h("input", {
+      type: "range", id: "clock", min: 0, max: state.until, step: 1, value: state.t,
+      on: { input: (event) => this.setTime(Number(event.target.value)) },
+    });
+    const choices = STREAMS.map(([value, label]) => h("label", { className: "choice" },
+      h("input", {
+        type: "radio", name: "stream", value, checked: state.stream === value,
+        on: {
+          change: () => {
+            this.reconfigure(() => this.setAttribute("stream", value), `Stream: ${label}`);
+            this.body.querySelector('input[name="stream"]:checked')?.focus(); // the rebuild replaced it
+          },
+        },
+      }), ` ${label}`));
+    this.ui = {
+      slider,
+      clockValue: h("span", { className: "t-value", attrs: { "aria-hidden": "true" } }),
+      lede: h("p", { className: "lede" }),
+      rows: h("tbody"),
+      dataHead: h("tr"),
+      dataRows: h("tbody"),
+      factsCaption: h("caption"),
+      factHead: h("tr"),
+      factRows: h("tbody"),
+    };
+    const ui = this.ui;
+    const scroller = (label, table) => h("div", { className: "scroll", tabIndex: 0, attrs: { role: "region", "aria-label": label } }, table);
+    this.frame.className = "widget playground forgetting-playground";
+    this.body.replaceChildren(
+      ui.lede,
+      h("fieldset", { className: "streams" }, h("legend", {}, "stream"), ...choices),
+      h("div", { className: "slider-row" }, h("label", { htmlFor: "clock" }, "point in the stream"), slider, ui.clockValue),
+      h("table", { className: "policies" },
+        h("caption", {}, "Needed and there, by policy"),
+        h("thead", {}, h("tr", {}, ...["policy and its rule", "share of reads that found their fact", "needed and there", "stale facts held"]
+          .map((name) => h("th", { scope: "col" }, name)))),
+        ui.rows),
+      h("p", { className: "note spark-key" },
+        "Line: the share of the reads so far that found their fact, after each read. Faded: the rest of the stream."),
+      h("details", {},
+        h("summary", {}, "The hit rates as numbers"),
+        scroller("share of reads that found their fact, by policy and time", h("table", { className: "data" },
+          h("caption", {}, "Share of the reads so far that found their fact, at each tenth of the stream"),
+          h("thead", {}, ui.dataHead), ui.dataRows))),
+      scroller("facts each policy holds", h("table", { className: "facts" }, ui.factsCaption, h("thead", {}, ui.factHead), ui.factRows)),
+      h("p", { className: "note" }, "\u2713 held, \u00b7 not held. A stale fact is one a newer fact has superseded: only ours lets it go as soon as that happens."),
+    );
+    this.ensureKnobs([
+      ["capacity", "store size", { min: 1, step: 1 }],
+      ["half-life", "halving time (ours)", { min: 0.1, step: 0.5 }],
+    ], { capacity: 4, "half-life": 4 });
+    this.render(state);
+    this.announce(`Ready: ${plural(state.policies.length, "policy", "policies")} over ${plural(state.events, "event")}, capacity ${state.capacity}.`);
+  }
+
+  setTime(t) {
+    if (!this.model) return;
+    if (!this.attempt(() => this.model.setTime(t)).ok) return;
+    const state = this.model.state();
+    this.render(state);
+    const best = Math.max(...state.policies.map((row) => row.hits));
+    const leaders = state.policies.filter((row) => row.hits === best).map((row) => row.info.name);
+    this.announce(state.reads === 0
+      ? `t = ${state.t}: no reads yet.`
+      : `t = ${state.t}: ${plural(state.reads, "read")} so far; most found by ${leaders.join(", ")} (${hitText(best, state.reads)}).`);
+    this.emit("memory-step", { state });
+  }
+
+  render(state) {
+    const ui = this.ui;
+    ui.slider.max = state.until;
+    ui.slider.value = state.t;
+    const where = `t = ${state.t} of ${state.until}: ${state.eventsDone} of ${state.events} events, ${state.reads} of ${state.totalReads} reads`;
+    ui.slider.setAttribute("aria-valuetext", where);
+    ui.clockValue.textContent = where;
+    const stream = STREAMS.find(([value]) => value === state.stream)?.[1] ?? state.stream;
+    ui.lede.textContent = `Seven forgetting policies, one stream (${stream}: ${plural(state.events, "event")}, ${plural(state.totalReads, "read")}), ` +
+      `each holding at most ${plural(state.capacity, "fact")}. When a fact was needed, was it still there?`;
+    for (const radio of this.body.querySelectorAll('input[name="stream"]')) radio.checked = radio.value === state.stream;
+
+    ui.rows.replaceChildren(...state.policies.map((row) => {
+      const { info } = row;
+      return h("tr", {},
+        h("th", { scope: "row" },
+          h("span", { className: "policy-name" }, info.name),
+          h("span", { className: "rule" }, info.rule),
+          h("span", { className: "note source" }, "Source: ",
+            info.url ? h("a", { href: info.url, rel: "noopener", target: "_blank" }, info.source) : info.source)),
+        h("td", { className: "chart" }, sparkline(row, state.t, state.until)),
+        h("td", { className: "hits", attrs: { "data-label": "needed and there" } }, hitText(row.hits, state.reads)),
+        h("td", { className: "stale", attrs: { "data-label": "stale facts held" } }, String(row.stale)));
+    }));
+
+    const samples = Array.from({ length: 10 }, (_, i) => Math.round((state.until * (i + 1)) / 10));
+    ui.dataHead.replaceChildren(h("th", { scope: "col" }, "policy"), ...samples.map((t) => h("th", { scope: "col" }, `t = ${t}`)));
+    ui.dataRows.replaceChildren(...state.policies.map((row) =>
+      h("tr", {}, h("th", { scope: "row" }, row.info.name), ...samples.map((t) => {
+        const rate = rateAt(row.series, t);
+        return h("td", {}, rate === null ? "\u2013" : `${Math.round(rate * 100)}%`);
+      }))));
+
+    ui.factsCaption.textContent = `Facts each policy holds at t = ${state.t}`;
+    ui.factHead.replaceChildren(h("th", { scope: "col" }, "fact"), ...state.policies.map((row) => h("th", { scope: "col" }, row.info.name)));
+    ui.factRows.replaceChildren(...(state.facts.length === 0
+      ? [h("tr", {}, h("td", { className: "empty", colSpan: state.policies.length + 1 }, "Nothing written yet."))]
+      : state.facts.map((fact) => h("tr", { className: fact.supersededBy === null ? "" : "stale" },
+        h("th", { scope: "row" }, quote(fact.text), fact.supersededBy === null ? "" : h("span", { className: "note" }, ` stale: fact ${fact.supersededBy} supersedes it`)),
+        ...state.policies.map((row) => {
+          const held = row.held.includes(fact.id);
+          return h("td", { className: held ? "held" : "" }, held ? "\u2713 held" : "\u00b7");
+        })))));
+  }
+}
+
+define("memory-forgetting-playground", MemoryForgettingPlayground, { capacity: "capacity", halfLife: "half-life", t: "t" });
