@@ -167,6 +167,9 @@ mod tests {
         assert_eq!(class(1 << 20, 8), Some(16));
         assert_eq!(class((1 << 20) + 1, 8), Some(17));
         assert_eq!(class(1 << 31, 8), Some(CLASSES - 1));
+        // Every block is 16-aligned, so an alignment of exactly 16 is served.
+        assert_eq!(class(16, 16), Some(0));
+        assert_eq!(class(48, 16), Some(2));
     }
 
     #[test]

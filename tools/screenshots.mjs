@@ -6,6 +6,8 @@
 //   docs/consolidation.png  after the consolidation pass at t = 8, the arithmetic shown
 //   docs/phone.png          the compaction widget after turn 4, 390 px wide: a phone
 //   docs/phone-forgetting.png  the store at t = 6 after the Globex question, on the same phone
+//   docs/playground.png     the compaction playground at turn 6, Codex's window opened
+//   docs/forgetting-playground.png  the forgetting playground at t = 120 of the forty tickets
 
 import { join } from "node:path";
 import { ROOT, serve, launch } from "../tests/e2e/harness.mjs";
@@ -38,6 +40,13 @@ try {
   await store.getByRole("button", { name: "Consolidate" }).click();
   await store.getByRole("checkbox", { name: "Show the arithmetic and the forget forecast" }).check();
   await shot(store, "consolidation");
+  const playground = page.locator("memory-playground");
+  await playground.getByRole("slider", { name: "turn" }).fill("6");
+  await playground.getByRole("button", { name: "Handoff checkpoint" }).click();
+  await shot(playground, "playground");
+  const comparison = page.locator("memory-forgetting-playground");
+  await comparison.getByRole("slider", { name: "point in the stream" }).fill("120");
+  await shot(comparison, "forgetting-playground");
   await context.close();
 
   const phone = await open(390);
@@ -50,7 +59,7 @@ try {
   const storeTop = await phone.page.locator("memory-forgetting").evaluate((el) => el.getBoundingClientRect().top + scrollY);
   await phone.page.screenshot({ path: join(ROOT, "docs/phone-forgetting.png"), fullPage: true, clip: { x: 0, y: storeTop - 8, width: 390, height: 1150 } });
   await phone.context.close();
-  console.log("docs/compaction.png docs/forgetting.png docs/consolidation.png docs/phone.png docs/phone-forgetting.png");
+  console.log("docs/compaction.png docs/forgetting.png docs/consolidation.png docs/playground.png docs/forgetting-playground.png docs/phone.png docs/phone-forgetting.png");
 } finally {
   await browser.close();
   await server.close();
