@@ -949,3 +949,20 @@ proptest! {
         }
     }
 }
+
+/// Letta's eviction percentage as its loop steps it in floating point: 0.4, 0.5, ...,
+/// 0.9999999999999999, then 1.0999999999999999, never exactly 1.0. So its `< 1.0` and a
+/// `<= 1.0` agree; `.cargo/mutants.toml` lists that mutant as equivalent on this ground.
+#[test]
+fn lettas_percentage_steps_past_one_without_touching_it() {
+    let mut percentage = 0.3_f64;
+    let mut steps = Vec::new();
+    while percentage < 1.0 {
+        percentage += 0.1;
+        steps.push(percentage);
+    }
+    assert_eq!(steps.len(), 8);
+    assert_eq!(steps[6], 0.9999999999999999);
+    assert_eq!(steps[7], 1.0999999999999999);
+    assert!(steps.iter().all(|&step| step != 1.0));
+}
