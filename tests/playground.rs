@@ -9,6 +9,8 @@ use agent_memory_widgets::{
 use agent_memory_widgets::{Tokens, TurnNumber};
 use proptest::prelude::*;
 
+mod common;
+
 /// One policy on the refund desk: its tokens after each turn, its compaction count and how its
 /// final window names each key fact (Dana, ORD-3300, $200.00, 30-day window, 10% fee, $180.00,
 /// Globex).
@@ -786,28 +788,7 @@ fn frameworks_section() -> String {
 
 #[test]
 fn the_readme_comparison_is_generated_from_the_core() {
-    let path = format!("{}/README.md", env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(&path).unwrap();
-    let (begin, end) = ("<!-- frameworks:begin -->\n", "<!-- frameworks:end -->");
-    let start = readme
-        .find(begin)
-        .expect("README has the frameworks markers")
-        + begin.len();
-    let stop = readme.find(end).expect("README has the frameworks markers");
-    let section = frameworks_section();
-    if std::env::var_os("UPDATE_README").is_some() {
-        std::fs::write(
-            &path,
-            format!("{}{section}{}", &readme[..start], &readme[stop..]),
-        )
-        .unwrap();
-        return;
-    }
-    assert_eq!(
-        &readme[start..stop],
-        section,
-        "run UPDATE_README=1 cargo test --test playground"
-    );
+    common::readme_section("frameworks", &frameworks_section(), "playground");
 }
 
 fn arb_script() -> impl Strategy<Value = Script> {
