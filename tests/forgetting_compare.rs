@@ -7,6 +7,8 @@ use agent_memory_widgets::{
 };
 use proptest::prelude::*;
 
+mod common;
+
 fn ids(ids: &[u32]) -> Vec<FactId> {
     ids.iter().copied().map(FactId).collect()
 }
@@ -177,27 +179,10 @@ fn readme_section() -> String {
 
 #[test]
 fn the_readme_forgetting_comparison_is_generated_from_the_core() {
-    let path = format!("{}/README.md", env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(&path).unwrap();
-    let (begin, end) = (
-        "<!-- forgetting-policies:begin -->\n",
-        "<!-- forgetting-policies:end -->",
-    );
-    let start = readme.find(begin).expect("README has the markers") + begin.len();
-    let stop = readme.find(end).expect("README has the markers");
-    let section = readme_section();
-    if std::env::var_os("UPDATE_README").is_some() {
-        std::fs::write(
-            &path,
-            format!("{}{section}{}", &readme[..start], &readme[stop..]),
-        )
-        .unwrap();
-        return;
-    }
-    assert_eq!(
-        &readme[start..stop],
-        section,
-        "run UPDATE_README=1 cargo test --test forgetting_compare"
+    common::readme_section(
+        "forgetting-policies",
+        &readme_section(),
+        "forgetting_compare",
     );
 }
 

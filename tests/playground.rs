@@ -9,6 +9,8 @@ use agent_memory_widgets::{
 use agent_memory_widgets::{Tokens, TurnNumber};
 use proptest::prelude::*;
 
+mod common;
+
 /// One policy on the refund desk: its tokens after each turn, its compaction count and how its
 /// final window names each key fact (Dana, ORD-3300, $200.00, 30-day window, 10% fee, $180.00,
 /// Globex).
@@ -786,28 +788,7 @@ fn frameworks_section() -> String {
 
 #[test]
 fn the_readme_comparison_is_generated_from_the_core() {
-    let path = format!("{}/README.md", env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(&path).unwrap();
-    let (begin, end) = ("<!-- frameworks:begin -->\n", "<!-- frameworks:end -->");
-    let start = readme
-        .find(begin)
-        .expect("README has the frameworks markers")
-        + begin.len();
-    let stop = readme.find(end).expect("README has the frameworks markers");
-    let section = frameworks_section();
-    if std::env::var_os("UPDATE_README").is_some() {
-        std::fs::write(
-            &path,
-            format!("{}{section}{}", &readme[..start], &readme[stop..]),
-        )
-        .unwrap();
-        return;
-    }
-    assert_eq!(
-        &readme[start..stop],
-        section,
-        "run UPDATE_README=1 cargo test --test playground"
-    );
+    common::readme_section("frameworks", &frameworks_section(), "playground");
 }
 
 fn arb_script() -> impl Strategy<Value = Script> {
@@ -948,4 +929,21 @@ proptest! {
             prop_assert_eq!(words, a.tokens.0, "{} counts its window", info.id);
         }
     }
+}
+
+/// Letta's eviction percentage as its loop steps it in floating point: 0.4, 0.5, ...,
+/// 0.9999999999999999, then 1.0999999999999999, never exactly 1.0. So its `< 1.0` and a
+/// `<= 1.0` agree; `.cargo/mutants.toml` lists that mutant as equivalent on this ground.
+#[test]
+fn lettas_percentage_steps_past_one_without_touching_it() {
+    let mut percentage = 0.3_f64;
+    let mut steps = Vec::new();
+    while percentage < 1.0 {
+        percentage += 0.1;
+        steps.push(percentage);
+    }
+    assert_eq!(steps.len(), 8);
+    assert_eq!(steps[6], 0.9999999999999999);
+    assert_eq!(steps[7], 1.0999999999999999);
+    assert!(steps.iter().all(|&step| step != 1.0));
 }
