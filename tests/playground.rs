@@ -975,3 +975,51 @@ fn each_policy_over_budget_at_turn_10_says_why_in_its_own_numbers() {
         .collect();
     assert_eq!(reasons, expected);
 }
+
+/// What Codex's first handoff (turn 4, at 41 of 40 tokens) records: the user messages it keeps
+/// are the newest within 3 tokens, so turn 2, cut; the rest leave the window, the chatter of
+/// turn 1 dropped and turns 3 and 4 summarised.
+#[test]
+fn codexs_handoff_records_what_left_the_window() {
+    let mut session = Session::with_policy(
+        SessionConfig::default(),
+        Script::refund_desk(),
+        policy("handoff".parse().unwrap()),
+    );
+    session.go_to(4);
+    let step = session.log().last().unwrap().clone();
+    assert!(step.compacted);
+    assert_eq!(step.to_warm, [TurnNumber(3), TurnNumber(4)]);
+    assert_eq!(step.dropped, [TurnNumber(1)]);
+    assert!(step.to_cold.is_empty());
+    let state = session.state();
+    assert_eq!(state.hot.len(), 1);
+    assert_eq!(state.hot[0].turn, TurnNumber(2));
+    assert!(state.hot[0].text.contains('…'), "{}", state.hot[0].text);
+}
+
+/// Truncation keeps the newest turn even when it alone is over the budget.
+#[test]
+fn truncation_keeps_a_newest_turn_that_alone_is_over_the_budget() {
+    let long = TurnSpec {
+        speaker: Some("Dana".into()),
+        kind: Some("question".into()),
+        text: Some("one two three four five six seven eight nine ten".into()),
+        summary: Some("Dana counts to ten.".into()),
+    };
+    let short = TurnSpec {
+        text: Some("hi".into()),
+        ..long.clone()
+    };
+    let script = Script::new(vec![short, long]).unwrap();
+    let config = SessionConfig::new(Tokens(5), 1).unwrap();
+    let mut session = Session::with_policy(config, script, policy("truncate".parse().unwrap()));
+    session.go_to(2);
+    let state = session.state();
+    assert_eq!(
+        state.hot.iter().map(|turn| turn.turn.0).collect::<Vec<_>>(),
+        [2]
+    );
+    assert_eq!(state.tokens, Tokens(10));
+    assert!(state.over_budget);
+}
