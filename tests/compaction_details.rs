@@ -449,3 +449,42 @@ fn the_gist_takes_warm_lines_only_while_the_window_is_over_budget() {
     assert_eq!(state.cold.unwrap().text(), "Dana");
     assert_eq!(state.log[1].to_cold, [1]);
 }
+
+/// `replace_verbatim` puts a text in a verbatim turn's place and keeps both counts exact.
+#[test]
+fn a_verbatim_turn_replaced_by_a_text_counts_the_text() {
+    let mut window = Window::default();
+    window.push_warm(Line::new(vec![TurnNumber(1)], "an old summary"));
+    window.push_verbatim(TurnNumber(3), Tokens(12));
+    window.push_verbatim(TurnNumber(4), Tokens(9));
+    assert_eq!(
+        (window.tokens(), window.verbatim_tokens()),
+        (Tokens(24), Tokens(21))
+    );
+    assert!(window.replace_verbatim(TurnNumber(3), "[tool output of turn 3 omitted]".into()));
+    assert_eq!(
+        (window.tokens(), window.verbatim_tokens()),
+        (Tokens(18), Tokens(15))
+    );
+    assert_eq!(
+        window.cut(TurnNumber(3)),
+        Some("[tool output of turn 3 omitted]")
+    );
+    // Replaced again, it keeps one text, the newest.
+    assert!(window.replace_verbatim(TurnNumber(3), "gone".into()));
+    assert_eq!(
+        (window.tokens(), window.verbatim_tokens()),
+        (Tokens(13), Tokens(10))
+    );
+    assert_eq!(window.cut(TurnNumber(3)), Some("gone"));
+    // A turn that is not verbatim changes nothing.
+    assert!(!window.replace_verbatim(TurnNumber(1), "x".into()));
+    assert_eq!(
+        (window.tokens(), window.verbatim_tokens()),
+        (Tokens(13), Tokens(10))
+    );
+    assert_eq!(
+        window.verbatim().collect::<Vec<_>>(),
+        [TurnNumber(3), TurnNumber(4)]
+    );
+}

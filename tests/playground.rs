@@ -947,3 +947,79 @@ fn lettas_percentage_steps_past_one_without_touching_it() {
     assert_eq!(steps[7], 1.0999999999999999);
     assert!(steps.iter().all(|&step| step != 1.0));
 }
+
+/// Each policy that ends the refund desk over budget says why, with its own numbers: the parts of
+/// its window add up to the tokens it holds.
+#[test]
+fn each_policy_over_budget_at_turn_10_says_why_in_its_own_numbers() {
+    let mut playground = Playground::default();
+    playground.go_to(10);
+    let reasons: Vec<(String, Option<String>)> = playground
+        .state()
+        .policies
+        .into_iter()
+        .map(|row| (row.info.id.name().to_owned(), row.window.over_budget_reason))
+        .collect();
+    let expected = [
+        ("hot-warm-cold", None),
+        ("sliding-window", Some("Letta checks the fit without its new summary: the turns it kept take 25 tokens, under 70% of the window, but the summary adds 39, so the window holds 64 tokens, more than the budget of 40. Letta logs this and carries on.")),
+        ("summary-buffer", Some("The summary buffer keeps its verbatim turns within the limit of 40 tokens but does not count its moving summary, which adds 24 more.")),
+        ("handoff", Some("Codex's handoff summary has no length limit: it takes 50 tokens, and the user messages kept with it 4, more than the budget of 40.")),
+        ("interval", Some("ADK compacts every 3 user invocations whatever the budget, and keeps every summary: its summaries and the turns since take 66 tokens, more than the budget of 40.")),
+        ("truncate", None),
+        ("observation-masking", Some("Observation masking only hides old tool outputs; it never summarises or drops a turn, so the window keeps 86 tokens, more than the budget of 40.")),
+    ];
+    let expected: Vec<(String, Option<String>)> = expected
+        .iter()
+        .map(|(id, reason)| ((*id).to_owned(), reason.map(str::to_owned)))
+        .collect();
+    assert_eq!(reasons, expected);
+}
+
+/// What Codex's first handoff (turn 4, at 41 of 40 tokens) records: the user messages it keeps
+/// are the newest within 3 tokens, so turn 2, cut; the rest leave the window, the chatter of
+/// turn 1 dropped and turns 3 and 4 summarised.
+#[test]
+fn codexs_handoff_records_what_left_the_window() {
+    let mut session = Session::with_policy(
+        SessionConfig::default(),
+        Script::refund_desk(),
+        policy("handoff".parse().unwrap()),
+    );
+    session.go_to(4);
+    let step = session.log().last().unwrap().clone();
+    assert!(step.compacted);
+    assert_eq!(step.to_warm, [TurnNumber(3), TurnNumber(4)]);
+    assert_eq!(step.dropped, [TurnNumber(1)]);
+    assert!(step.to_cold.is_empty());
+    let state = session.state();
+    assert_eq!(state.hot.len(), 1);
+    assert_eq!(state.hot[0].turn, TurnNumber(2));
+    assert!(state.hot[0].text.contains('…'), "{}", state.hot[0].text);
+}
+
+/// Truncation keeps the newest turn even when it alone is over the budget.
+#[test]
+fn truncation_keeps_a_newest_turn_that_alone_is_over_the_budget() {
+    let long = TurnSpec {
+        speaker: Some("Dana".into()),
+        kind: Some("question".into()),
+        text: Some("one two three four five six seven eight nine ten".into()),
+        summary: Some("Dana counts to ten.".into()),
+    };
+    let short = TurnSpec {
+        text: Some("hi".into()),
+        ..long.clone()
+    };
+    let script = Script::new(vec![short, long]).unwrap();
+    let config = SessionConfig::new(Tokens(5), 1).unwrap();
+    let mut session = Session::with_policy(config, script, policy("truncate".parse().unwrap()));
+    session.go_to(2);
+    let state = session.state();
+    assert_eq!(
+        state.hot.iter().map(|turn| turn.turn.0).collect::<Vec<_>>(),
+        [2]
+    );
+    assert_eq!(state.tokens, Tokens(10));
+    assert!(state.over_budget);
+}

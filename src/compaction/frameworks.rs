@@ -615,5 +615,32 @@ mod tests {
             .ends_with(" refund ... [summary truncated to fit]"));
         assert!(clipped.text().len() <= LETTA_CLIP_CHARS + 40);
         assert_eq!(clipped.tokens(), Tokens::of(clipped.text()));
+        // A clipped summary is clipped once: clipping it again changes nothing.
+        assert!(
+            clip_letta(clipped.clone()) == clipped,
+            "a clipped summary was clipped again"
+        );
+    }
+
+    #[test]
+    fn a_clip_that_falls_on_a_space_keeps_the_word_before_it() {
+        // 5,000 ten-character words and spaces: character 50,000 is the space after word 4,546.
+        let text = "abcdefghi ".repeat(LETTA_CLIP_CHARS / 10 + 10);
+        assert_eq!(text.as_bytes()[LETTA_CLIP_CHARS - 1], b' ');
+        let shifted = format!("x{text}"); // now the clip lands just before a space
+        assert_eq!(shifted.as_bytes()[LETTA_CLIP_CHARS], b' ');
+        let clipped = clip_letta(Line::new(vec![TurnNumber(1)], shifted.clone()));
+        // The whole last word before the cut stays: the text is the first 50,000 characters, a
+        // space, and the suffix (compared by length and ends, not printed: it is 50 KB).
+        let head = &shifted[..LETTA_CLIP_CHARS];
+        let expected = format!("{head} {LETTA_CLIP_SUFFIX}");
+        assert_eq!(clipped.text().len(), expected.len());
+        assert!(
+            clipped.text() == expected,
+            "the clip lost the word before the space"
+        );
+        // And short summaries are left alone.
+        let short = Line::new(vec![TurnNumber(1)], "refund approved");
+        assert_eq!(clip_letta(short.clone()), short);
     }
 }
