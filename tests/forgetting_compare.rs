@@ -139,6 +139,39 @@ fn the_long_stream_follows_its_rule() {
     assert_eq!(text(1), "the user is Dana");
     assert_eq!(text(2), "order ORD-3300 was $200.00");
     assert_eq!(text(6), "refund approved for ORD-3300: $180.00");
+    // Amounts and look-backs from the generator, recomputed here (x <- 1664525x + 1013904223
+    // mod 2^32 from 2026, two draws a ticket): ticket 1 is $238.00, ticket 39 $378.00, and
+    // ticket 39 looks back at ticket 11.
+    let write_of = |wanted: &str| {
+        events.iter().find_map(|event| match &event.op {
+            StreamOp::Write { fact, text, .. } if text.starts_with(wanted) => {
+                Some((*fact, text.as_str(), event.at))
+            }
+            _ => None,
+        })
+    };
+    assert_eq!(
+        write_of("order ORD-3301 ").map(|w| w.1),
+        Some("order ORD-3301 was $238.00")
+    );
+    assert_eq!(
+        write_of("refund approved for ORD-3301").map(|w| w.1),
+        Some("refund approved for ORD-3301: $214.20")
+    );
+    assert_eq!(
+        write_of("order ORD-3339 ").map(|w| (w.1, w.2.get())),
+        Some(("order ORD-3339 was $378.00", 234.0))
+    );
+    assert_eq!(
+        write_of("refund approved for ORD-3339").map(|w| w.1),
+        Some("refund approved for ORD-3339: $340.20")
+    );
+    let ticket_11 = write_of("refund approved for ORD-3311").unwrap().0;
+    let look_back = events.iter().find_map(|event| match event.op {
+        StreamOp::Read { fact } if event.at.get() == 238.0 => Some(fact),
+        _ => None,
+    });
+    assert_eq!(look_back, Some(ticket_11));
     assert_eq!(Stream::tickets(1), Stream::refund_desk());
     assert_eq!(&Stream::tickets(40), &stream);
     assert_eq!(Stream::tickets(99), stream, "at most 40 tickets");
