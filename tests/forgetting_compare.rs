@@ -166,6 +166,16 @@ fn the_long_stream_follows_its_rule() {
         write_of("refund approved for ORD-3339").map(|w| w.1),
         Some("refund approved for ORD-3339: $340.20")
     );
+    // Even tickets ask about a product, in turn: ticket 2 the second, ticket 38 the fifth.
+    assert_eq!(
+        write_of("Mei asks").map(|w| w.1),
+        Some("Mei asks about the Initech kettle warranty")
+    );
+    assert_eq!(
+        write_of("Tara asks").map(|w| w.1),
+        Some("Tara asks about the Hooli watch warranty")
+    );
+    assert_eq!(write_of("Uma asks"), None, "odd tickets ask nothing");
     let ticket_11 = write_of("refund approved for ORD-3311").unwrap().0;
     let look_back = events.iter().find_map(|event| match event.op {
         StreamOp::Read { fact } if event.at.get() == 238.0 => Some(fact),
