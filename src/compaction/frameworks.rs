@@ -476,11 +476,14 @@ impl CompactionPolicy for Truncate {
 /// `[tool output of turn 3 omitted]`. SWE-agent never masks its first observation, which is the
 /// task statement; ours has no such turn. Nothing is summarised or dropped, so the window can stay
 /// over the budget.
+///
+/// Each turn costs O(log n): a new tool output masks the one before it, which was the newest,
+/// so every older one is masked already.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct ObservationMasking;
-
-/// How many of the newest tool outputs observation masking keeps verbatim.
-const MASKING_KEEPS: usize = 1;
+pub struct ObservationMasking {
+    /// The newest tool output so far, the one kept verbatim.
+    newest_tool: Option<TurnNumber>,
+}
 
 impl CompactionPolicy for ObservationMasking {
     fn compact(
@@ -489,22 +492,21 @@ impl CompactionPolicy for ObservationMasking {
         script: &Script,
         _config: &SessionConfig,
     ) -> Option<Compaction> {
-        let tools: Vec<TurnNumber> = window
-            .verbatim()
-            .filter(|&number| {
-                script
-                    .turn(number)
-                    .is_some_and(|turn| role(turn) == Role::Tool)
-            })
-            .collect();
-        let mut masked = false;
-        for &number in tools.iter().rev().skip(MASKING_KEEPS) {
-            if window.cut(number).is_none() {
-                window.replace_verbatim(number, format!("[tool output of turn {number} omitted]"));
-                masked = true;
-            }
+        let newest = window.verbatim().next_back()?;
+        if !script
+            .turn(newest)
+            .is_some_and(|turn| role(turn) == Role::Tool)
+        {
+            return None;
         }
-        masked.then(Compaction::default)
+        let older = self.newest_tool.replace(newest)?;
+        window
+            .replace_verbatim(older, format!("[tool output of turn {older} omitted]"))
+            .then(Compaction::default)
+    }
+
+    fn reset(&mut self) {
+        self.newest_tool = None;
     }
 
     fn over_budget_reason(&self, window: &Window, config: &SessionConfig) -> Option<String> {

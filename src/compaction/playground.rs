@@ -175,7 +175,7 @@ pub fn policy(id: PolicyId) -> Box<dyn CompactionPolicy> {
         PolicyId::Handoff => Box::new(HandoffCheckpoint),
         PolicyId::Interval => Box::new(Interval::default()),
         PolicyId::Truncate => Box::new(Truncate),
-        PolicyId::ObservationMasking => Box::new(ObservationMasking),
+        PolicyId::ObservationMasking => Box::new(ObservationMasking::default()),
     }
 }
 

@@ -100,9 +100,10 @@ pub struct Window {
     warm: VecDeque<Line>,
     /// Turn numbers and token counts of the verbatim turns, oldest first.
     verbatim: VecDeque<(TurnNumber, Tokens)>,
-    /// The texts that stand for verbatim turns cut short, by turn number.
-    // Invariant: every turn here is in `verbatim`, and its count there is its text's.
-    cuts: Vec<(TurnNumber, String)>,
+    /// The texts that stand for verbatim turns cut short or masked, by turn number.
+    // Invariant: every turn here is in `verbatim`, and its count there is its text's; ascending,
+    // as `verbatim` is, so that a turn is found by binary search.
+    cuts: VecDeque<(TurnNumber, String)>,
     // Invariant: tokens == cold's + every warm line's + every verbatim turn's tokens.
     tokens: Tokens,
     // Invariant: verbatim_tokens == every verbatim turn's tokens.
@@ -131,7 +132,7 @@ impl Window {
     }
 
     /// The verbatim turns' numbers, oldest first.
-    pub fn verbatim(&self) -> impl ExactSizeIterator<Item = TurnNumber> + '_ {
+    pub fn verbatim(&self) -> impl ExactSizeIterator<Item = TurnNumber> + DoubleEndedIterator + '_ {
         self.verbatim.iter().map(|&(turn, _)| turn)
     }
 
@@ -146,17 +147,16 @@ impl Window {
     /// for it in the window.
     pub fn push_cut(&mut self, turn: TurnNumber, text: String) {
         self.push_verbatim(turn, Tokens::of(&text));
-        self.cuts.push((turn, text));
+        self.cuts.push_back((turn, text));
     }
 
-    /// The text that stands for verbatim turn `turn` when it was cut short.
+    /// The text that stands for verbatim turn `turn` when it was cut short or replaced. O(log n).
     pub fn cut(&self, turn: TurnNumber) -> Option<&str> {
-        for (number, text) in &self.cuts {
-            if *number == turn {
-                return Some(text);
-            }
-        }
-        None
+        let at = self
+            .cuts
+            .binary_search_by_key(&turn, |(number, _)| *number)
+            .ok()?;
+        Some(&self.cuts[at].1)
     }
 
     /// Lets `text` stand for verbatim turn `turn` from now on, in its place among the verbatim
@@ -174,16 +174,24 @@ impl Window {
     /// assert_eq!(window.cut(TurnNumber(3)), Some("[tool output omitted]"));
     /// assert_eq!(window.verbatim().collect::<Vec<_>>(), [TurnNumber(3), TurnNumber(4)]);
     /// ```
+    ///
+    /// O(log n), and O(1) to add the text of a turn newer than every other replaced one.
     pub fn replace_verbatim(&mut self, turn: TurnNumber, text: String) -> bool {
-        let Some(entry) = self.verbatim.iter_mut().find(|(number, _)| *number == turn) else {
+        let Ok(at) = self
+            .verbatim
+            .binary_search_by_key(&turn, |(number, _)| *number)
+        else {
             return false;
         };
+        let entry = &mut self.verbatim[at];
         let tokens = Tokens::of(&text);
         self.tokens = self.tokens - entry.1 + tokens;
         self.verbatim_tokens = self.verbatim_tokens - entry.1 + tokens;
         entry.1 = tokens;
-        self.cuts.retain(|(number, _)| *number != turn);
-        self.cuts.push((turn, text));
+        match self.cuts.binary_search_by_key(&turn, |(number, _)| *number) {
+            Ok(at) => self.cuts[at].1 = text,
+            Err(at) => self.cuts.insert(at, (turn, text)),
+        }
         true
     }
 
@@ -192,8 +200,9 @@ impl Window {
         let (turn, tokens) = self.verbatim.pop_front()?;
         self.tokens -= tokens;
         self.verbatim_tokens -= tokens;
-        if !self.cuts.is_empty() {
-            self.cuts.retain(|(number, _)| *number != turn);
+        // The cuts are ascending like the verbatim turns: the oldest turn's is the first.
+        if self.cuts.front().is_some_and(|(number, _)| *number == turn) {
+            self.cuts.pop_front();
         }
         Some(turn)
     }
