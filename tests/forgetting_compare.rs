@@ -3,7 +3,8 @@
 //! capacities and stream lengths; and the README table, generated from the core.
 
 use agent_memory_widgets::{
-    Comparison, FactId, ForgettingPolicyId, StoreConfig, Stream, StreamOp, FORGETTING_POLICIES,
+    Comparison, FactId, ForgettingPlayground, ForgettingPolicyId, StoreConfig, Stream, StreamId,
+    StreamOp, Time, FORGETTING_POLICIES,
 };
 use proptest::prelude::*;
 
@@ -265,5 +266,132 @@ proptest! {
                 prop_assert!(run.stale.iter().all(|&stale| stale == 0));
             }
         }
+    }
+}
+
+/// The playground's snapshot on the refund desk, at a point between events and at the end.
+#[test]
+fn the_playground_state_at_a_time_is_the_runs_up_to_that_time() {
+    let mut playground = ForgettingPlayground::new(StreamId::RefundDesk, StoreConfig::default());
+    assert_eq!(playground.time(), Time::ZERO);
+    let start = playground.state();
+    // At t = 0 the first three writes have happened (all at t = 0).
+    assert_eq!(
+        (
+            start.events,
+            start.events_done,
+            start.reads,
+            start.total_reads
+        ),
+        (9, 3, 0, 3)
+    );
+    assert_eq!(start.until, Time::new(5.0).unwrap());
+    assert_eq!(
+        start.facts.iter().map(|f| f.id.0).collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
+
+    playground.set_time(Time::new(4.0).unwrap());
+    assert_eq!(playground.time(), Time::new(4.0).unwrap());
+    let state = playground.state();
+    assert_eq!(
+        (state.t, state.events_done, state.reads),
+        (Time::new(4.0).unwrap(), 7, 2)
+    );
+    assert_eq!(
+        (state.stream, state.capacity, state.half_life),
+        (StreamId::RefundDesk, 4, 4.0)
+    );
+    // Every fact some policy holds at t = 4, by id: the pending refund (4) is stale, fact 5 says so.
+    let facts: Vec<(u32, &str, Option<u32>)> = state
+        .facts
+        .iter()
+        .map(|f| (f.id.0, f.text.as_str(), f.superseded_by.map(|id| id.0)))
+        .collect();
+    assert_eq!(
+        facts,
+        [
+            (1, "returns after 30 days carry a 10% restocking fee", None),
+            (2, "the user is Dana", None),
+            (3, "order ORD-3300 was $200.00", None),
+            (4, "the refund for ORD-3300 is pending", Some(5)),
+            (5, "refund approved for ORD-3300: $180.00", None),
+        ]
+    );
+    let held: Vec<Vec<u32>> = state
+        .policies
+        .iter()
+        .map(|p| p.held.iter().map(|id| id.0).collect())
+        .collect();
+    assert_eq!(
+        held,
+        [
+            vec![2, 3, 4, 5],
+            vec![1, 2, 4, 5],
+            vec![1, 2, 4, 5],
+            vec![1, 3, 4, 5],
+            vec![1, 2, 4, 5],
+            vec![1, 2, 4, 5],
+            vec![1, 2, 3, 5]
+        ]
+    );
+    assert!(state.policies.iter().all(|p| p.hits == 2));
+    assert_eq!(
+        state.policies.iter().map(|p| p.stale).collect::<Vec<_>>(),
+        [1, 1, 1, 1, 1, 1, 0]
+    );
+    // The series covers the whole stream, whatever the slider: one point per read.
+    let importance = &state.policies[3];
+    let series: Vec<(f64, f64)> = importance
+        .series
+        .iter()
+        .map(|p| (p.at.get(), p.rate))
+        .collect();
+    assert_eq!(series, [(2.0, 1.0), (3.0, 1.0), (5.0, 2.0 / 3.0)]);
+
+    // Past the end, the end.
+    playground.set_time(Time::new(99.0).unwrap());
+    let end = playground.state();
+    assert_eq!((end.events_done, end.reads), (9, 3));
+    assert_eq!(end.policies[3].hits, 2);
+    assert_eq!(end.facts.last().map(|f| f.id.0), Some(6));
+
+    // From options: the defaults, and each option checked.
+    let tickets = ForgettingPlayground::from_options(None, None, None)
+        .unwrap()
+        .state();
+    assert_eq!(
+        (
+            tickets.stream,
+            tickets.events,
+            tickets.capacity,
+            tickets.half_life
+        ),
+        (StreamId::Tickets, 340, 4, 4.0)
+    );
+    let custom = ForgettingPlayground::from_options(Some(8.0), Some(6.0), Some("refund-desk"))
+        .unwrap()
+        .state();
+    assert_eq!(
+        (custom.stream, custom.capacity, custom.half_life),
+        (StreamId::RefundDesk, 6, 8.0)
+    );
+    for (half_life, capacity, stream, message) in [
+        (
+            None,
+            Some(0.0),
+            None,
+            "capacity must be a whole number of at least 1, got 0",
+        ),
+        (Some(0.0), None, None, "half_life must be"),
+        (
+            None,
+            None,
+            Some("all"),
+            "unknown stream \"all\"; use refund-desk or tickets",
+        ),
+    ] {
+        let err = ForgettingPlayground::from_options(half_life, capacity, stream).unwrap_err();
+        assert!(err.to_string().starts_with(message), "{err}");
     }
 }

@@ -360,8 +360,8 @@ pub struct Interval {
     open: TurnNumber,
     /// The first turns of the completed invocations that the next compaction may cover, oldest
     /// first.
-    // Invariant: at most `fresh + OVERLAP` entries; the last `fresh` are new since the last
-    // compaction.
+    // Invariant: at most `INTERVAL + OVERLAP` entries (trimmed to `fresh + OVERLAP` as each
+    // invocation completes); the last `fresh` are new since the last compaction.
     starts: Vec<TurnNumber>,
     /// Completed invocations since the last compaction.
     fresh: u32,
@@ -622,6 +622,32 @@ mod tests {
             clip_letta(clipped.clone()) == clipped,
             "a clipped summary was clipped again"
         );
+    }
+
+    #[test]
+    fn adk_remembers_only_the_invocation_starts_its_next_compaction_can_cover() {
+        // The refund desk ten times over: 100 turns, 40 invocations, 13 compactions.
+        let desk = Script::refund_desk();
+        let specs = (0..10)
+            .flat_map(|_| desk.turns())
+            .map(|turn| crate::TurnSpec {
+                speaker: Some(turn.speaker().into()),
+                kind: Some(turn.kind().name().into()),
+                text: Some(turn.text().into()),
+                summary: turn.summary().map(Into::into),
+            })
+            .collect();
+        let script = Script::new(specs).unwrap();
+        let config = SessionConfig::default();
+        let (mut interval, mut window, mut compactions) =
+            (Interval::default(), Window::default(), 0);
+        for (i, turn) in script.turns().iter().enumerate() {
+            window.push_verbatim(TurnNumber(i as u32 + 1), turn.tokens());
+            compactions += u32::from(interval.compact(&mut window, &script, &config).is_some());
+            let bound = (INTERVAL + OVERLAP) as usize;
+            assert!(interval.starts.len() <= bound, "after turn {}", i + 1);
+        }
+        assert_eq!(compactions, 13);
     }
 
     #[test]

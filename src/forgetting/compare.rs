@@ -799,6 +799,89 @@ mod tests {
         assert!((LOG2_0995 - 0.995_f64.log2()).abs() < 1e-18);
     }
 
+    fn held(fact: u32, importance: f64, written: f64, touched: f64, reads: u32) -> Held {
+        Held {
+            fact: FactId(fact),
+            importance,
+            written,
+            touched,
+            reads,
+        }
+    }
+
+    /// Three facts at t = 10, each policy's choice worked out by hand.
+    #[test]
+    fn each_policy_evicts_by_its_own_rule() {
+        let facts = [
+            held(1, 0.9, 0.0, 0.0, 0), // old, important, never read
+            held(2, 0.1, 1.0, 9.0, 3), // trivial, read often and lately
+            held(3, 0.2, 2.0, 1.0, 1), // minor, read once long ago
+        ];
+        let pick = |id| facts[weakest(id, &facts, 10.0)].fact.0;
+        assert_eq!(pick(ForgettingPolicyId::Fifo), 1);
+        assert_eq!(pick(ForgettingPolicyId::Lru), 1);
+        assert_eq!(pick(ForgettingPolicyId::Lfu), 1);
+        assert_eq!(pick(ForgettingPolicyId::Importance), 2);
+        // Recency 0.995^(10 - touched): 0.951, 0.995, 0.956, scaled 0, 1, 0.11; importance
+        // scaled 1, 0, 0.125: fact 3 sums lowest.
+        assert_eq!(pick(ForgettingPolicyId::GenerativeAgents), 3);
+        // Retention e^(-t/S): e^-10, e^(-1/3), e^(-9/2): fact 1.
+        assert_eq!(pick(ForgettingPolicyId::MemoryBank), 1);
+    }
+
+    #[test]
+    fn lru_and_memorybank_part_where_recalls_strengthen_a_memory() {
+        // Fact 1 was touched earlier but recalled twice (S = 3): e^(-8/3) = 0.07 against fact
+        // 2's e^(-6) = 0.002. LRU evicts fact 1, MemoryBank fact 2.
+        let facts = [held(1, 0.5, 0.0, 2.0, 2), held(2, 0.5, 1.0, 4.0, 0)];
+        assert_eq!(
+            facts[weakest(ForgettingPolicyId::Lru, &facts, 10.0)].fact.0,
+            1
+        );
+        assert_eq!(
+            facts[weakest(ForgettingPolicyId::MemoryBank, &facts, 10.0)]
+                .fact
+                .0,
+            2
+        );
+        // Strength stops at 3: ten recalls count as two.
+        let capped = [held(1, 0.5, 0.0, 2.0, 10), held(2, 0.5, 1.0, 4.0, 1)];
+        // e^(-8/3) = 0.069 against e^(-6/2) = 0.050: fact 2 goes, as with S = 3 against S = 2.
+        assert_eq!(
+            capped[weakest(ForgettingPolicyId::MemoryBank, &capped, 10.0)]
+                .fact
+                .0,
+            2
+        );
+        let uncapped = [held(1, 0.5, 0.0, 0.0, 10), held(2, 0.5, 1.0, 8.0, 0)];
+        // S = 3 (not 11) for fact 1: e^(-10/3) = 0.036 against e^-2 = 0.135: fact 1 goes.
+        assert_eq!(
+            uncapped[weakest(ForgettingPolicyId::MemoryBank, &uncapped, 10.0)]
+                .fact
+                .0,
+            1
+        );
+    }
+
+    #[test]
+    fn generative_agents_scales_a_term_that_does_not_vary_to_nothing() {
+        // Equal importance: recency alone decides, the least recent goes (not the older write).
+        let facts = [held(1, 0.5, 0.0, 8.0, 0), held(2, 0.5, 1.0, 2.0, 0)];
+        assert_eq!(
+            facts[weakest(ForgettingPolicyId::GenerativeAgents, &facts, 10.0)]
+                .fact
+                .0,
+            2
+        );
+        // Ties of every key fall to the older write, then the lower id.
+        let same = [held(2, 0.5, 0.0, 0.0, 0), held(1, 0.5, 0.0, 0.0, 0)];
+        for id in ForgettingPolicyId::NAMES {
+            if *id != ForgettingPolicyId::Ours {
+                assert_eq!(same[weakest(*id, &same, 3.0)].fact.0, 1, "{id}");
+            }
+        }
+    }
+
     #[test]
     fn dollars_have_two_decimals() {
         assert_eq!(dollars(20_000), "$200.00");
