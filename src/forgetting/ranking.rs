@@ -205,6 +205,18 @@ mod tests {
     }
 
     #[test]
+    fn a_chunk_splits_in_halves_only_past_the_maximum() {
+        let mut ranking = Ranking::default();
+        let sizes = |r: &Ranking| r.chunks.iter().map(Vec::len).collect::<Vec<_>>();
+        for id in 0..Ranking::MAX_CHUNK as u32 {
+            ranking.insert(rank(f64::from(id), id));
+        }
+        assert_eq!(sizes(&ranking), [Ranking::MAX_CHUNK]);
+        ranking.insert(rank(1e9, 9999));
+        assert_eq!(sizes(&ranking), [256, 257]);
+    }
+
+    #[test]
     fn equal_whatever_the_chunking() {
         let mut one = Ranking::default();
         let mut other = Ranking::default();
