@@ -922,12 +922,13 @@ impl FactStore {
         let rate = |f: &Fact| 1.0 / self.config.half_life_of(f.kind);
         let (mut from, mut until) = (0.0f64, f64::INFINITY);
         for kind in FactKind::ALL {
-            let mut weakest = store.weakest_of(kind);
-            if weakest.is_some_and(|other| other.id == fact.id) {
-                // Within its own kind the fact must be the weakest; the runner-up binds.
-                weakest = store.second_weakest_of(kind);
+            let Some(other) = store.weakest_of(kind) else {
+                continue;
+            };
+            if other.id == fact.id {
+                // The weakest of its kind stays so: the others of its kind fade at its rate.
+                continue;
             }
-            let Some(other) = weakest else { continue };
             let gap = log_score(fact) - log_score(other);
             let closing = rate(fact) - rate(other);
             if closing == 0.0 {

@@ -27,9 +27,9 @@ impl Rank {
 ///
 /// Insert and remove find their chunk by binary search and shift at most one chunk, so each costs
 /// O(log n) comparisons plus a bounded move, whatever the size; a chunk that grows past the
-/// maximum splits in two. It does what a `BTreeSet<Rank>` did here, with the two operations the
-/// store needs at both ends, for about a tenth of the wasm (ARCHITECTURE.md, "How we keep the
-/// wasm small").
+/// maximum splits in two. It does what a `BTreeSet<Rank>` did here, with the operations the
+/// store needs (the lowest rank, every rank from the highest), for a fraction of the wasm
+/// (ARCHITECTURE.md, "How we keep the wasm small").
 ///
 /// Invariants: no chunk is empty; the ranks, chunk after chunk, are strictly ascending;
 /// `len` is their number.
@@ -50,14 +50,6 @@ impl Ranking {
     /// The lowest rank.
     pub(super) fn first(&self) -> Option<&Rank> {
         self.chunks.first()?.first()
-    }
-
-    /// The second-lowest rank.
-    pub(super) fn second(&self) -> Option<&Rank> {
-        match self.chunks.first()? {
-            chunk if chunk.len() > 1 => chunk.get(1),
-            _ => self.chunks.get(1)?.first(),
-        }
     }
 
     /// Every rank, highest first.
@@ -167,7 +159,6 @@ mod tests {
             .iter()
             .all(|c| !c.is_empty() && c.len() <= Ranking::MAX_CHUNK));
         assert_eq!(ranking.first().map(|r| r.id.0), Some(0));
-        assert_eq!(ranking.second().map(|r| r.id.0), Some(1000));
 
         for &id in order.iter().step_by(3) {
             assert!(ranking.remove(&rank(f64::from(id % 1000), id)));
@@ -177,7 +168,6 @@ mod tests {
         assert_eq!(ids(&ranking), model);
         assert_eq!(ranking.len(), model.len());
         assert_eq!(ranking.first().map(|r| r.id.0), model.first().copied());
-        assert_eq!(ranking.second().map(|r| r.id.0), model.get(1).copied());
 
         for &id in &model {
             assert!(ranking.remove(&rank(f64::from(id % 1000), id)));
@@ -188,20 +178,15 @@ mod tests {
     }
 
     #[test]
-    fn second_crosses_into_the_next_chunk() {
+    fn a_chunk_splits_in_halves_only_past_the_maximum() {
         let mut ranking = Ranking::default();
-        for id in 0..=Ranking::MAX_CHUNK as u32 {
+        let sizes = |r: &Ranking| r.chunks.iter().map(Vec::len).collect::<Vec<_>>();
+        for id in 0..Ranking::MAX_CHUNK as u32 {
             ranking.insert(rank(f64::from(id), id));
         }
-        assert_eq!(ranking.chunks.len(), 2);
-        // Empty the first chunk but for its last rank: the second is then the next chunk's first.
-        let first_len = ranking.chunks[0].len() as u32;
-        for id in 0..first_len - 1 {
-            assert!(ranking.remove(&rank(f64::from(id), id)));
-        }
-        assert_eq!(ranking.first().map(|r| r.id.0), Some(first_len - 1));
-        assert_eq!(ranking.second().map(|r| r.id.0), Some(first_len));
-        assert_eq!(Ranking::default().second().map(|r| r.id), None);
+        assert_eq!(sizes(&ranking), [Ranking::MAX_CHUNK]);
+        ranking.insert(rank(1e9, 9999));
+        assert_eq!(sizes(&ranking), [256, 257]);
     }
 
     #[test]

@@ -509,12 +509,6 @@ impl LiveStore {
         self.facts.get(&rank.id)
     }
 
-    /// The active fact of `kind` with the second-lowest score. O(log n).
-    pub(crate) fn second_weakest_of(&self, kind: FactKind) -> Option<&Fact> {
-        let rank = self.ranked[kind.index()].second()?;
-        self.facts.get(&rank.id)
-    }
-
     /// Two active facts of any kinds in eviction order at the current time: by score, then the
     /// older last touch, then the lower id. Within a kind this is the order of [`Rank`].
     fn cmp_now(&self, a: &Rank, b: &Rank) -> Ordering {
