@@ -1139,3 +1139,53 @@ fn a_consolidation_pass_that_overfills_the_store_logs_what_it_evicted() {
     assert_eq!(fact(&state.facts, 2).status, Status::Evicted);
     assert_eq!(fact(&state.facts, 1).superseded_by, Some(FactId(3)));
 }
+
+#[test]
+fn a_status_reads_as_its_name() {
+    assert_eq!(Status::Active.to_string(), "active");
+    assert_eq!(
+        Status::Superseded { by: FactId(5) }.to_string(),
+        "superseded"
+    );
+    assert_eq!(Status::Evicted.to_string(), "evicted");
+}
+
+/// Two live stores are equal when they hold the same facts in the same state, in whatever order
+/// they were written; a fact more, or one changed, makes them differ.
+#[test]
+fn live_stores_compare_by_their_facts_not_their_order() {
+    let config = StoreConfig::default();
+    let mut one = LiveStore::new(config);
+    let mut other = LiveStore::new(config);
+    one.write(FactId(1), "the user is Dana", 0.4, None).unwrap();
+    one.write(FactId(2), "order ORD-3300 was $200.00", 0.55, None)
+        .unwrap();
+    other
+        .write(FactId(2), "order ORD-3300 was $200.00", 0.55, None)
+        .unwrap();
+    other
+        .write(FactId(1), "the user is Dana", 0.4, None)
+        .unwrap();
+    assert_eq!(one, other);
+    other
+        .write(FactId(3), "the refund is pending", 0.65, None)
+        .unwrap();
+    assert_ne!(one, other);
+    one.write(FactId(3), "the refund is pending", 0.7, None)
+        .unwrap();
+    assert_ne!(one, other, "the same ids, one importance differs");
+
+    // Only an evicted fact differs: the rankings are the same, the stores are not.
+    let evicted = |importance| {
+        let mut store = LiveStore::new(StoreConfig::new(4.0, 1, 0.5).unwrap());
+        store
+            .write(FactId(1), "the user is Dana", importance, None)
+            .unwrap();
+        store
+            .write(FactId(2), "refund approved", 0.9, None)
+            .unwrap();
+        store
+    };
+    assert_eq!(evicted(0.1), evicted(0.1));
+    assert_ne!(evicted(0.1), evicted(0.2));
+}

@@ -841,3 +841,21 @@ pub(crate) fn check_importance(field: &str, importance: f64) -> Result<(), Error
 fn normalise(text: &str) -> String {
     text.trim().to_ascii_lowercase()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// FNV-1a's published 64-bit test vectors: the hash is the one named, not merely a hash.
+    #[test]
+    fn fnv_is_fnv_1a() {
+        let hash = |bytes: &[u8]| {
+            let mut fnv = Fnv::default();
+            fnv.write(bytes);
+            fnv.finish()
+        };
+        assert_eq!(hash(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(hash(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(hash(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+}
