@@ -290,3 +290,38 @@ fn a_distilled_fact_that_repeats_an_active_fact_supersedes_by_that_fact() {
     let json = serde_json::to_string(&store).unwrap();
     assert_eq!(serde_json::from_str::<LiveStore>(&json).unwrap(), store);
 }
+
+/// The other side of the rule above: when the fact whose text the distilled one repeats is itself
+/// one of the episodes being folded, it is retired with the rest, so every episode is superseded
+/// by the new distilled fact.
+#[test]
+fn a_distilled_fact_that_repeats_one_of_its_own_episodes_supersedes_by_itself() {
+    let mut store = LiveStore::new(StoreConfig::default());
+    store
+        .write(FactId(1), "refund approved", 0.5, None)
+        .unwrap();
+    store
+        .write(FactId(2), "Dana asked for a refund", 0.5, None)
+        .unwrap();
+    let distilled = Distilled {
+        id: FactId(3),
+        kind: FactKind::Semantic,
+        text: "Refund approved".into(),
+        importance: 0.9,
+        sources: vec![FactId(1), FactId(2)],
+    };
+    let outcomes = store.consolidate(&Fixed(vec![distilled])).unwrap();
+    assert_eq!(
+        (outcomes[0].fact, outcomes[0].refreshed),
+        (FactId(3), false)
+    );
+    for episode in [FactId(1), FactId(2)] {
+        assert_eq!(
+            store.get(episode).unwrap().status,
+            agent_memory_widgets::Status::Superseded { by: FactId(3) }
+        );
+    }
+    assert_eq!(store.get(FactId(3)).unwrap().kind, FactKind::Semantic);
+    let json = serde_json::to_string(&store).unwrap();
+    assert_eq!(serde_json::from_str::<LiveStore>(&json).unwrap(), store);
+}

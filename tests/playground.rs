@@ -1023,3 +1023,25 @@ fn truncation_keeps_a_newest_turn_that_alone_is_over_the_budget() {
     assert_eq!(state.tokens, Tokens(10));
     assert!(state.over_budget);
 }
+
+/// Masking forgets its newest tool output when the session replays: stepping back and forward
+/// again keeps that output verbatim, as the first time.
+#[test]
+fn observation_masking_starts_afresh_on_a_replay() {
+    let mut session = Session::with_policy(
+        SessionConfig::default(),
+        Script::refund_desk(),
+        policy("observation-masking".parse().unwrap()),
+    );
+    session.go_to(3);
+    let first = session.state();
+    session.go_to(2);
+    session.go_to(3);
+    assert_eq!(session.state(), first);
+    let tool = Script::refund_desk()
+        .turn(TurnNumber(3))
+        .unwrap()
+        .text()
+        .to_owned();
+    assert_eq!(first.hot.last().map(|turn| turn.text.clone()), Some(tool));
+}
