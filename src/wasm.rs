@@ -131,7 +131,12 @@ export interface ForgettingPlaygroundState {
   policies: { info: ForgettingPolicyInfo; held: number[]; hits: number; stale: number; series: { at: number; rate: number }[] }[];
 }
 export interface ChartLine { id: number; text: string; kind: string; points: [number, number][]; retiredAt: number | null; }
-export interface TranscriptTurn { turn: number; speaker: string; kind: TurnKind; text: string; place: "hot" | "warm" | "cold" | "dropped" | "faded"; }
+export interface TranscriptTurn {
+  turn: number; speaker: string; kind: TurnKind; text: string;
+  /** The one-line summary (`null` for chatter), and whether the first-sentence rule wrote it. */
+  summary: string | null; summaryByRule: boolean;
+  place: "hot" | "warm" | "cold" | "dropped" | "faded";
+}
 export interface FactStoreState {
   t: number; halfLife: number; capacity: number; accessBoost: number; semanticHalfLife: number;
   proceduralHalfLife: number; consolidatedAt: number | null; canConsolidate: boolean; activeCount: number;
@@ -187,6 +192,94 @@ impl JsSession {
     pub fn state(&self) -> Result<JsValue, JsError> {
         to_js(&self.0.state())
     }
+
+    /// Every turn of the script as options write it: `withConfig({ script })` of these plays
+    /// the same session. A summary the first-sentence rule wrote is `null`.
+    #[wasm_bindgen(unchecked_return_type = "TurnSpec[]")]
+    pub fn script(&self) -> Result<JsValue, JsError> {
+        to_js(&self.0.script().to_specs())
+    }
+}
+
+/// The turns of a pasted or fetched conversation, each kind inferred by the core's rule:
+/// plain `Speaker: text` lines, or (when it starts with `[`) a JSON array of chat messages
+/// `{ role, content }`, `content` a string or a list of `{ type: "text", text }` parts.
+/// Throws an `Error` that says what is wrong and where.
+#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
+#[wasm_bindgen(js_name = importConversation, unchecked_return_type = "TurnSpec[]")]
+pub fn import_conversation(text: &JsString) -> Result<JsValue, JsError> {
+    // Checked before it is copied into wasm memory: more UTF-16 units than twice the limit are
+    // more characters than it.
+    if text.length() as usize > 2 * MAX_TOTAL_TEXT_CHARS {
+        return Err(JsError::new(&format!(
+            "conversation: must have at most {MAX_TOTAL_TEXT_CHARS} characters"
+        )));
+    }
+    let text = String::from(text);
+    let specs = if text.trim_start().starts_with('[') {
+        let value = js_sys::JSON::parse(&text)
+            .map_err(|err| threw("the conversation, read as JSON,", &err))?;
+        crate::import_messages(chat_messages(&value)?)
+    } else {
+        crate::import_lines(&text)
+    };
+    to_js(&specs.map_err(js_error)?)
+}
+
+/// The chat messages in `value`: an array of `{ role, content }` objects, other keys (a tool
+/// call's id, a name) ignored, as chat APIs write them.
+#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
+fn chat_messages(value: &JsValue) -> Result<Vec<crate::ChatMessage>, JsError> {
+    let Some(array) = value.dyn_ref::<Array>() else {
+        return Err(JsError::new(
+            "messages must be a JSON array of chat messages",
+        ));
+    };
+    let length = array.length() as usize;
+    check_len("messages", length, 4 * MAX_TURNS, "MAX_TURNS").map_err(js_error)?;
+    let mut messages = Vec::with_capacity(length);
+    for (i, message) in array.iter().enumerate() {
+        let field = |key: &str| {
+            if message.is_object() && !is_array(&message).unwrap_or(true) {
+                Reflect::get(&message, &JsValue::from_str(key)).ok()
+            } else {
+                None
+            }
+        };
+        let Some(role) = field("role").and_then(|role| role.as_string()) else {
+            return Err(JsError::new(&format!(
+                "messages[{i}] must be an object with a string role (user, assistant, tool or system)"
+            )));
+        };
+        let content = field("content").unwrap_or(JsValue::NULL);
+        let text = if let Some(text) = content.as_string() {
+            text
+        } else if let Some(parts) = content.dyn_ref::<Array>() {
+            let mut text = String::new();
+            for part in parts.iter() {
+                let get = |key: &str| Reflect::get(&part, &JsValue::from_str(key)).ok();
+                if get("type").and_then(|kind| kind.as_string()).as_deref() != Some("text") {
+                    continue; // an image or a file: nothing to count
+                }
+                if let Some(part) = get("text").and_then(|part| part.as_string()) {
+                    if !text.is_empty() {
+                        text.push(' ');
+                    }
+                    text.push_str(&part);
+                }
+            }
+            text
+        } else if content.is_null() || content.is_undefined() {
+            String::new() // an assistant's bare tool call
+        } else {
+            return Err(JsError::new(&format!(
+                "messages[{i}].content must be a string or a list of {{ type: \"text\", text }} parts, got {}",
+                type_of(&content)
+            )));
+        };
+        messages.push(crate::ChatMessage { role, text });
+    }
+    Ok(messages)
 }
 
 #[cfg(feature = "element-compaction")]

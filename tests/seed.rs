@@ -285,7 +285,7 @@ fn bad_options_are_errors_that_name_the_field_and_the_rule() {
         summary: summary.map(Into::into),
     };
     check(
-        SessionOptions { script: Some(vec![turn("chatter", None), turn("decision", None)]), ..Default::default() },
+        SessionOptions { script: Some(vec![turn("chatter", None), turn("decision", Some("  "))]), ..Default::default() },
         "script[1].summary (turn 2): a decision turn needs a one-line summary (only chatter goes without)",
     );
     let mut empty = turn("chatter", None);

@@ -8,7 +8,7 @@ import { PEAK_MS, FALL_MS, reducedMotion, h, plural, MemoryWidget, turnList, ses
 
 class MemoryCompaction extends MemoryWidget {
   static family = "compaction";
-  static observedAttributes = ["budget", "hot", "turn", "scenario"];
+  static observedAttributes = ["budget", "hot", "turn", "scenario", "src"];
 
   #timer = null;
   #frame = 0;
@@ -82,6 +82,7 @@ class MemoryCompaction extends MemoryWidget {
       ["budget", "budget", { min: 1, step: 1 }],
       ["hot", "HOT turns", { min: 1, step: 1 }],
     ], { budget: 40, hot: 2 });
+    this.ensureOwnPanel(true);
     const state = this.model.state();
     this.opened ??= [state.budget, state.hotN];
     ui.settingsNote.textContent = this.settingsSentence(state);
@@ -125,6 +126,24 @@ class MemoryCompaction extends MemoryWidget {
     const [budget, hotN] = this.opened;
     return budget === state.budget && hotN === state.hotN ? now
       : `${now} The text around this widget describes the settings it opened with: a budget of ${budget} and ${plural(hotN, "HOT turn")}.`;
+  }
+
+  /**
+   * Adds the turn the reader typed as the next turn: the conversation becomes the turns so far
+   * and this one, a new session is built from it, and the turn is added as any other.
+   */
+  addOwnTurn() {
+    if (!this.model) return;
+    this.#settle();
+    const ui = this.ownUi;
+    const turn = this.model.state().turn;
+    const spec = { speaker: ui.speaker.value, kind: ui.kind.value, text: ui.text.value, summary: ui.summary.value.trim() ? ui.summary.value : null };
+    const script = this.attempt(() => this.model.script());
+    if (!script.ok) return;
+    if (!this.useConversation([...script.value.slice(0, turn), spec], `Your turn joins as turn ${turn + 1}`, true)) return;
+    ui.text.value = "";
+    ui.summary.value = "";
+    this.addTurn();
   }
 
   addTurn() {
@@ -272,6 +291,8 @@ class MemoryCompaction extends MemoryWidget {
       const item = h("li", { className: `place-${turn.place}` },
         h("span", { className: "who" }, `turn ${turn.turn} \u00b7 ${turn.speaker} \u00b7 ${turn.kind}`),
         h("span", { className: "text" }, turn.text),
+        turn.summary === null ? null : h("span", { className: "summary" },
+          turn.summaryByRule ? "summary by the first-sentence rule: " : "summary written with the turn: ", turn.summary),
         h("span", { className: "place" }, turn.place));
       item.dataset.turn = turn.turn;
       return item;

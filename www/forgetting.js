@@ -150,9 +150,13 @@ class MemoryForgetting extends MemoryWidget {
         missed += 1;
       }
     };
-    for (const event of events) at(event.firedAt, () => this.model.fire(event.index));
-    for (const read of reads) at(read.at, () => this.model.read(read.fact));
-    if (consolidatedAt !== null) at(consolidatedAt, () => this.model.consolidate());
+    // In time order (a sort keeps equal times in this order: writes, reads, the pass).
+    const actions = [
+      ...events.map((event) => [event.firedAt, () => this.model.fire(event.index)]),
+      ...reads.map((read) => [read.at, () => this.model.read(read.fact)]),
+      ...(consolidatedAt === null ? [] : [[consolidatedAt, () => this.model.consolidate()]]),
+    ].sort(([a], [b]) => a - b);
+    for (const [time, action] of actions) at(time, action);
     this.model.setTime(t);
     const state = this.model.state();
     const kept = done ? `Replayed ${plural(done, "thing")} you did, each at its time` : "Kept the time";

@@ -102,7 +102,7 @@ function triggerNote(state) {
 
 class MemoryPlayground extends MemoryWidget {
   static family = "playground";
-  static observedAttributes = ["budget", "hot", "turn", "compact-at", "scenario"];
+  static observedAttributes = ["budget", "hot", "turn", "compact-at", "scenario", "src"];
 
   #open = null;
 
@@ -175,6 +175,7 @@ class MemoryPlayground extends MemoryWidget {
       ["hot", "HOT turns", { min: 1, step: 1 }],
       ["compact-at", "compact at %", { min: 1, max: 100, step: 1, placeholder: "each policy's own" }],
     ], { budget: 40, hot: 2, "compact-at": "" });
+    this.ensureOwnPanel(false);
     this.render(state);
     this.announce(`Ready: ${plural(state.policies.length, "policy", "policies")} at turn ${state.turn} of ${state.totalTurns}, budget ${state.budget} tokens.`);
   }
@@ -232,7 +233,10 @@ class MemoryPlayground extends MemoryWidget {
     ui.factRows.replaceChildren(...state.policies.map((row) =>
       h("tr", {}, h("th", { scope: "row" }, row.info.name),
         ...row.kept.map((named) => h("td", { className: `named-${named}` }, `${NAMED[named][0]} ${NAMED[named][1]}`)))));
-    ui.factsRule.textContent = `\u2713 meaning, ~ bare term, \u2717 gone. ${state.factsRule}`;
+    const columns = this.conversation
+      ? ` The columns are the first ${plural(state.facts.length, "key term")} of your conversation (names, IDs, amounts): words with a digit, or with a capital letter where no sentence starts, as the COLD gist keeps them.`
+      : "";
+    ui.factsRule.textContent = `\u2713 meaning, ~ bare term, \u2717 gone. ${state.factsRule}${columns}`;
 
     const turns = state.policies[0]?.series.map((_, i) => i + 1) ?? [];
     ui.dataHead.replaceChildren(h("th", { scope: "col" }, "policy"), ...turns.map((t) => h("th", { scope: "col" }, `turn ${t}`)));

@@ -13,6 +13,9 @@ function adoptStyles(root) {
 }
 // bundle:styles-end
 
+/** The widgets on the page, for the link that holds their states. */
+const widgets = new Set();
+
 /** Each core's module once initialised, by name: a page compiles each core it uses once. */
 const loaded = new Map();
 /** The core chosen for the elements on the page when the first one connected. */
@@ -64,6 +67,8 @@ export function h(tag, props = {}, ...children) {
 }
 
 export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** A turn's kinds, as the core names them and as the page says them. */
+export const KINDS = [["chatter", "chatter"], ["decision", "decision"], ["tool", "tool output"], ["question", "question"]];
 export const quote = (text) => `\u201c${text}\u201d`;
 /** A number for a table cell: at most `digits` decimals, trailing zeros trimmed. */
 export const num = (value, digits = 3) => String(Number(value.toFixed(digits)));
@@ -149,10 +154,17 @@ export class MemoryWidget extends HTMLElement {
     // Each widget builds in a task of its own, so that a page of several never blocks input
     // for the time of all of them at once.
     await new Promise((done) => setTimeout(done, 0));
-    if (this.#connected) this.rebuild();
+    const problem = await this.loadSource?.();
+    if (!this.#connected) return;
+    this.rebuild();
+    if (problem) this.fail(problem);
+    widgets.add(this);
+    if (this.id) this.ensureShare();
+    await this.openLink(location.hash);
   }
 
   disconnectedCallback() {
+    widgets.delete(this);
     this.#connected = false;
     this.model = null;
     this.resizeObserver?.disconnect();
@@ -160,8 +172,121 @@ export class MemoryWidget extends HTMLElement {
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
-    if (this.#quiet) return;
-    if (oldValue !== newValue && this.#connected && this.#model) this.rebuild();
+    if (this.#quiet || oldValue === newValue || !this.#connected || !this.#model) return;
+    if (name !== "src") return this.rebuild();
+    this.conversation = this.sourceConversation = null;
+    this.loadSource().then((problem) => {
+      this.rebuild();
+      this.showConversation?.();
+      if (problem) this.fail(problem);
+    });
+  }
+
+  /**
+   * Reads the conversation file the `src` attribute names, from this page's own origin only, and
+   * makes it the element's conversation. Returns the error to show, if any; the element then
+   * keeps the conversation it had.
+   */
+  async loadSource() {
+    const src = this.getAttribute("src");
+    if (!src || !this.constructor.observedAttributes.includes("src")) return null;
+    try {
+      const url = new URL(src, document.baseURI);
+      if (url.origin !== location.origin) {
+        throw new Error(`only a file from this page's own origin (${location.origin}) can be read, not one from ${url.origin}`);
+      }
+      const response = await fetch(url, { credentials: "same-origin" });
+      if (!response.ok) throw new Error(`the file could not be fetched (HTTP ${response.status})`);
+      if (Number(response.headers.get("content-length")) > 8_000_000) throw new Error("the file is over 8 MB");
+      this.sourceConversation = this.core.importConversation(await response.text());
+      this.conversation = this.sourceConversation;
+      return null;
+    } catch (error) {
+      return new Error(`src="${src}": ${error?.message ?? error}`);
+    }
+  }
+
+  /**
+   * The panel where a reader brings their own conversation: types a turn (`typing`, for
+   * <memory-compaction>), imports one, sees and changes each turn's kind. Built once, outside
+   * the content a rebuild replaces, so that focus stays put.
+   */
+  ensureOwnPanel(typing) {
+    if (this.own) return;
+    const ui = (this.ownUi = {});
+    const field = (control, label) => h("div", { className: "field" }, h("label", { htmlFor: control.id }, label), control);
+    const parts = [];
+    if (typing) {
+      const choice = (id, options) => h("select", { id }, ...options.map(([value, label]) => h("option", { value }, label)));
+      ui.text = h("textarea", { id: "own-text", rows: 2 });
+      ui.speaker = choice("own-speaker", [["user", "user"], ["agent", "agent"], ["tool", "tool"]]);
+      ui.kind = choice("own-kind", KINDS);
+      ui.kind.value = "decision";
+      ui.summary = h("input", { type: "text", id: "own-summary", placeholder: "empty: the first-sentence rule writes one" });
+      parts.push(h("form", { className: "own-turn", on: { submit: (event) => { event.preventDefault(); this.addOwnTurn(); } } },
+        h("h3", {}, "Type a turn"),
+        field(ui.text, "Your turn"),
+        h("div", { className: "field-row" }, field(ui.speaker, "Speaker"), field(ui.kind, "Kind")),
+        field(ui.summary, "Summary (optional)"),
+        h("button", { type: "submit", className: "primary" }, "Add my turn"),
+        h("p", { className: "caption" }, "Your turn comes next, after the turn shown now; the turns that would have followed are left out, as in a live conversation. It is counted and compacted like any other. Without a summary of your own, a rule writes one: the first sentence, cut at a word to at most 12 words, with … where it was cut.")));
+    }
+    ui.paste = h("textarea", { id: "own-import", rows: 4, placeholder: "Dana: Hi! My order ORD-7 never came.\nagent: I'm sorry. I've sent a new one." });
+    ui.kinds = h("ol", { className: "own-kinds" });
+    ui.kindsBox = h("div", { hidden: true },
+      h("h3", {}, "Your conversation"),
+      h("p", { className: "caption" }, "Each turn's kind, guessed by the rule above: change any that it got wrong."),
+      ui.kinds,
+      h("button", { type: "button", className: "quiet", on: { click: () => this.useConversation(null, "Back to the refund desk") } }, "Back to the refund desk"));
+    parts.push(h("div", { className: "own-import" },
+      h("h3", {}, "Import a conversation"),
+      field(ui.paste, "Conversation to import"),
+      h("p", { className: "caption" }, `Paste plain lines, one turn each as Speaker: text, or a JSON array of chat messages as chat APIs write them: { "role": "user", "content": "…" }. Nothing leaves this page. A rule guesses each turn's kind: a tool's turn is a tool output; a short turn with a greeting or thanks and no digit is chatter; one with a question mark is a question; anything else is a decision.`),
+      h("button", { type: "button", on: { click: () => this.importPasted() } }, "Import")),
+      ui.kindsBox);
+    this.own = h("details", { className: "own" },
+      h("summary", {}, typing ? "Your own conversation: type a turn, or import one" : "Your own conversation: import one"), ...parts);
+    (this.knobs ?? this.body).after(this.own);
+    this.showConversation();
+  }
+
+  /** Lists the reader's conversation, each turn with its kind to change. */
+  showConversation() {
+    const ui = this.ownUi;
+    if (!ui) return;
+    const turns = this.conversation;
+    ui.kindsBox.hidden = !turns;
+    ui.kinds.replaceChildren(...(turns ?? []).map((turn, i) => {
+      const select = h("select", { id: `kind-${i + 1}`, on: { change: () => this.changeKind(i, select.value) } },
+        ...KINDS.map(([value, label]) => h("option", { value }, label)));
+      select.value = turn.kind;
+      return h("li", {},
+        h("label", { htmlFor: select.id, className: "visually-hidden" }, `Kind of turn ${i + 1}`), select, " ",
+        h("span", { className: "who" }, `${turn.speaker}: `), h("span", { className: "text" }, turn.text));
+    }));
+  }
+
+  /** Makes `turns` (specs, or `null` for the page's own) the conversation, from turn 0 unless `keep`. */
+  useConversation(turns, what, keep = false) {
+    const error = this.reconfigure(() => {
+      this.conversation = turns;
+    }, what, keep ? this.progress?.() ?? null : 0);
+    if (error) this.fail(error);
+    return !error;
+  }
+
+  changeKind(index, kind) {
+    const turns = this.conversation.map((turn, i) => (i === index ? { ...turn, kind } : turn));
+    const label = KINDS.find(([value]) => value === kind)?.[1] ?? kind;
+    this.useConversation(turns, `Turn ${index + 1} is now ${label}`, true);
+  }
+
+  importPasted() {
+    const { ok, value } = this.attempt(() => this.core.importConversation(this.ownUi.paste.value));
+    if (!ok) return;
+    const counts = KINDS.map(([kind, label]) => [value.filter((turn) => turn.kind === kind).length, label])
+      .filter(([n]) => n > 0).map(([n, label]) => `${n} ${label}`);
+    this.useConversation(value, `Imported ${plural(value.length, "turn")}: ${counts.join(", ")}`);
   }
 
   /** The core object this widget renders; replacing it frees the old one. */
@@ -182,6 +307,7 @@ export class MemoryWidget extends HTMLElement {
     } catch (error) {
       this.fail(error);
       if (this.#model) return; // keep showing the last good model
+      this.conversation = null;
       next = this.createModel({ fallback: true }); // the seed's settings
     }
     this.model = next;
@@ -189,6 +315,7 @@ export class MemoryWidget extends HTMLElement {
     this.resizeObserver?.disconnect(); // mount() replaces what it watched
     this.mount();
     this.fitTables();
+    this.showConversation?.();
   }
 
   /**
@@ -331,10 +458,10 @@ export class MemoryWidget extends HTMLElement {
    * reader's progress into it. On an error the attributes go back as they were and the old model
    * stays; the message is returned (and fired as `memory-error`), not shown in the error box.
    */
-  reconfigure(change, what) {
+  reconfigure(change, what, progress = this.progress?.() ?? null) {
     const names = this.constructor.observedAttributes;
     const before = names.map((name) => [name, this.getAttribute(name)]);
-    const progress = this.progress?.() ?? null;
+    const conversation = this.conversation;
     this.#quiet = true;
     let next;
     try {
@@ -345,6 +472,7 @@ export class MemoryWidget extends HTMLElement {
         if (value === null) this.removeAttribute(name);
         else this.setAttribute(name, value);
       }
+      this.conversation = conversation;
       const message = String(error?.message ?? error);
       this.emit("memory-error", { message });
       return message;
@@ -353,12 +481,103 @@ export class MemoryWidget extends HTMLElement {
     }
     this.errorBox.hidden = true;
     this.model = next;
-    const replayed = progress === null ? "" : this.replay(progress);
+    let replayed = "";
+    try {
+      replayed = progress === null ? "" : this.replay(progress);
+    } catch (error) {
+      this.fail(new Error(`Could not replay what was done before: ${error?.message ?? error}`));
+    }
     this.resizeObserver?.disconnect(); // mount() replaces what it watched
     this.mount();
     this.fitTables();
+    this.showConversation?.();
     this.announce(`${what}. ${replayed}`.trim());
     return null;
+  }
+
+  /**
+   * The state a link carries ("Copy link"): the attributes the element observes (the knobs'
+   * among them), the reader's own conversation if any, and the reader's progress (the turn, the
+   * time, the events fired and when). A pure function of these gives the same `state()`.
+   */
+  linkState() {
+    const attributes = {};
+    for (const name of this.constructor.observedAttributes) {
+      const value = this.getAttribute(name);
+      if (value !== null && name !== "scenario" && name !== "src") attributes[name] = value;
+    }
+    return { a: attributes, c: this.conversation ?? null, p: this.progress?.() ?? null };
+  }
+
+  /**
+   * Restores the state the fragment `hash` holds for this element's id (none: the state the page
+   * opened with). A link that cannot be read or applied is an error in the widget, which keeps
+   * its state.
+   */
+  async openLink(hash) {
+    if (!this.id || !this.model) return;
+    this.openedWith ??= this.linkState().a; // first called as the element connects
+    const packed = linkEntries(hash).get(this.id);
+    if (packed === undefined && !this.fromLink) return;
+    let saved = null;
+    if (packed !== undefined) {
+      try {
+        saved = await unpackState(packed);
+        if (typeof saved !== "object" || saved === null || typeof saved.a !== "object" || saved.a === null) {
+          throw new Error("it holds no widget state");
+        }
+      } catch (error) {
+        this.fail(new Error(`The link's state for #${this.id} could not be read: ${error?.message ?? error}`));
+        return;
+      }
+    }
+    const { a = this.openedWith, c = null, p = null } = saved ?? {};
+    const observed = this.constructor.observedAttributes.filter((name) => name !== "scenario" && name !== "src");
+    const error = this.reconfigure(() => {
+      for (const name of observed) {
+        const value = a[name];
+        if (value === undefined || value === null) this.removeAttribute(name);
+        else this.setAttribute(name, String(value));
+      }
+      this.conversation = c === null ? this.sourceConversation ?? null : c;
+    }, saved ? "Opened the state in the link" : "Back to the state the page opened with", p);
+    if (error) this.fail(new Error(`The link's state for #${this.id} could not be applied: ${error}`));
+    this.fromLink = saved !== null;
+    this.emit("memory-link", { restored: saved !== null });
+  }
+
+  /** A "Copy link" button for an element with an id: the link holds every such element's state. */
+  ensureShare() {
+    if (this.share) return;
+    const field = h("input", { type: "text", readOnly: true, id: "link-field", hidden: true, attrs: { "aria-label": "Link to this state" } });
+    const button = h("button", { type: "button", className: "quiet", on: { click: () => this.copyLink(field) } }, "Copy link");
+    this.share = h("div", { className: "share" }, button, field);
+    this.frame.insertBefore(this.share, this.errorBox);
+  }
+
+  /** Puts the page's link in the address bar (one history entry) and on the clipboard. */
+  async copyLink(field) {
+    let url;
+    try {
+      url = await pageLink();
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    history.pushState(null, "", url);
+    // Back from here returns each element to the state the page opened with.
+    for (const widget of widgets) widget.fromLink = true;
+    field.value = url;
+    field.hidden = false;
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(url);
+      copied = true;
+    } catch {
+      // No clipboard (an insecure page, a denied permission): the field shows the link to copy.
+    }
+    field.select();
+    this.announce(copied ? "Link copied: it opens this exact state." : "Link ready in the field below: copy it from there.");
   }
 
   emit(type, detail) {
@@ -433,7 +652,7 @@ export function sessionModel(el, Model, more = {}) {
   if (scenario !== undefined && !Array.isArray(scenario) && !Array.isArray(scenario?.script)) {
     throw new Error(`scenario: expected { "script": [turns...] } for <${el.localName}>`);
   }
-  config.script = Array.isArray(scenario) ? scenario : scenario?.script;
+  config.script = el.conversation ?? (Array.isArray(scenario) ? scenario : scenario?.script);
   try {
     const model = Model.withConfig(config);
     if (turn !== undefined) model.goTo(turn);
@@ -442,3 +661,86 @@ export function sessionModel(el, Model, more = {}) {
     throw new Error(explain(error));
   }
 }
+
+// --- Links: each element's state in the URL's fragment -------------------------------------------
+//
+// `#<id>=<state>&<id>=<state>`, one entry per element with an id. A state is JSON
+// (`MemoryWidget.linkState`), written as "j" and its UTF-8 in base64url, or, past a few hundred
+// bytes, "z" and its deflate-raw compression (CompressionStream) in base64url.
+
+/** The most characters one element's state may take in a link. */
+export const LINK_LIMIT = 32_000;
+/** The most bytes a state may unpack to: a link is input like any other. */
+const UNPACKED_LIMIT = 4_000_000;
+
+const base64url = (bytes) => {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+};
+const fromBase64url = (text) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+
+/** Bytes through a (de)compression stream, stopping past `limit` bytes out. */
+async function through(bytes, stream, limit) {
+  const reader = new Blob([bytes]).stream().pipeThrough(stream).getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      await reader.cancel();
+      throw new Error(`it unpacks to more than ${limit} bytes`);
+    }
+    chunks.push(value);
+  }
+  return new Uint8Array(await new Blob(chunks).arrayBuffer());
+}
+
+/** `value` as a link's state. */
+export async function packState(value) {
+  const bytes = new TextEncoder().encode(JSON.stringify(value));
+  if (bytes.length < 300 || typeof CompressionStream === "undefined") return `j${base64url(bytes)}`;
+  return `z${base64url(await through(bytes, new CompressionStream("deflate-raw"), Infinity))}`;
+}
+
+/** The value a link's state holds; throws on anything else. */
+export async function unpackState(packed) {
+  if (packed.length > LINK_LIMIT) throw new Error(`it is longer than ${LINK_LIMIT} characters`);
+  const bytes = fromBase64url(packed.slice(1));
+  const json = packed[0] === "j" ? bytes
+    : packed[0] === "z" ? await through(bytes, new DecompressionStream("deflate-raw"), UNPACKED_LIMIT)
+      : null;
+  if (json === null) throw new Error("its format is unknown (a state starts with j or z)");
+  return JSON.parse(new TextDecoder().decode(json));
+}
+
+/** The fragment's entries, id to packed state; a fragment of another kind has none. */
+function linkEntries(hash) {
+  const entries = new Map();
+  for (const part of hash.replace(/^#/, "").split("&")) {
+    const at = part.indexOf("=");
+    if (at > 0) entries.set(decodeURIComponent(part.slice(0, at)), part.slice(at + 1));
+  }
+  return entries;
+}
+
+/** This page's URL with every element's state that has an id in its fragment. */
+async function pageLink() {
+  const parts = [];
+  for (const widget of widgets) {
+    if (!widget.id || !widget.model) continue;
+    const packed = await packState(widget.linkState());
+    if (packed.length > LINK_LIMIT) {
+      throw new Error(`#${widget.id}'s state is too long for a link (${packed.length} of at most ${LINK_LIMIT} characters): share the conversation as a file, with src="...", instead.`);
+    }
+    parts.push(`${encodeURIComponent(widget.id)}=${packed}`);
+  }
+  return `${location.href.replace(/#.*$/, "")}#${parts.join("&")}`;
+}
+
+// Back and forward move between the states the reader shared (each "Copy link" adds one entry).
+addEventListener("hashchange", () => {
+  for (const widget of widgets) widget.openLink(location.hash);
+});

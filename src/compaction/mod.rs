@@ -5,6 +5,7 @@
 //! [`CompactionPolicy`] runs a step. The default policy is [`HotWarmCold`].
 
 mod frameworks;
+mod import;
 mod playground;
 mod policy;
 mod script;
@@ -17,9 +18,10 @@ pub use frameworks::{
     HandoffCheckpoint, Interval, ObservationMasking, SlidingWindow, SummaryBuffer, Truncate,
     INTERVAL, OVERLAP,
 };
+pub use import::{import_lines, import_messages, infer_kind, ChatMessage, KIND_RULE};
 pub use playground::{
     policy, window_text, Named, Playground, PlaygroundState, PolicyId, PolicyInfo, PolicyRow,
-    FACTS_RULE, KEY_FACTS, POLICIES,
+    FACTS_RULE, KEY_FACTS, MAX_FACT_TERMS, POLICIES,
 };
 pub use policy::{Compaction, CompactionPolicy, HotWarmCold, GIST_TERMS};
 pub use script::{Kind, Script, Turn, TurnSpec};
@@ -250,6 +252,7 @@ pub struct DroppedTurn {
 
 /// A turn of the transcript, with where its content lives now.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct TranscriptTurn {
     /// The turn's number.
@@ -260,6 +263,10 @@ pub struct TranscriptTurn {
     pub kind: Kind,
     /// What was said.
     pub text: String,
+    /// Its one-line summary, `None` for chatter.
+    pub summary: Option<String>,
+    /// Whether the first-sentence rule wrote the summary ([`Turn::summary_by_rule`]).
+    pub summary_by_rule: bool,
     /// Where its content lives now.
     pub place: Place,
 }
@@ -629,6 +636,8 @@ impl Session {
                 speaker: turn.speaker().to_owned(),
                 kind: turn.kind(),
                 text: turn.text().to_owned(),
+                summary: turn.summary().map(str::to_owned),
+                summary_by_rule: turn.summary_by_rule(),
                 place,
             });
         }

@@ -5,6 +5,7 @@ use serde::Serialize;
 use crate::compaction::frameworks::{
     HandoffCheckpoint, Interval, ObservationMasking, SlidingWindow, SummaryBuffer, Truncate,
 };
+use crate::compaction::policy::key_terms;
 use crate::compaction::{
     CompactionPolicy, HotWarmCold, Line, Script, Session, SessionConfig, SessionOptions,
     SessionState,
@@ -191,6 +192,43 @@ pub const KEY_FACTS: [(&str, &str); 7] = [
     ("Globex", "Globex"),
 ];
 
+/// The most key terms the playground looks for in a conversation other than the refund desk.
+pub const MAX_FACT_TERMS: usize = 8;
+
+/// The facts the playground looks for in `script`: [`KEY_FACTS`] for the refund desk; for any
+/// other conversation, its first [`MAX_FACT_TERMS`] distinct key terms (names, IDs, amounts:
+/// the words the COLD rule keeps, see [`HotWarmCold`]), each its own label. A capitalised word
+/// that opens a sentence ("Hi", "The") is no name, so only a term with a digit counts there, and
+/// a term needs two characters ("I" is none).
+fn facts_of(script: &Script) -> Vec<(String, String)> {
+    if *script == Script::refund_desk() {
+        return KEY_FACTS
+            .iter()
+            .map(|&(label, term)| (label.to_owned(), term.to_owned()))
+            .collect();
+    }
+    let mut facts: Vec<(String, String)> = Vec::new();
+    for turn in script.turns() {
+        let mut opens_sentence = true;
+        for word in turn.text().split_whitespace() {
+            let opening = opens_sentence;
+            opens_sentence = matches!(word.chars().last(), Some('.' | '!' | '?' | ':'));
+            for term in key_terms(word) {
+                let digit = term.bytes().any(|b| b.is_ascii_digit());
+                let known = facts.iter().any(|(label, _)| label == term);
+                if known || (opening && !digit) || term.chars().nth(1).is_none() {
+                    continue;
+                }
+                if facts.len() == MAX_FACT_TERMS {
+                    return facts;
+                }
+                facts.push((term.to_owned(), term.to_owned()));
+            }
+        }
+    }
+    facts
+}
+
 /// How the playground tells what a window still knows, the same for every policy.
 pub const FACTS_RULE: &str = "A fact is named with its meaning when its term is in a sentence \
     the model reads: a verbatim turn or a summary line. It is only a bare term when the term is \
@@ -259,7 +297,7 @@ pub struct PolicyRow {
     pub compactions: u32,
     /// The window's tokens at the playground's turn.
     pub tokens: Tokens,
-    /// For each of [`KEY_FACTS`], how the window at the playground's turn names it.
+    /// For each of the state's `facts`, how the window at the playground's turn names it.
     pub kept: Vec<Named>,
     /// The session state at the playground's turn, for the tier view, without its transcript:
     /// the playground never shows one, and seven copies of the script would make every state
@@ -281,8 +319,9 @@ pub struct PlaygroundState {
     /// The share of the budget, in percent, at which every policy with a token trigger compacts;
     /// `None` when each keeps its own ([`SessionConfig::with_compact_at`]).
     pub compact_at: Option<u32>,
-    /// The labels of [`KEY_FACTS`], in the order of each row's `kept`.
-    pub facts: Vec<&'static str>,
+    /// The labels of the facts looked for, in the order of each row's `kept`: [`KEY_FACTS`]'
+    /// for the refund desk, else the conversation's first key terms ([`MAX_FACT_TERMS`]).
+    pub facts: Vec<String>,
     /// [`FACTS_RULE`], to state under the facts.
     pub facts_rule: &'static str,
     /// One row per policy, in the order of [`POLICIES`].
@@ -311,6 +350,8 @@ pub struct Playground {
     series: Vec<Vec<Tokens>>,
     peaks: Vec<Vec<Tokens>>,
     compacted: Vec<Vec<TurnNumber>>,
+    // (label, term) of each fact looked for: see `facts_of`.
+    facts: Vec<(String, String)>,
 }
 
 impl Playground {
@@ -321,6 +362,7 @@ impl Playground {
             series: Vec::new(),
             peaks: Vec::new(),
             compacted: Vec::new(),
+            facts: facts_of(&script),
         };
         for info in POLICIES {
             let mut session = Session::with_policy(config, script.clone(), policy(info.id));
@@ -380,7 +422,8 @@ impl Playground {
                     peaks: self.peaks[i].clone(),
                     compactions: self.compacted[i].iter().filter(|t| t.0 <= turn).count() as u32,
                     tokens: window.tokens,
-                    kept: KEY_FACTS
+                    kept: self
+                        .facts
                         .iter()
                         .map(|(_, term)| Named::of(&window, term))
                         .collect(),
@@ -393,7 +436,7 @@ impl Playground {
             total_turns: first.map_or(0, |s| s.script().len() as u32),
             budget: first.map_or(Tokens(0), |s| s.config().budget()),
             compact_at: first.and_then(|s| s.config().compact_at()),
-            facts: KEY_FACTS.iter().map(|(label, _)| *label).collect(),
+            facts: self.facts.iter().map(|(label, _)| label.clone()).collect(),
             facts_rule: FACTS_RULE,
             policies,
         }

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use crate::compaction::summarizer::extract;
 use crate::error::Error;
 use crate::limits::{check_len, check_text, TextBudget, MAX_TURNS};
 use crate::names::named;
@@ -70,6 +71,8 @@ pub struct Turn {
     kind: Kind,
     text: String,
     summary: Option<String>,
+    // Whether `summary` was written by the first-sentence rule ([`Extractive`]) rather than given.
+    summary_by_rule: bool,
     tokens: Tokens,
 }
 
@@ -89,6 +92,7 @@ impl Turn {
             kind,
             text: required(&at, "text", Some(text.to_owned()))?,
             summary: None,
+            summary_by_rule: false,
             tokens: Tokens::of(text),
         })
     }
@@ -125,6 +129,27 @@ impl Turn {
     /// The verbatim text's token count.
     pub fn tokens(&self) -> Tokens {
         self.tokens
+    }
+
+    /// Whether the summary was written by the first-sentence rule of
+    /// [`Extractive`](crate::Extractive), for a turn given without one in options (see
+    /// [`Script::within_limits`]), rather than given with the turn.
+    pub fn summary_by_rule(&self) -> bool {
+        self.summary_by_rule
+    }
+
+    /// The turn as options write it: a summary made by the rule is left out, so reading the
+    /// spec back makes the same turn.
+    pub fn to_spec(&self) -> TurnSpec {
+        TurnSpec {
+            speaker: Some(self.speaker.clone()),
+            kind: Some(self.kind.name().to_owned()),
+            text: Some(self.text.clone()),
+            summary: match self.summary_by_rule {
+                true => None,
+                false => self.summary.clone(),
+            },
+        }
     }
 }
 
@@ -206,6 +231,11 @@ impl Script {
     /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming the turn and field: an empty
     /// script, a missing or empty text, an unknown kind, or a missing summary.
     pub fn new(specs: Vec<TurnSpec>) -> Result<Script, Error> {
+        Script::validated(specs, true)
+    }
+
+    /// [`Script::new`]; without `need_summary`, the rule writes the missing summaries.
+    fn validated(specs: Vec<TurnSpec>, need_summary: bool) -> Result<Script, Error> {
         if specs.is_empty() {
             return Err(Error::invalid(
                 "script",
@@ -221,7 +251,12 @@ impl Script {
         let mut turns = Vec::with_capacity(specs.len());
         for (index, spec) in specs.into_iter().enumerate() {
             let at = |field: &str| format!("script[{index}].{field} (turn {})", index + 1);
-            turns.push(validate(&at, spec, true)?);
+            let mut turn = validate(&at, spec, need_summary)?;
+            if turn.summary.is_none() && turn.kind != Kind::Chatter {
+                turn.summary = Some(extract(&turn.text));
+                turn.summary_by_rule = true;
+            }
+            turns.push(turn);
         }
         Ok(Script { turns })
     }
@@ -231,9 +266,23 @@ impl Script {
     /// [`MAX_TOTAL_TEXT_CHARS`](crate::limits::MAX_TOTAL_TEXT_CHARS) characters in all. The
     /// library's own [`Script::new`] takes any length, for long native sessions.
     ///
+    /// A turn that is not chatter and comes without a summary gets one from the first-sentence
+    /// rule of [`Extractive`](crate::Extractive), and says so
+    /// ([`Turn::summary_by_rule`]): a typed or imported turn needs no summary.
+    ///
+    /// ```
+    /// use agent_memory_widgets::{Script, TurnSpec};
+    ///
+    /// let spec = TurnSpec { speaker: Some("agent".into()), kind: Some("decision".into()),
+    ///                       text: Some("Refund approved. It takes five days.".into()), summary: None };
+    /// let script = Script::within_limits(vec![spec]).unwrap();
+    /// assert_eq!(script.turns()[0].summary(), Some("Refund approved."));
+    /// assert!(script.turns()[0].summary_by_rule());
+    /// ```
+    ///
     /// # Errors
     ///
-    /// As [`Script::new`], and when a limit is passed.
+    /// As [`Script::new`] but for missing summaries, and when a limit is passed.
     pub fn within_limits(specs: Vec<TurnSpec>) -> Result<Script, Error> {
         check_len("script", specs.len(), MAX_TURNS, "MAX_TURNS")?;
         let mut budget = TextBudget::default();
@@ -251,7 +300,7 @@ impl Script {
                 }
             }
         }
-        Script::new(specs)
+        Script::validated(specs, false)
     }
 
     /// The ten-turn refund-desk session of the seed design. With `BUDGET` 40 and `HOT_N` 2 it
@@ -264,6 +313,7 @@ impl Script {
                 kind,
                 text: text.into(),
                 summary: summary.map(Into::into),
+                summary_by_rule: false,
                 tokens: Tokens::of(text),
             })
             .collect();
@@ -288,6 +338,12 @@ impl Script {
     /// All turns in order.
     pub fn turns(&self) -> &[Turn] {
         &self.turns
+    }
+
+    /// Every turn as options write it ([`Turn::to_spec`]): `Script::within_limits` of these
+    /// makes this script again.
+    pub fn to_specs(&self) -> Vec<TurnSpec> {
+        self.turns.iter().map(Turn::to_spec).collect()
     }
 }
 
@@ -360,6 +416,7 @@ fn validate(
         kind,
         text,
         summary,
+        summary_by_rule: false,
         tokens,
     })
 }

@@ -81,7 +81,7 @@ impl Summarizer for Extractive {
 
 /// The first sentence of `text` (up to a `.`, `!` or `?` that ends a word), at most
 /// [`EXTRACT_WORDS`] words, `…` appended where it was cut.
-fn extract(text: &str) -> String {
+pub(crate) fn extract(text: &str) -> String {
     let mut out = String::new();
     for (words, word) in text.split_whitespace().enumerate() {
         if words == EXTRACT_WORDS {

@@ -1,0 +1,304 @@
+//! A conversation from outside the refund desk: plain `Speaker: text` lines or chat messages as
+//! chat APIs write them, each turn's kind inferred by [`KIND_RULE`].
+//!
+//! The result is a list of [`TurnSpec`]s with no summaries: a
+//! [`Session::from_options`](crate::Session::from_options) gives each turn that is not chatter
+//! the first-sentence summary of [`Extractive`](crate::Extractive).
+
+use crate::compaction::script::{Kind, TurnSpec};
+use crate::error::Error;
+use crate::limits::{check_len, TextBudget, MAX_TOTAL_TEXT_CHARS, MAX_TURNS};
+
+/// How [`infer_kind`] reads a turn, in the order it applies the rules.
+pub const KIND_RULE: &str = "A tool's turn (role or speaker \"tool\") is a tool output. A turn \
+    of at most 12 words with a greeting or thanks in it (hi, hello, hey, thanks, thank, bye, \
+    goodbye, cheers) and no digit is chatter. A turn with a question mark is a question. \
+    Anything else is a decision.";
+
+/// The words that make a short turn chatter (compared without case or punctuation).
+const CHATTER_WORDS: [&str; 9] = [
+    "hi", "hello", "hey", "thanks", "thank", "bye", "goodbye", "cheers", "thx",
+];
+
+/// The kind of a turn by [`KIND_RULE`]: from who spoke and what they said, nothing else.
+///
+/// ```
+/// use agent_memory_widgets::{infer_kind, Kind};
+///
+/// assert_eq!(infer_kind("tool", "lookup ORD-3300: $200.00"), Kind::Tool);
+/// assert_eq!(infer_kind("Dana", "Okay, fair enough. Thanks!"), Kind::Chatter);
+/// assert_eq!(infer_kind("Dana", "Thanks. Can I get my $200.00 back?"), Kind::Question);
+/// assert_eq!(infer_kind("agent", "Your refund is $180.00."), Kind::Decision);
+/// ```
+pub fn infer_kind(speaker: &str, text: &str) -> Kind {
+    if speaker.trim().eq_ignore_ascii_case("tool") {
+        return Kind::Tool;
+    }
+    let mut words = 0;
+    let mut greets = false;
+    for word in text.split_whitespace() {
+        words += 1;
+        let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
+        greets |= CHATTER_WORDS
+            .iter()
+            .any(|chatter| bare.eq_ignore_ascii_case(chatter));
+    }
+    let digit = text.bytes().any(|b| b.is_ascii_digit());
+    if greets && words <= 12 && !digit {
+        Kind::Chatter
+    } else if text.contains('?') {
+        Kind::Question
+    } else {
+        Kind::Decision
+    }
+}
+
+/// A turn from plain lines: `Speaker: text`, one turn per such line.
+///
+/// A line starts a turn when it begins with a speaker (at most 3 words and 40 characters,
+/// then a colon); any other line continues the turn before it, and blank lines are skipped.
+///
+/// ```
+/// use agent_memory_widgets::{import_lines, Kind};
+///
+/// # fn main() -> Result<(), agent_memory_widgets::Error> {
+/// let turns = import_lines("Dana: Hi there!\nagent: Your refund is $180.00.\nIt takes five days.")?;
+/// assert_eq!(turns.len(), 2);
+/// assert_eq!(turns[0].kind.as_deref(), Some("chatter"));
+/// assert_eq!(turns[1].text.as_deref(), Some("Your refund is $180.00. It takes five days."));
+/// assert_eq!(
+///     import_lines("hello").unwrap_err().message(),
+///     "line 1: a conversation starts with a speaker, like \"Dana: Hello\""
+/// );
+/// # Ok(())
+/// # }
+/// ```
+///
+/// # Errors
+///
+/// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming `conversation` when it has no
+/// turn or its first line has no speaker, and [`ErrorKind::OverLimit`](crate::ErrorKind) past
+/// [`MAX_TURNS`] turns or [`MAX_TOTAL_TEXT_CHARS`] characters.
+pub fn import_lines(text: &str) -> Result<Vec<TurnSpec>, Error> {
+    check_size(text.len())?;
+    let mut turns: Vec<(String, String)> = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        match (speaker_of(line), turns.last_mut()) {
+            (Some((speaker, said)), _) => {
+                check_len("conversation", turns.len() + 1, MAX_TURNS, "MAX_TURNS")?;
+                turns.push((speaker.to_owned(), said.to_owned()));
+            }
+            (None, Some((_, said))) => {
+                if !said.is_empty() {
+                    said.push(' ');
+                }
+                said.push_str(line);
+            }
+            (None, None) => {
+                return Err(Error::invalid(
+                    "conversation",
+                    format!(
+                        "line {}: a conversation starts with a speaker, like \"Dana: Hello\"",
+                        index + 1
+                    ),
+                ))
+            }
+        }
+    }
+    specs(turns)
+}
+
+/// One chat message: who sent it (`user`, `assistant`, `tool` or `system`) and its text, with a
+/// list of content parts already joined.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatMessage {
+    /// `user`, `assistant`, `tool` or `system`.
+    pub role: String,
+    /// The message's text; a message with none (an assistant's bare tool call) is skipped.
+    pub text: String,
+}
+
+/// Turns from chat messages: the role is the speaker, and the kind is inferred.
+///
+/// ```
+/// use agent_memory_widgets::{import_messages, ChatMessage};
+///
+/// # fn main() -> Result<(), agent_memory_widgets::Error> {
+/// let message = |role: &str, text: &str| ChatMessage { role: role.into(), text: text.into() };
+/// let turns = import_messages(vec![
+///     message("user", "Where is order ORD-7?"),
+///     message("assistant", ""), // a tool call with no text: skipped
+///     message("tool", "ORD-7 shipped on day 3."),
+/// ])?;
+/// assert_eq!(turns.len(), 2);
+/// assert_eq!(turns[1].kind.as_deref(), Some("tool"));
+/// assert_eq!(
+///     import_messages(vec![message("bot", "Hi")]).unwrap_err().message(),
+///     "messages[0].role: unknown role \"bot\"; use user, assistant, tool or system"
+/// );
+/// # Ok(())
+/// # }
+/// ```
+///
+/// # Errors
+///
+/// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming the message of an unknown role or
+/// `conversation` when no message has text, and [`ErrorKind::OverLimit`](crate::ErrorKind) as
+/// [`import_lines`].
+pub fn import_messages(messages: Vec<ChatMessage>) -> Result<Vec<TurnSpec>, Error> {
+    let mut turns = Vec::new();
+    let mut size = 0;
+    for (index, message) in messages.into_iter().enumerate() {
+        if !matches!(
+            message.role.as_str(),
+            "user" | "assistant" | "tool" | "system"
+        ) {
+            return Err(Error::invalid(
+                "messages",
+                format!(
+                    "messages[{index}].role: unknown role \"{}\"; use user, assistant, tool or system",
+                    message.role
+                ),
+            ));
+        }
+        size += message.text.len();
+        check_size(size)?;
+        if !message.text.trim().is_empty() {
+            check_len("conversation", turns.len() + 1, MAX_TURNS, "MAX_TURNS")?;
+            turns.push((message.role, message.text));
+        }
+    }
+    specs(turns)
+}
+
+/// `Some((speaker, text))` when `line` starts with a speaker and a colon.
+fn speaker_of(line: &str) -> Option<(&str, &str)> {
+    let (speaker, said) = line.split_once(':')?;
+    let speaker = speaker.trim();
+    let words = speaker.split_whitespace().count();
+    ((1..=3).contains(&words) && speaker.len() <= 40).then(|| (speaker, said.trim()))
+}
+
+/// The byte length of a conversation's text, checked before it is read: a text of more bytes
+/// than [`MAX_TOTAL_TEXT_CHARS`] times 4 has more characters than that.
+fn check_size(bytes: usize) -> Result<(), Error> {
+    if bytes <= 4 * MAX_TOTAL_TEXT_CHARS {
+        Ok(())
+    } else {
+        Err(Error::over_limit(
+            "MAX_TOTAL_TEXT_CHARS",
+            format!("conversation: must have at most {MAX_TOTAL_TEXT_CHARS} characters"),
+        ))
+    }
+}
+
+/// The turns as specs, kinds inferred, each text checked against the limits.
+fn specs(turns: Vec<(String, String)>) -> Result<Vec<TurnSpec>, Error> {
+    if turns.iter().all(|(_, text)| text.trim().is_empty()) {
+        return Err(Error::invalid(
+            "conversation",
+            "conversation: no turn has any text; write lines like \"Dana: Hello\" or a JSON \
+             array of chat messages",
+        ));
+    }
+    let mut budget = TextBudget::default();
+    let mut out = Vec::with_capacity(turns.len());
+    for (index, (speaker, text)) in turns.into_iter().enumerate() {
+        if text.trim().is_empty() {
+            continue;
+        }
+        budget.take(&format!("conversation turn {}", index + 1), &text)?;
+        out.push(TurnSpec {
+            kind: Some(infer_kind(&speaker, &text).name().to_owned()),
+            speaker: Some(speaker),
+            text: Some(text),
+            summary: None,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Script;
+
+    #[test]
+    fn the_rule_gives_every_refund_desk_turn_its_own_kind() {
+        for turn in Script::refund_desk().turns() {
+            assert_eq!(
+                infer_kind(turn.speaker(), turn.text()),
+                turn.kind(),
+                "{}",
+                turn.text()
+            );
+        }
+    }
+
+    #[test]
+    fn chatter_needs_a_greeting_few_words_and_no_digit() {
+        assert_eq!(infer_kind("Dana", "Hello"), Kind::Chatter);
+        assert_eq!(infer_kind("Dana", "hey!!"), Kind::Chatter);
+        assert_eq!(infer_kind("Dana", "Thanks for order 7"), Kind::Decision);
+        assert_eq!(infer_kind("Dana", "Thanks, is it done?"), Kind::Chatter);
+        let long = "thanks a b c d e f g h i j k l";
+        assert_eq!(long.split_whitespace().count(), 13);
+        assert_eq!(infer_kind("Dana", long), Kind::Decision);
+        assert_eq!(infer_kind("Dana", &long[..long.len() - 2]), Kind::Chatter);
+        assert_eq!(infer_kind("Dana", "Hilton is fine"), Kind::Decision);
+        assert_eq!(infer_kind(" TOOL ", "Hi"), Kind::Tool);
+    }
+
+    #[test]
+    fn lines_start_turns_only_with_a_short_speaker() {
+        let turns = import_lines(
+            "\n  Dana Jones:  Where is it?\nThe order is ORD-1: see above.\n\nfour word long name: no\n",
+        )
+        .unwrap();
+        assert_eq!(turns.len(), 1);
+        assert_eq!(turns[0].speaker.as_deref(), Some("Dana Jones"));
+        assert_eq!(
+            turns[0].text.as_deref(),
+            Some("Where is it? The order is ORD-1: see above. four word long name: no")
+        );
+        let empty = import_lines("Dana:\n agent:  ").unwrap_err();
+        assert!(empty
+            .message()
+            .starts_with("conversation: no turn has any text"));
+        assert!(import_lines("").is_err());
+    }
+
+    #[test]
+    fn a_speaker_of_forty_bytes_is_one_of_forty_one_is_not() {
+        let forty = "a".repeat(40);
+        assert_eq!(
+            speaker_of(&format!("{forty}: x")),
+            Some((forty.as_str(), "x"))
+        );
+        assert_eq!(speaker_of(&format!("{forty}a: x")), None);
+        assert_eq!(speaker_of("a b c: x"), Some(("a b c", "x")));
+        assert_eq!(speaker_of(": x"), None);
+    }
+
+    #[test]
+    fn a_conversation_stays_within_the_limits() {
+        let many = "Dana: hi\n".repeat(MAX_TURNS + 1);
+        assert_eq!(
+            import_lines(&many).unwrap_err().message(),
+            format!(
+                "conversation must have at most {MAX_TURNS} items, got {}",
+                MAX_TURNS + 1
+            )
+        );
+        assert!(import_lines(&"Dana: hi\n".repeat(MAX_TURNS)).is_ok());
+        let huge = format!("Dana: {}", "a".repeat(4 * MAX_TOTAL_TEXT_CHARS));
+        assert!(import_lines(&huge)
+            .unwrap_err()
+            .message()
+            .contains("at most"));
+    }
+}
