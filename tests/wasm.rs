@@ -525,3 +525,48 @@ fn the_forgetting_playground_compares_seven_policies_and_names_a_bad_option() {
     }
     assert!(message(playground.set_time(-1.0).unwrap_err()).starts_with("t must be"));
 }
+
+#[wasm_bindgen_test]
+fn a_conversation_imports_from_lines_or_chat_json_and_plays_back_the_same() {
+    use agent_memory_widgets::wasm::import_conversation;
+    let import = |text: &str| import_conversation(&js_sys::JsString::from(text));
+    let chat = import(
+        r#"[{"role": "user", "content": [{"type": "text", "text": "Where is ORD-7?"}, {"type": "image_url"}]},
+            {"role": "assistant", "content": null, "tool_calls": []},
+            {"role": "tool", "tool_call_id": "1", "content": "ORD-7 shipped."}]"#,
+    )
+    .unwrap();
+    let expected = options(
+        r#"[{"speaker": "user", "kind": "question", "text": "Where is ORD-7?", "summary": null},
+            {"speaker": "tool", "kind": "tool", "text": "ORD-7 shipped.", "summary": null}]"#,
+    );
+    assert_same(&chat, &expected, "chat");
+    let lines = import("Dana: Hi!\nagent: Shipped on day 3.").unwrap();
+    assert_eq!(Array::from(&lines).length(), 2);
+
+    // A session of the imported turns gives them back, and its state says who wrote each summary.
+    let config = Object::new();
+    Reflect::set(&config, &"script".into(), &chat).unwrap();
+    let mut session = JsSession::with_config(config.into()).unwrap();
+    assert_same(&session.script().unwrap(), &expected, "script");
+    session.add_turn().unwrap();
+    let turn = Array::from(&get(&session.state().unwrap(), "transcript")).get(0);
+    assert_eq!(get(&turn, "summary").as_string().unwrap(), "Where is ORD-7?");
+    assert_eq!(get(&turn, "summaryByRule").as_bool(), Some(true));
+
+    for (text, expect) in [
+        ("[1, 2", "the conversation, read as JSON, could not be read: it threw"),
+        ("{}", "line 1: a conversation starts with a speaker"),
+        ("[{\"content\": \"x\"}]", "messages[0] must be an object with a string role"),
+        ("[{\"role\": \"user\", \"content\": {}}]", "messages[0].content must be a string or a list"),
+        ("[]", "conversation: no turn has any text"),
+    ] {
+        let got = message(import(text).err().unwrap());
+        assert!(got.starts_with(expect), "{text}: {got}");
+    }
+    let huge = "a".repeat(2_000_001);
+    assert_eq!(
+        message(import(&huge).err().unwrap()),
+        "conversation: must have at most 1000000 characters"
+    );
+}
