@@ -19,17 +19,20 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * lean core (BENCHMARKS.md: what stands between today and each goal) brings it to the goal.
  * Issue 14 raised three on purpose: the playground's seventh policy and its compact-at knob
  * (+1.7 KB), and the fourth element on the index page and in the bundle (+12 and +9 KB); a page
- * without <memory-forgetting-playground> does not load it.
+ * without <memory-forgetting-playground> does not load it. Issue 13 raised them again, for a
+ * reader's own conversation: the import and the summary rule in the compaction cores (+4.5 KB
+ * of wasm on the compaction and playground pages), its panel (own.js, +2.1 KB, only on those
+ * pages) and links (+1.5 KB in the code every element shares).
  */
 export const PAGES = [
-  { name: "only <memory-compaction>", families: ["compaction"], goal: 18_000, budget: 41_500 },
-  { name: "only <memory-forgetting>", families: ["forgetting"], goal: 18_000, budget: 59_000 },
-  { name: "only <memory-playground>", families: ["playground"], goal: 18_000, budget: 57_000 },
-  { name: "only <memory-forgetting-playground>", families: ["forgetting-playground"], goal: 18_000, budget: 43_000 },
-  { name: "www/index.html: all four", families: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 106_000 },
+  { name: "only <memory-compaction>", families: ["compaction"], goal: 18_000, budget: 50_500 },
+  { name: "only <memory-forgetting>", families: ["forgetting"], goal: 18_000, budget: 60_000 },
+  { name: "only <memory-playground>", families: ["playground"], goal: 18_000, budget: 66_000 },
+  { name: "only <memory-forgetting-playground>", families: ["forgetting-playground"], goal: 18_000, budget: 44_500 },
+  { name: "www/index.html: all four", families: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 114_500 },
 ];
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 100_500 };
+export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 109_000 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {

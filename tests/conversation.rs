@@ -94,7 +94,7 @@ proptest! {
         prop_assert_eq!(kind, infer_kind(speaker, &text));
         let words: Vec<&str> = text.split_whitespace().collect();
         let greets = words.iter().any(|w| {
-            let bare = w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+            let bare = w.trim_matches(|c: char| !c.is_ascii_alphanumeric()).to_lowercase();
             ["hi", "hello", "hey", "thanks", "thank", "bye", "goodbye", "cheers", "thx"].contains(&bare.as_str())
         });
         let chatter = greets && words.len() <= 12 && !text.chars().any(|c| c.is_ascii_digit());

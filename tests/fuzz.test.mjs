@@ -169,7 +169,7 @@ function show(value) {
 
 const CLASSES = ["Session", "FactStore", "Playground", "ForgettingPlayground"];
 const METHODS = {
-  Session: [["addTurn"], ["reset"], ["goTo", 1], ["state"], ["state"]],
+  Session: [["addTurn"], ["reset"], ["goTo", 1], ["state"], ["state"], ["script"]],
   FactStore: [["setTime", 1], ["time"], ["events"], ["fire", 1], ["unfire", 1], ["read", 1], ["chart", 2], ["consolidate"], ["unconsolidate"], ["reset"], ["state"], ["state"]],
   Playground: [["goTo", 1], ["turn"], ["state"]],
   ForgettingPlayground: [["setTime", 1], ["time"], ["state"]],
@@ -186,6 +186,9 @@ function operation(r) {
     return { slot, cls, call: "withConfig", args: [config(r)] };
   }
   if (roll === 3) return { slot, cls, call: "free" };
+  if (roll === 4 && cls !== "FactStore" && cls !== "ForgettingPlayground") {
+    return { slot, cls, call: "import", args: [r.chance(0.8) ? ["string", conversation(r)] : wildValue(r)] };
+  }
   const [call, arity = 0] = r.pick(METHODS[cls]);
   const args = Array.from({ length: arity }, () => {
     if (r.chance(0.7)) return ["number", call === "chart" ? r.pick([12, 0.25, 1, 6, 0]) : r.int(13) / (r.chance(0.3) ? 2 : 1)];
@@ -194,7 +197,22 @@ function operation(r) {
   return { slot, cls, call, args };
 }
 
+/** A pasted conversation: `Speaker: text` lines, or chat messages as JSON, often malformed. */
+function conversation(r) {
+  const text = () => r.pick(["Hi!", "thanks", "Where is ORD-7?", "Refund $12.50 approved.", "", "  ", "日本 naïve…", "a: b: c", "<img src=x>", "word ".repeat(1 + r.int(30))]);
+  const n = r.int(8);
+  if (r.chance(0.5)) {
+    return Array.from({ length: n }, () => `${r.pick(["Dana", "tool", "agent", "a b c d", "", "x".repeat(41)])}: ${text()}`)
+      .join(r.pick(["\n", "\r\n", "\n\n"])) + (r.chance(0.2) ? "\ncontinued line" : "");
+  }
+  const content = () => r.pick([text(), null, 7, [{ type: "text", text: text() }, { type: "image_url" }], { text: "x" }]);
+  const messages = Array.from({ length: n }, () => ({ role: r.pick(["user", "assistant", "tool", "system", "bot", 3]), content: content(), tool_call_id: "1" }));
+  const json = JSON.stringify(messages);
+  return r.chance(0.1) ? json.slice(0, r.int(json.length)) : json;
+}
+
 function describe(op) {
+  if (op.call === "import") return `${op.cls.toLowerCase()}${op.slot} = ${op.cls}.withConfig({ script: importConversation(${show(op.args[0])}) });`;
   const target = `${op.cls.toLowerCase()}${op.slot}`;
   if (op.call === "new") return `${target} = new ${op.cls}();`;
   if (op.call === "withConfig") return `${target} = ${op.cls}.withConfig(${show(op.args[0])});`;
@@ -281,6 +299,20 @@ function run(lib, ops, counts = { returned: 0, error: 0 }) {
         if (op.call === "new") { slots[op.slot]?.free(); slots[op.slot] = new lib[op.cls](); continue; }
         if (op.call === "withConfig") {
           const made = lib[op.cls].withConfig(...op.args.map(build));
+          slots[op.slot]?.free();
+          slots[op.slot] = made;
+          counts.returned++;
+          continue;
+        }
+        if (op.call === "import") {
+          const turns = lib.importConversation(build(op.args[0]));
+          checkValues(turns, "importConversation()");
+          for (const turn of turns) {
+            if (!["chatter", "decision", "tool", "question"].includes(turn.kind) || !turn.text.trim() || turn.summary !== null) {
+              throw new Failure(`importConversation() gave a turn that is not one: ${JSON.stringify(turn)}`);
+            }
+          }
+          const made = lib[op.cls].withConfig({ script: turns });
           slots[op.slot]?.free();
           slots[op.slot] = made;
           counts.returned++;

@@ -551,14 +551,26 @@ fn a_conversation_imports_from_lines_or_chat_json_and_plays_back_the_same() {
     assert_same(&session.script().unwrap(), &expected, "script");
     session.add_turn().unwrap();
     let turn = Array::from(&get(&session.state().unwrap(), "transcript")).get(0);
-    assert_eq!(get(&turn, "summary").as_string().unwrap(), "Where is ORD-7?");
+    assert_eq!(
+        get(&turn, "summary").as_string().unwrap(),
+        "Where is ORD-7?"
+    );
     assert_eq!(get(&turn, "summaryByRule").as_bool(), Some(true));
 
     for (text, expect) in [
-        ("[1, 2", "the conversation, read as JSON, could not be read: it threw"),
+        (
+            "[1, 2",
+            "the conversation, read as JSON, could not be read: it threw",
+        ),
         ("{}", "line 1: a conversation starts with a speaker"),
-        ("[{\"content\": \"x\"}]", "messages[0] must be an object with a string role"),
-        ("[{\"role\": \"user\", \"content\": {}}]", "messages[0].content must be a string or a list"),
+        (
+            "[{\"content\": \"x\"}]",
+            "messages[0] must be an object with a string role",
+        ),
+        (
+            "[{\"role\": \"user\", \"content\": {}}]",
+            "messages[0].content must be a string or a list",
+        ),
         ("[]", "conversation: no turn has any text"),
     ] {
         let got = message(import(text).err().unwrap());

@@ -8,8 +8,12 @@
 //   docs/phone-forgetting.png  the store at t = 6 after the Globex question, on the same phone
 //   docs/playground.png     the compaction playground at turn 6, Codex's window opened
 //   docs/forgetting-playground.png  the forgetting playground at t = 120 of the forty tickets
+//   docs/imported.png       the compaction playground replaying examples/chat.json (a chat API's
+//                           messages, imported) at turn 8
+//   docs/phone-own.png      a phone: a turn typed into the compaction widget after the refund desk
 
 import { join } from "node:path";
+import { readFile } from "node:fs/promises";
 import { ROOT, serve, launch } from "../tests/e2e/harness.mjs";
 
 const server = await serve();
@@ -47,6 +51,12 @@ try {
   const comparison = page.locator("memory-forgetting-playground");
   await comparison.getByRole("slider", { name: "point in the stream" }).fill("120");
   await shot(comparison, "forgetting-playground");
+  await playground.getByRole("button", { name: "Handoff checkpoint" }).click(); // closes it
+  await playground.locator("details.own > summary").click();
+  await playground.getByRole("textbox", { name: "Conversation to import" }).fill(await readFile(join(ROOT, "examples/chat.json"), "utf8"));
+  await playground.getByRole("button", { name: "Import" }).click();
+  await playground.getByRole("slider", { name: "turn" }).fill("8");
+  await shot(playground, "imported");
   await context.close();
 
   const phone = await open(390);
@@ -58,8 +68,15 @@ try {
   await phone.page.screenshot({ path: join(ROOT, "docs/phone.png"), fullPage: true, clip: { x: 0, y: top - 8, width: 390, height: 1150 } });
   const storeTop = await phone.page.locator("memory-forgetting").evaluate((el) => el.getBoundingClientRect().top + scrollY);
   await phone.page.screenshot({ path: join(ROOT, "docs/phone-forgetting.png"), fullPage: true, clip: { x: 0, y: storeTop - 8, width: 390, height: 1150 } });
+  const session = phone.page.locator("memory-compaction");
+  await session.locator("details.own > summary").click();
+  await session.getByRole("textbox", { name: "Your turn" }).fill("Actually, please send the $180.00 to my store credit instead. Can you do that today?");
+  await session.getByRole("combobox", { name: "Speaker" }).selectOption("user");
+  await session.getByRole("combobox", { name: "Kind" }).selectOption("question");
+  await session.getByRole("button", { name: "Add my turn" }).click();
+  await session.screenshot({ path: join(ROOT, "docs/phone-own.png") });
   await phone.context.close();
-  console.log("docs/compaction.png docs/forgetting.png docs/consolidation.png docs/playground.png docs/forgetting-playground.png docs/phone.png docs/phone-forgetting.png");
+  console.log("docs/compaction.png docs/forgetting.png docs/consolidation.png docs/playground.png docs/forgetting-playground.png docs/phone.png docs/phone-forgetting.png docs/imported.png docs/phone-own.png");
 } finally {
   await browser.close();
   await server.close();

@@ -5,8 +5,9 @@
 //   <memory-compaction budget="40" hot="2"></memory-compaction>
 
 import { PEAK_MS, FALL_MS, reducedMotion, h, plural, MemoryWidget, turnList, sessionModel, define } from "./widget.js";
+import { WithConversation } from "./own.js";
 
-class MemoryCompaction extends MemoryWidget {
+class MemoryCompaction extends WithConversation(MemoryWidget) {
   static family = "compaction";
   static observedAttributes = ["budget", "hot", "turn", "scenario", "src"];
 

@@ -5,6 +5,7 @@
 //   <memory-playground budget="40" hot="2"></memory-playground>
 
 import { h, plural, MemoryWidget, svg, turnList, sessionModel, define } from "./widget.js";
+import { WithConversation } from "./own.js";
 
 const NUMBER_WORDS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"];
 const countWord = (n) => NUMBER_WORDS[n] ?? String(n);
@@ -100,7 +101,7 @@ function triggerNote(state) {
   return `Every policy with a token trigger now compacts at ${state.compactAt}% of the budget (${plural(tokens, "token")}); ADK and observation masking have none, so they do not change.`;
 }
 
-class MemoryPlayground extends MemoryWidget {
+class MemoryPlayground extends WithConversation(MemoryWidget) {
   static family = "playground";
   static observedAttributes = ["budget", "hot", "turn", "compact-at", "scenario", "src"];
 

@@ -38,7 +38,7 @@ pub fn infer_kind(speaker: &str, text: &str) -> Kind {
     let mut greets = false;
     for word in text.split_whitespace() {
         words += 1;
-        let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
+        let bare = word.trim_matches(|c: char| !c.is_ascii_alphanumeric());
         greets |= CHATTER_WORDS
             .iter()
             .any(|chatter| bare.eq_ignore_ascii_case(chatter));

@@ -338,8 +338,10 @@ impl Store {
         let now = event.at.get();
         match (self, &event.op) {
             (Store::Ours(store), op) => {
-                // The stream's times never go back, and its writes are valid facts.
-                let _ = store.advance_to(event.at);
+                // The stream's times never go back, and its writes are valid facts: neither call
+                // can fail on a `Stream` (checked in debug builds, so every test run checks it).
+                let advanced = store.advance_to(event.at);
+                debug_assert!(advanced.is_ok(), "{advanced:?}");
                 match op {
                     StreamOp::Write {
                         fact,
@@ -347,7 +349,8 @@ impl Store {
                         importance,
                         supersedes,
                     } => {
-                        let _ = store.write(*fact, text, *importance, *supersedes);
+                        let written = store.write(*fact, text, *importance, *supersedes);
+                        debug_assert!(written.is_ok(), "{written:?}");
                         None
                     }
                     StreamOp::Read { fact } => Some(store.read(*fact).is_ok()),
