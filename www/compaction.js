@@ -125,8 +125,9 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
       : `crosses the budget on ${turnList(crossings)}`;
     const now = `With a budget of ${state.budget} tokens and ${plural(state.hotN, "HOT turn")}, the window ${where}.`;
     const [budget, hotN] = this.opened;
-    return budget === state.budget && hotN === state.hotN ? now
-      : `${now} The text around this widget describes the settings it opened with: a budget of ${budget} and ${plural(hotN, "HOT turn")}.`;
+    const yours = this.conversation && this.conversation !== this.sourceConversation ? " This is your conversation: the text around this widget tells the refund desk." : "";
+    return budget === state.budget && hotN === state.hotN ? `${now}${yours}`
+      : `${now} The text around this widget describes the settings it opened with: a budget of ${budget} and ${plural(hotN, "HOT turn")}.${yours}`;
   }
 
   /**

@@ -24,7 +24,7 @@ export const WithConversation = (Base) => class extends Base {
   /**
    * Reads the conversation file the `src` attribute names, from this page's own origin only, and
    * makes it the element's conversation. Returns the error to show, if any; the element then
-   * keeps the conversation it had.
+   * plays the refund desk (or its `scenario`).
    */
   async loadSource() {
     const src = this.getAttribute("src");
@@ -74,7 +74,7 @@ export const WithConversation = (Base) => class extends Base {
     ui.kinds = h("ol", { className: "own-kinds" });
     ui.kindsBox = h("div", { hidden: true },
       h("h3", {}, "Your conversation"),
-      h("p", { className: "caption" }, "Each turn's kind, guessed by the rule above: change any that it got wrong."),
+      h("p", { className: "caption" }, "Each turn with its kind (the script's, the one you chose, or the import rule's guess): change any that is wrong."),
       ui.kinds,
       h("button", { type: "button", className: "quiet", on: { click: () => this.useConversation(null, "Back to the refund desk") } }, "Back to the refund desk"));
     parts.push(h("div", { className: "own-import" },

@@ -611,7 +611,12 @@ function linkEntries(hash) {
   const entries = new Map();
   for (const part of hash.replace(/^#/, "").split("&")) {
     const at = part.indexOf("=");
-    if (at > 0) entries.set(decodeURIComponent(part.slice(0, at)), part.slice(at + 1));
+    if (at <= 0) continue;
+    try {
+      entries.set(decodeURIComponent(part.slice(0, at)), part.slice(at + 1));
+    } catch {
+      // A malformed escape (`%E0%A4%A`): not a state of ours.
+    }
   }
   return entries;
 }
