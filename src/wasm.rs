@@ -112,7 +112,7 @@ export interface PolicyRow {
 }
 export interface PlaygroundState {
   turn: number; totalTurns: number; budget: number; compactAt: number | null; facts: string[];
-  factsRule: string; policies: PolicyRow[];
+  factsRule: string; factsAreKeyTerms: boolean; policies: PolicyRow[];
 }
 /** Options for `ForgettingPlayground.withConfig`; every field is optional. */
 export interface ForgettingPlaygroundConfig {
@@ -202,8 +202,9 @@ impl JsSession {
 }
 
 /// The turns of a pasted or fetched conversation, each kind inferred by the core's rule:
-/// plain `Speaker: text` lines, or (when it starts with `[`) a JSON array of chat messages
-/// `{ role, content }`, `content` a string or a list of `{ type: "text", text }` parts.
+/// plain `Speaker: text` lines, or (when it starts with `[{`, or `{`) a JSON array of chat
+/// messages `{ role, content }`, `content` a string or a list of `{ type: "text", text }` parts,
+/// or an object holding that array as `messages`, as a chat API request does.
 /// Throws an `Error` that says what is wrong and where.
 #[cfg(any(feature = "element-compaction", feature = "element-playground"))]
 #[wasm_bindgen(js_name = importConversation, unchecked_return_type = "TurnSpec[]")]
@@ -216,10 +217,20 @@ pub fn import_conversation(text: &JsString) -> Result<JsValue, JsError> {
         )));
     }
     let text = String::from(text);
-    let specs = if text.trim_start().starts_with('[') {
+    // JSON when it opens as a list of objects (`[{`, `[]`) or an object (a chat API request
+    // with its `messages`); a line such as `[10:32] Dana: hi` is a plain line.
+    let start = text.trim_start();
+    let after = start.get(1..).unwrap_or("").trim_start();
+    let json = start.starts_with('{') || (start.starts_with('[') && after.starts_with(['{', ']']));
+    let specs = if json {
         let value = js_sys::JSON::parse(&text)
             .map_err(|err| threw("the conversation, read as JSON,", &err))?;
-        crate::import_messages(chat_messages(&value)?)
+        let messages = if value.is_object() && !is_array(&value).unwrap_or(true) {
+            Reflect::get(&value, &JsValue::from_str("messages")).unwrap_or(JsValue::UNDEFINED)
+        } else {
+            value
+        };
+        crate::import_messages(chat_messages(&messages)?)
     } else {
         crate::import_lines(&text)
     };
@@ -232,7 +243,7 @@ pub fn import_conversation(text: &JsString) -> Result<JsValue, JsError> {
 fn chat_messages(value: &JsValue) -> Result<Vec<crate::ChatMessage>, JsError> {
     let Some(array) = value.dyn_ref::<Array>() else {
         return Err(JsError::new(
-            "messages must be a JSON array of chat messages",
+            "messages must be a JSON array of chat messages, or an object with one as \"messages\"",
         ));
     };
     let length = array.length() as usize;

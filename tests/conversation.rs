@@ -233,10 +233,13 @@ fn the_playground_looks_for_a_conversation_s_own_key_terms() {
         ["Dana", "Reyes", "ORD-4410", "$75.00", "Parcelo", "RF-2231", "A1", "B2"]
     );
     assert_eq!(state.facts.len(), MAX_FACT_TERMS);
+    assert!(state.facts_are_key_terms);
     assert!(state
         .policies
         .iter()
         .all(|row| row.kept.len() == MAX_FACT_TERMS));
     // The refund desk keeps its seven facts.
-    assert_eq!(Playground::default().state().facts[3], "30-day window");
+    let desk = Playground::default().state();
+    assert_eq!(desk.facts[3], "30-day window");
+    assert!(!desk.facts_are_key_terms);
 }

@@ -541,8 +541,11 @@ fn a_conversation_imports_from_lines_or_chat_json_and_plays_back_the_same() {
             {"speaker": "tool", "kind": "tool", "text": "ORD-7 shipped.", "summary": null}]"#,
     );
     assert_same(&chat, &expected, "chat");
-    let lines = import("Dana: Hi!\nagent: Shipped on day 3.").unwrap();
+    let lines = import("[10:31] Dana: Hi!\nagent: Shipped on day 3.").unwrap();
     assert_eq!(Array::from(&lines).length(), 2);
+    let request =
+        import(r#"{"model": "m", "messages": [{"role": "user", "content": "Hi"}]}"#).unwrap();
+    assert_eq!(Array::from(&request).length(), 1);
 
     // A session of the imported turns gives them back, and its state says who wrote each summary.
     let config = Object::new();
@@ -562,7 +565,14 @@ fn a_conversation_imports_from_lines_or_chat_json_and_plays_back_the_same() {
             "[1, 2",
             "the conversation, read as JSON, could not be read: it threw",
         ),
-        ("{}", "line 1: a conversation starts with a speaker"),
+        (
+            "{}",
+            "messages must be a JSON array of chat messages, or an object",
+        ),
+        (
+            "[10:32] no speaker",
+            "line 1: a conversation starts with a speaker",
+        ),
         (
             "[{\"content\": \"x\"}]",
             "messages[0] must be an object with a string role",

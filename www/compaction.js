@@ -125,7 +125,8 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
       : `crosses the budget on ${turnList(crossings)}`;
     const now = `With a budget of ${state.budget} tokens and ${plural(state.hotN, "HOT turn")}, the window ${where}.`;
     const [budget, hotN] = this.opened;
-    const yours = this.conversation && this.conversation !== this.sourceConversation ? " This is your conversation: the text around this widget tells the refund desk." : "";
+    const story = this.sourceConversation || this.getAttribute("scenario") || this.scenario ? "the conversation it opened with" : "the refund desk";
+    const yours = this.conversation && this.conversation !== this.sourceConversation ? ` This is your conversation: the text around this widget tells ${story}.` : "";
     return budget === state.budget && hotN === state.hotN ? `${now}${yours}`
       : `${now} The text around this widget describes the settings it opened with: a budget of ${budget} and ${plural(hotN, "HOT turn")}.${yours}`;
   }

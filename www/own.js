@@ -6,6 +6,28 @@
 
 import { h, plural } from "./widget.js";
 
+/** The largest conversation file read: the core takes at most 1,000,000 characters. */
+const MAX_FILE_BYTES = 4_000_000;
+
+/** A response's body as text, refused past `limit` bytes before it is all read. */
+async function cappedText(response, limit) {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      await reader.cancel();
+      throw new Error(`the file is over ${limit / 1_000_000} MB`);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(await new Blob(chunks).arrayBuffer());
+}
+
 /** A turn's kinds, as the core names them and as the page says them. */
 export const KINDS = [["chatter", "chatter"], ["decision", "decision"], ["tool", "tool output"], ["question", "question"]];
 
@@ -15,7 +37,10 @@ export const WithConversation = (Base) => class extends Base {
   attributeChanged(name) {
     if (name !== "src") return super.attributeChanged(name);
     this.conversation = this.sourceConversation = null;
+    const version = (this.sourceVersion = (this.sourceVersion ?? 0) + 1);
     this.loadSource().then((problem) => {
+      // A later `src`, or the element's removal, overtook this file.
+      if (version !== this.sourceVersion || !this.isConnected) return;
       this.rebuild();
       if (problem) this.fail(problem);
     });
@@ -35,10 +60,10 @@ export const WithConversation = (Base) => class extends Base {
         throw new Error(`only a file from this page's own origin (${location.origin}) can be read, not one from ${url.origin}`);
       }
       const response = await fetch(url, { credentials: "same-origin" });
+      if (new URL(response.url || url).origin !== location.origin) throw new Error("the file redirects to another origin");
       if (!response.ok) throw new Error(`the file could not be fetched (HTTP ${response.status})`);
-      if (Number(response.headers.get("content-length")) > 8_000_000) throw new Error("the file is over 8 MB");
-      this.sourceConversation = this.core.importConversation(await response.text());
-      this.conversation = this.sourceConversation;
+      const turns = this.core.importConversation(await cappedText(response, MAX_FILE_BYTES));
+      this.sourceConversation = this.conversation = turns;
       return null;
     } catch (error) {
       return new Error(`src="${src}": ${error?.message ?? error}`);
@@ -76,11 +101,11 @@ export const WithConversation = (Base) => class extends Base {
       h("h3", {}, "Your conversation"),
       h("p", { className: "caption" }, "Each turn with its kind (the script's, the one you chose, or the import rule's guess): change any that is wrong."),
       ui.kinds,
-      h("button", { type: "button", className: "quiet", on: { click: () => this.useConversation(null, "Back to the refund desk") } }, "Back to the refund desk"));
+      (ui.back = h("button", { type: "button", className: "quiet", on: { click: () => this.useConversation(this.sourceConversation ?? null, ui.back.textContent) } })));
     parts.push(h("div", { className: "own-import" },
       h("h3", {}, "Import a conversation"),
       field(ui.paste, "Conversation to import"),
-      h("p", { className: "caption" }, `Paste plain lines, one turn each as Speaker: text, or a JSON array of chat messages as chat APIs write them: { "role": "user", "content": "…" }. Nothing leaves this page. A rule guesses each turn's kind: a tool's turn is a tool output; a short turn with a greeting or thanks and no digit is chatter; one with a question mark is a question; anything else is a decision.`),
+      h("p", { className: "caption" }, `Paste plain lines, one turn each as Speaker: text, or a JSON array of chat messages as chat APIs write them, { "role": "user", "content": "…" } (or a request that holds them as "messages"). Nothing leaves this page. A leading [timestamp] is left out. A rule guesses each turn's kind: a tool's turn is a tool output; a short turn with a greeting or thanks and no digit is chatter; one with a question mark is a question; anything else is a decision.`),
       h("button", { type: "button", on: { click: () => this.importPasted() } }, "Import")),
       ui.kindsBox);
     this.own = h("details", { className: "own" },
@@ -95,6 +120,10 @@ export const WithConversation = (Base) => class extends Base {
     if (!ui) return;
     const turns = this.conversation;
     ui.kindsBox.hidden = !turns;
+    // Back to what the page opened with: the author's file or scenario, else the refund desk.
+    ui.back.hidden = turns === this.sourceConversation;
+    ui.back.textContent = this.sourceConversation || this.getAttribute("scenario") || this.scenario
+      ? "Back to the page's conversation" : "Back to the refund desk";
     ui.kinds.replaceChildren(...(turns ?? []).map((turn, i) => {
       const select = h("select", { id: `kind-${i + 1}`, on: { change: () => this.changeKind(i, select.value) } },
         ...KINDS.map(([value, label]) => h("option", { value }, label)));

@@ -234,8 +234,8 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     ui.factRows.replaceChildren(...state.policies.map((row) =>
       h("tr", {}, h("th", { scope: "row" }, row.info.name),
         ...row.kept.map((named) => h("td", { className: `named-${named}` }, `${NAMED[named][0]} ${NAMED[named][1]}`)))));
-    const columns = this.conversation
-      ? ` The columns are the first ${plural(state.facts.length, "key term")} of your conversation (names, IDs, amounts): words with a digit, or with a capital letter where no sentence starts, as the COLD gist keeps them.`
+    const columns = state.factsAreKeyTerms
+      ? ` The columns are the first ${plural(state.facts.length, "key term")} of this conversation (names, IDs, amounts): words with a digit, or with a capital letter where no sentence starts, as the COLD gist keeps them.`
       : "";
     ui.factsRule.textContent = `\u2713 meaning, ~ bare term, \u2717 gone. ${state.factsRule}${columns}`;
 

@@ -396,7 +396,9 @@ export class MemoryWidget extends HTMLElement {
       const value = this.getAttribute(name);
       if (value !== null && name !== "scenario" && name !== "src") attributes[name] = value;
     }
-    return { a: attributes, c: this.conversation ?? null, p: this.progress?.() ?? null };
+    // An author's own conversation (`src`) is the page's, not the reader's: the link leaves it out.
+    const own = this.conversation === this.sourceConversation ? null : this.conversation;
+    return { a: attributes, c: own ?? null, p: this.progress?.() ?? null };
   }
 
   /**
@@ -407,20 +409,23 @@ export class MemoryWidget extends HTMLElement {
   async openLink(hash) {
     if (!this.id || !this.model) return;
     this.openedWith ??= this.linkState().a; // first called as the element connects
-    const packed = linkEntries(hash).get(this.id);
-    if (packed === undefined && !this.fromLink) return;
+    const entries = linkEntries(hash);
+    const packed = entries.get(this.id);
+    // A fragment of another kind (`#why`, an anchor) leaves every element as it is; an empty one,
+    // or one with the states of other elements only, returns this one to how the page opened.
+    if (packed === undefined && (!this.fromLink || (entries.size === 0 && hash.length > 1))) return;
+    const version = (this.linkVersion = (this.linkVersion ?? 0) + 1);
     let saved = null;
     if (packed !== undefined) {
       try {
-        saved = await unpackState(packed);
-        if (typeof saved !== "object" || saved === null || typeof saved.a !== "object" || saved.a === null) {
-          throw new Error("it holds no widget state");
-        }
+        saved = checkedState(await unpackState(packed));
       } catch (error) {
-        this.fail(new Error(`The link's state for #${this.id} could not be read: ${error?.message ?? error}`));
+        if (version === this.linkVersion) this.fail(new Error(`The link's state for #${this.id} could not be read: ${error?.message ?? error}`));
         return;
       }
     }
+    // A later fragment, or the element's removal, overtook this one while it unpacked.
+    if (version !== this.linkVersion || !this.isConnected || !this.model) return;
     const { a = this.openedWith, c = null, p = null } = saved ?? {};
     const observed = this.constructor.observedAttributes.filter((name) => name !== "scenario" && name !== "src");
     const error = this.reconfigure(() => {
@@ -431,7 +436,11 @@ export class MemoryWidget extends HTMLElement {
       }
       this.conversation = c === null ? this.sourceConversation ?? null : c;
     }, saved ? "Opened the state in the link" : "Back to the state the page opened with", p);
-    if (error) this.fail(new Error(`The link's state for #${this.id} could not be applied: ${error}`));
+    if (error) {
+      this.fail(new Error(`The link's state for #${this.id} could not be applied: ${error}`));
+      this.emit("memory-link", { restored: false });
+      return;
+    }
     this.fromLink = saved !== null;
     this.emit("memory-link", { restored: saved !== null });
   }
@@ -447,16 +456,24 @@ export class MemoryWidget extends HTMLElement {
 
   /** Puts the page's link in the address bar (one history entry) and on the clipboard. */
   async copyLink(field) {
-    let url;
+    let link;
     try {
-      url = await pageLink();
+      link = await pageLink();
     } catch (error) {
       this.fail(error);
       return;
     }
-    history.pushState(null, "", url);
-    // Back from here returns each element to the state the page opened with.
-    for (const widget of widgets) widget.fromLink = true;
+    const { url, tooLong } = link;
+    try {
+      history.pushState(null, "", url);
+      // Back from here returns each element to the state the page opened with.
+      for (const widget of widgets) widget.fromLink = true;
+    } catch {
+      // A sandboxed frame may not change its address: the link is still in the field.
+    }
+    if (tooLong.length) {
+      this.fail(new Error(`The link leaves out ${tooLong.map((id) => `#${id}`).join(", ")}: its state is too long for a link (over ${LINK_LIMIT} characters). Share the conversation as a file, with src="...", instead.`));
+    }
     field.value = url;
     field.hidden = false;
     let copied = false;
@@ -621,21 +638,38 @@ function linkEntries(hash) {
   return entries;
 }
 
-/** This page's URL with every element's state that has an id in its fragment. */
+/**
+ * This page's URL with the state of every element that has an id in its fragment, and the ids of
+ * those whose state is too long for a link (left out).
+ */
 async function pageLink() {
   const parts = [];
+  const tooLong = [];
   for (const widget of widgets) {
     if (!widget.id || !widget.model) continue;
     const packed = await packState(widget.linkState());
-    if (packed.length > LINK_LIMIT) {
-      throw new Error(`#${widget.id}'s state is too long for a link (${packed.length} of at most ${LINK_LIMIT} characters): share the conversation as a file, with src="...", instead.`);
-    }
-    parts.push(`${encodeURIComponent(widget.id)}=${packed}`);
+    if (packed.length > LINK_LIMIT) tooLong.push(widget.id);
+    else parts.push(`${encodeURIComponent(widget.id)}=${packed}`);
   }
-  return `${location.href.replace(/#.*$/, "")}#${parts.join("&")}`;
+  return { url: `${location.href.replace(/#.*$/, "")}#${parts.join("&")}`, tooLong };
+}
+
+/** The most items in any list of a link's progress: the longest the core accepts (reads). */
+const PROGRESS_ITEMS = 10_000;
+
+/** `saved` if it has a link state's shape (`{ a, c, p }`, lists within bounds); throws if not. */
+function checkedState(saved) {
+  const object = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+  if (!object(saved) || !object(saved.a)) throw new Error("it holds no widget state");
+  if (saved.c !== undefined && saved.c !== null && !Array.isArray(saved.c)) throw new Error("its conversation is not a list of turns");
+  const lists = object(saved.p) ? Object.values(saved.p) : [saved.p];
+  if (lists.some((value) => (Array.isArray(value) && value.length > PROGRESS_ITEMS) || object(value))) {
+    throw new Error(`its progress is not one this widget makes (a list of at most ${PROGRESS_ITEMS} items)`);
+  }
+  return saved;
 }
 
 // Back and forward move between the states the reader shared (each "Copy link" adds one entry).
 addEventListener("hashchange", () => {
-  for (const widget of widgets) widget.openLink(location.hash);
+  for (const widget of widgets) widget.openLink(location.hash).catch((error) => widget.fail(error));
 });

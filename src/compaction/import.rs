@@ -11,13 +11,13 @@ use crate::limits::{check_len, TextBudget, MAX_TOTAL_TEXT_CHARS, MAX_TURNS};
 
 /// How [`infer_kind`] reads a turn, in the order it applies the rules.
 pub const KIND_RULE: &str = "A tool's turn (role or speaker \"tool\") is a tool output. A turn \
-    of at most 12 words with a greeting or thanks in it (hi, hello, hey, thanks, thank, bye, \
+    of at most 12 words with a greeting or thanks in it (hi, hello, hey, thanks, thank, thx, bye, \
     goodbye, cheers) and no digit is chatter. A turn with a question mark is a question. \
     Anything else is a decision.";
 
 /// The words that make a short turn chatter (compared without case or punctuation).
 const CHATTER_WORDS: [&str; 9] = [
-    "hi", "hello", "hey", "thanks", "thank", "bye", "goodbye", "cheers", "thx",
+    "hi", "hello", "hey", "thanks", "thank", "thx", "bye", "goodbye", "cheers",
 ];
 
 /// The kind of a turn by [`KIND_RULE`]: from who spoke and what they said, nothing else.
@@ -56,7 +56,8 @@ pub fn infer_kind(speaker: &str, text: &str) -> Kind {
 /// A turn from plain lines: `Speaker: text`, one turn per such line.
 ///
 /// A line starts a turn when it begins with a speaker (at most 3 words and 40 characters,
-/// then a colon); any other line continues the turn before it, and blank lines are skipped.
+/// then a colon, and not a URL's `://`); any other line continues the turn before it, and blank
+/// lines are skipped. A leading `[timestamp]`, as chat exports write it, is left out.
 ///
 /// ```
 /// use agent_memory_widgets::{import_lines, Kind};
@@ -83,7 +84,7 @@ pub fn import_lines(text: &str) -> Result<Vec<TurnSpec>, Error> {
     check_size(text.len())?;
     let mut turns: Vec<(String, String)> = Vec::new();
     for (index, line) in text.lines().enumerate() {
-        let line = line.trim();
+        let line = without_stamp(line.trim());
         if line.is_empty() {
             continue;
         }
@@ -180,7 +181,16 @@ fn speaker_of(line: &str) -> Option<(&str, &str)> {
     let (speaker, said) = line.split_once(':')?;
     let speaker = speaker.trim();
     let words = speaker.split_whitespace().count();
-    ((1..=3).contains(&words) && speaker.len() <= 40).then(|| (speaker, said.trim()))
+    let short = (1..=3).contains(&words) && speaker.chars().nth(40).is_none();
+    (short && !said.starts_with("//")).then(|| (speaker, said.trim()))
+}
+
+/// `line` without a leading `[...]` of under 40 bytes: `[12/03/2024, 10:32] Dana: hi`.
+fn without_stamp(line: &str) -> &str {
+    match line.strip_prefix('[').and_then(|rest| rest.split_once(']')) {
+        Some((stamp, rest)) if stamp.len() < 40 => rest.trim_start(),
+        _ => line,
+    }
 }
 
 /// The byte length of a conversation's text, checked before it is read: a text of more bytes
@@ -273,8 +283,8 @@ mod tests {
     }
 
     #[test]
-    fn a_speaker_of_forty_bytes_is_one_of_forty_one_is_not() {
-        let forty = "a".repeat(40);
+    fn a_speaker_of_forty_characters_is_one_of_forty_one_is_not() {
+        let forty = "д".repeat(40);
         assert_eq!(
             speaker_of(&format!("{forty}: x")),
             Some((forty.as_str(), "x"))
@@ -282,6 +292,27 @@ mod tests {
         assert_eq!(speaker_of(&format!("{forty}a: x")), None);
         assert_eq!(speaker_of("a b c: x"), Some(("a b c", "x")));
         assert_eq!(speaker_of(": x"), None);
+        assert_eq!(speaker_of("see https://example.com/a"), None);
+    }
+
+    #[test]
+    fn a_chat_export_s_timestamps_are_left_out() {
+        let turns = import_lines(
+            "[12/03/2024, 10:32] Dana: Hi there!\n[12/03/2024, 10:33] agent: See https://x.io/a\n[note] it",
+        )
+        .unwrap();
+        let got: Vec<_> = turns
+            .iter()
+            .map(|t| (t.speaker.as_deref().unwrap(), t.text.as_deref().unwrap()))
+            .collect();
+        assert_eq!(
+            got,
+            [("Dana", "Hi there!"), ("agent", "See https://x.io/a it")]
+        );
+        assert_eq!(without_stamp("[a] b"), "b");
+        assert_eq!(without_stamp("[no end"), "[no end");
+        let long = format!("[{}] b", "x".repeat(40));
+        assert_eq!(without_stamp(&long), long);
     }
 
     #[test]

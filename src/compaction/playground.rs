@@ -324,6 +324,9 @@ pub struct PlaygroundState {
     pub facts: Vec<String>,
     /// [`FACTS_RULE`], to state under the facts.
     pub facts_rule: &'static str,
+    /// Whether `facts` are the conversation's own key terms ([`MAX_FACT_TERMS`]) rather than the
+    /// refund desk's [`KEY_FACTS`].
+    pub facts_are_key_terms: bool,
     /// One row per policy, in the order of [`POLICIES`].
     pub policies: Vec<PolicyRow>,
 }
@@ -352,6 +355,7 @@ pub struct Playground {
     compacted: Vec<Vec<TurnNumber>>,
     // (label, term) of each fact looked for: see `facts_of`.
     facts: Vec<(String, String)>,
+    facts_are_key_terms: bool,
 }
 
 impl Playground {
@@ -363,6 +367,7 @@ impl Playground {
             peaks: Vec::new(),
             compacted: Vec::new(),
             facts: facts_of(&script),
+            facts_are_key_terms: script != Script::refund_desk(),
         };
         for info in POLICIES {
             let mut session = Session::with_policy(config, script.clone(), policy(info.id));
@@ -438,6 +443,7 @@ impl Playground {
             compact_at: first.and_then(|s| s.config().compact_at()),
             facts: self.facts.iter().map(|(label, _)| label.clone()).collect(),
             facts_rule: FACTS_RULE,
+            facts_are_key_terms: self.facts_are_key_terms,
             policies,
         }
     }

@@ -154,7 +154,8 @@ test("an imported conversation, as plain lines or chat JSON: kinds inferred, sho
     ["no speaker here", /line 1: a conversation starts with a speaker/],
     ["[{\"role\": \"bot\", \"content\": \"hi\"}]", /messages\[0\]\.role: unknown role "bot"/],
     ["[{\"role\": \"user\", \"content\": 7}]", /messages\[0\]\.content must be a string or a list/],
-    ["[oops", /the conversation, read as JSON, could not be read/],
+    ["[{\"role\": oops", /the conversation, read as JSON, could not be read/],
+    ["[oops", /line 1: a conversation starts with a speaker/],
     ["[]", /no turn has any text/],
     [`Dana: ${"a".repeat(10_001)}`, /must have at most 10000 characters/],
   ]) {
@@ -258,6 +259,11 @@ test("Copy link: a fresh page opens the exact state, and Back and Forward move b
   await page.waitForFunction(() => document.querySelector("#session").model.state().turn === 3);
   assert.deepEqual(await states(page), before);
 
+  // An anchor in the fragment changes no element.
+  await page.evaluate(() => { location.hash = "#why"; });
+  await page.waitForTimeout(200);
+  assert.deepEqual(await states(page), before);
+
   // A link that is not ours, or is broken, is an error in the widget, which keeps working.
   const broken = await open(env.browser, env.server.url, { bypassCSP: true });
   await broken.page.goto(`${env.server.url}${PAGE}#session=zAAAA&policies=x`);
@@ -305,4 +311,85 @@ test("hostile text in every field stays text", async () => {
   assert.match(await session.getByRole("region", { name: "transcript" }).textContent(), /<img src=x onerror/);
   assert.deepEqual(problems, []);
   assert.deepEqual(other.problems, []);
+});
+
+test("a src= file stays out of the link, and a link's state is checked before it is applied", async () => {
+  const { page, problems } = await openOwn();
+  await page.evaluate(() => {
+    const el = document.createElement("memory-compaction");
+    el.id = "filed";
+    el.setAttribute("src", "chat.json");
+    document.querySelector("main").append(el);
+  });
+  const filed = page.locator("#filed");
+  await page.waitForFunction(() => document.querySelector("#filed").model?.state().totalTurns === 6);
+  await filed.getByRole("button", { name: "Add next turn" }).click();
+  await filed.getByRole("button", { name: "Copy link" }).click();
+  const link = filed.getByRole("textbox", { name: "Link to this state" });
+  await link.waitFor(WAIT);
+  const url = await link.inputValue();
+  const packed = url.match(/[#&]filed=([^&]+)/)[1];
+  const saved = await page.evaluate(async (packed) => (await import("/www/widget.js")).unpackState(packed), packed);
+  assert.deepEqual(saved, { a: {}, c: null, p: 1 }, "the file is the page's: only the turn is shared");
+
+  // Opened elsewhere on the page with the same element, the link gives the same state.
+  const other = await open(env.browser, env.server.url, { bypassCSP: true });
+  await other.page.goto(url);
+  await other.page.evaluate(() => {
+    const el = document.createElement("memory-compaction");
+    el.id = "filed";
+    el.setAttribute("src", "chat.json");
+    document.querySelector("main").append(el);
+  });
+  await other.page.waitForFunction(() => document.querySelector("#filed").model?.state().turn === 1);
+  assert.deepEqual(await other.page.evaluate(() => document.querySelector("#filed").model.state()), await state(filed));
+  assert.match(await other.page.locator("#filed").locator(".settings-note").textContent(), /^With a budget of 40 tokens/);
+  assert.doesNotMatch(await other.page.locator("#filed").locator(".settings-note").textContent(), /your conversation/);
+
+  // A progress too long to be one the widget made is refused before anything is replayed, and a
+  // state that cannot be applied says so in its event.
+  const hostile = await page.evaluate(async () => {
+    const { packState } = await import("/www/widget.js");
+    const reads = Array.from({ length: 20_000 }, () => ({ fact: 1, at: 1 }));
+    const store = await packState({ a: {}, c: null, p: { t: 3, events: [], reads, consolidatedAt: null } });
+    const session = await packState({ a: { budget: "0" }, c: null, p: 2 });
+    return `${location.pathname}#store=${store}&session=${session}`;
+  });
+  const third = await open(env.browser, env.server.url, { bypassCSP: true });
+  await third.page.addInitScript(() => {
+    window.linkEvents = [];
+    addEventListener("memory-link", (event) => window.linkEvents.push([event.target.id, event.detail.restored]));
+  });
+  const started = Date.now();
+  await third.page.goto(env.server.url + hostile.slice(1));
+  const storeAlert = third.page.locator("memory-forgetting").getByRole("alert");
+  await storeAlert.waitFor(WAIT);
+  assert.match(await storeAlert.textContent(), /could not be read: its progress is not one this widget makes/);
+  assert.ok(Date.now() - started < 5000);
+  const sessionAlert = third.page.locator("memory-compaction").getByRole("alert");
+  await sessionAlert.waitFor(WAIT);
+  assert.match(await sessionAlert.textContent(), /could not be applied: budget="0": budget must be a whole number of at least 1, got 0/);
+  assert.deepEqual(await third.page.evaluate(() => window.linkEvents), [["session", false]]);
+  assert.equal(await third.page.evaluate(() => document.querySelector("#session").model.state().budget), 40);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(other.problems, []);
+  assert.deepEqual(third.problems, []);
+});
+
+test("imports read chat exports' timestamps and chat API request bodies", async () => {
+  const { problems, session } = await openOwn();
+  await openPanel(session);
+  const paste = session.getByRole("textbox", { name: "Conversation to import" });
+  await paste.fill("[12/03/2024, 10:32] Dana: Hi!\n[12/03/2024, 10:33] agent: See https://example.com/refunds for ORD-7.");
+  await session.getByRole("button", { name: "Import" }).click();
+  assert.deepEqual((await session.evaluate((el) => el.conversation)).map((t) => [t.speaker, t.kind, t.text]),
+    [["Dana", "chatter", "Hi!"], ["agent", "decision", "See https://example.com/refunds for ORD-7."]]);
+  await paste.fill(JSON.stringify({ model: "any", messages: [{ role: "user", content: "Where is ORD-7?" }] }));
+  await session.getByRole("button", { name: "Import" }).click();
+  assert.deepEqual((await session.evaluate((el) => el.conversation)).map((t) => t.kind), ["question"]);
+  // Back to the refund desk, and the button goes with it.
+  await session.getByRole("button", { name: "Back to the refund desk" }).click();
+  assert.equal((await state(session)).totalTurns, 10);
+  assert.equal(await session.getByRole("button", { name: "Back to the refund desk" }).count(), 0);
+  assert.deepEqual(problems, []);
 });
