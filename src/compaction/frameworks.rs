@@ -622,6 +622,18 @@ mod tests {
             clip_letta(clipped.clone()) == clipped,
             "a clipped summary was clipped again"
         );
+        // Also when the first clip fell in the middle of a word, so that a second would fall
+        // inside the suffix: character 50,000 of nine-character words is a word's sixth letter.
+        let text = "abcdefgh ".repeat(LETTA_CLIP_CHARS / 9 + 10);
+        assert_eq!(text.as_bytes()[LETTA_CLIP_CHARS], b'f');
+        let clipped = clip_letta(Line::new(vec![TurnNumber(1)], text));
+        assert!(clipped
+            .text()
+            .ends_with("abcdefgh ... [summary truncated to fit]"));
+        assert!(
+            clip_letta(clipped.clone()) == clipped,
+            "a summary clipped mid-word was clipped again"
+        );
     }
 
     #[test]

@@ -326,10 +326,31 @@ mod tests {
             )
         );
         assert!(import_lines(&"Dana: hi\n".repeat(MAX_TURNS)).is_ok());
+        // Past 4 bytes a character, refused before anything is read; below, each turn's own limit.
+        let too_big = "conversation: must have at most 1000000 characters";
         let huge = format!("Dana: {}", "a".repeat(4 * MAX_TOTAL_TEXT_CHARS));
-        assert!(import_lines(&huge)
-            .unwrap_err()
-            .message()
-            .contains("at most"));
+        assert_eq!(import_lines(&huge).unwrap_err().message(), too_big);
+        let big = format!("Dana: {}", "a".repeat(2 * MAX_TOTAL_TEXT_CHARS));
+        assert_eq!(
+            import_lines(&big).unwrap_err().message(),
+            "conversation turn 1: must have at most 10000 characters, got 2000000"
+        );
+        let message = |text: String| ChatMessage {
+            role: "user".into(),
+            text,
+        };
+        let halves = vec![
+            message("a".repeat(2_000_000)),
+            message("b".repeat(2_000_001)),
+        ];
+        assert_eq!(import_messages(halves).unwrap_err().message(), too_big);
+        let many = (0..=MAX_TURNS).map(|_| message("hi".into())).collect();
+        assert_eq!(
+            import_messages(many).unwrap_err().message(),
+            format!(
+                "conversation must have at most {MAX_TURNS} items, got {}",
+                MAX_TURNS + 1
+            )
+        );
     }
 }

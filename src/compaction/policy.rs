@@ -154,8 +154,15 @@ impl HotWarmCold {
             return None;
         }
         let turns: Vec<TurnNumber> = self.gist.iter().map(|&(_, turn)| turn).collect();
-        let terms: Vec<&str> = self.gist.iter().map(|(term, _)| term.as_str()).collect();
-        Some(Line::new(turns, terms.join(", ")))
+        // A plain loop, not `[&str]::join`: its generic code is 1 KB of wasm.
+        let mut text = String::new();
+        for (term, _) in &self.gist {
+            if !text.is_empty() {
+                text.push_str(", ");
+            }
+            text.push_str(term);
+        }
+        Some(Line::new(turns, text))
     }
 }
 

@@ -647,6 +647,8 @@ pub struct ForgettingPlayground {
     stream: Stream,
     config: StoreConfig,
     comparison: Comparison,
+    // Each run's hit rate at every read of the stream, computed once: it is the same at any time.
+    series: Vec<Vec<HitPoint>>,
     time: Time,
 }
 
@@ -658,11 +660,27 @@ impl ForgettingPlayground {
             StreamId::Tickets => Stream::long(),
         };
         let comparison = Comparison::new(&stream, config);
+        let events = stream.events();
+        let series = comparison
+            .runs
+            .iter()
+            .map(|run| {
+                let mut series = Vec::new();
+                for (i, event) in events.iter().enumerate() {
+                    if matches!(event.op, StreamOp::Read { .. }) {
+                        let rate = run.hit_rate(&comparison.reads, i).unwrap_or(0.0);
+                        series.push(HitPoint { at: event.at, rate });
+                    }
+                }
+                series
+            })
+            .collect();
         ForgettingPlayground {
             which,
             stream,
             config,
             comparison,
+            series,
             time: Time::ZERO,
         }
     }
@@ -738,18 +756,12 @@ impl ForgettingPlayground {
             .comparison
             .runs
             .iter()
-            .map(|run| {
+            .zip(&self.series)
+            .map(|(run, series)| {
                 let held = at.map_or_else(Vec::new, |i| run.active[i].clone());
                 for &id in &held {
                     if !held_ids.contains(&id) {
                         held_ids.push(id);
-                    }
-                }
-                let mut series = Vec::new();
-                for (i, event) in events.iter().enumerate() {
-                    if matches!(event.op, StreamOp::Read { .. }) {
-                        let rate = run.hit_rate(&self.comparison.reads, i).unwrap_or(0.0);
-                        series.push(HitPoint { at: event.at, rate });
                     }
                 }
                 PolicyNow {
@@ -757,7 +769,7 @@ impl ForgettingPlayground {
                     held,
                     hits: count(&run.hits),
                     stale: count(&run.stale),
-                    series,
+                    series: series.clone(),
                 }
             })
             .collect();
