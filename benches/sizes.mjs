@@ -22,17 +22,19 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * without <memory-forgetting-playground> does not load it. Issue 13 raised them again, for a
  * reader's own conversation: the import and the summary rule in the compaction cores (+4.5 KB
  * of wasm on the compaction and playground pages), its panel (own.js, +2.1 KB, only on those
- * pages) and links (+1.5 KB in the code every element shares).
+ * pages) and links (+1.5 KB in the code every element shares), then the review's fixes (links
+ * checked before they apply, loads that overtake each other, src= redirects and a capped body:
+ * +0.6 KB).
  */
 export const PAGES = [
-  { name: "only <memory-compaction>", families: ["compaction"], goal: 18_000, budget: 50_500 },
+  { name: "only <memory-compaction>", families: ["compaction"], goal: 18_000, budget: 51_000 },
   { name: "only <memory-forgetting>", families: ["forgetting"], goal: 18_000, budget: 60_000 },
-  { name: "only <memory-playground>", families: ["playground"], goal: 18_000, budget: 66_000 },
+  { name: "only <memory-playground>", families: ["playground"], goal: 18_000, budget: 66_500 },
   { name: "only <memory-forgetting-playground>", families: ["forgetting-playground"], goal: 18_000, budget: 44_500 },
-  { name: "www/index.html: all four", families: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 114_500 },
+  { name: "www/index.html: all four", families: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 115_000 },
 ];
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 109_000 };
+export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 109_500 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {

@@ -562,7 +562,7 @@ fn a_conversation_imports_from_lines_or_chat_json_and_plays_back_the_same() {
 
     for (text, expect) in [
         (
-            "[1, 2",
+            "[{\"role\": 1, 2",
             "the conversation, read as JSON, could not be read: it threw",
         ),
         (
