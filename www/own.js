@@ -4,7 +4,7 @@
 // the conversation as turn specs (`this.conversation`); the core validates them, infers kinds,
 // writes missing summaries and plays them. Text is set as text, never parsed as HTML.
 
-import { h, plural } from "./widget.js";
+import { h, plural, readCapped } from "./widget.js";
 
 /** The largest conversation file read: the core takes at most 1,000,000 characters. */
 const MAX_FILE_BYTES = 4_000_000;
@@ -12,20 +12,9 @@ const MAX_FILE_BYTES = 4_000_000;
 /** A response's body as text, refused past `limit` bytes before it is all read. */
 async function cappedText(response, limit) {
   if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > limit) {
-      await reader.cancel();
-      throw new Error(`the file is over ${limit / 1_000_000} MB`);
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(await new Blob(chunks).arrayBuffer());
+  const bytes = await readCapped(response.body, limit);
+  if (bytes === null) throw new Error(`the file is over ${limit / 1_000_000} MB`);
+  return new TextDecoder().decode(bytes);
 }
 
 /** A turn's kinds, as the core names them and as the page says them. */

@@ -391,14 +391,19 @@ export class MemoryWidget extends HTMLElement {
    * time, the events fired and when). A pure function of these gives the same `state()`.
    */
   linkState() {
+    // An author's own conversation (`src`) is the page's, not the reader's: the link leaves it out.
+    const own = this.conversation === this.sourceConversation ? null : this.conversation;
+    return { a: this.linkAttributes(), c: own ?? null, p: this.progress?.() ?? null };
+  }
+
+  /** The attributes a link carries: those the element observes, but its scenario and src. */
+  linkAttributes() {
     const attributes = {};
     for (const name of this.constructor.observedAttributes) {
       const value = this.getAttribute(name);
       if (value !== null && name !== "scenario" && name !== "src") attributes[name] = value;
     }
-    // An author's own conversation (`src`) is the page's, not the reader's: the link leaves it out.
-    const own = this.conversation === this.sourceConversation ? null : this.conversation;
-    return { a: attributes, c: own ?? null, p: this.progress?.() ?? null };
+    return attributes;
   }
 
   /**
@@ -408,7 +413,7 @@ export class MemoryWidget extends HTMLElement {
    */
   async openLink(hash) {
     if (!this.id || !this.model) return;
-    this.openedWith ??= this.linkState().a; // first called as the element connects
+    this.openedWith ??= this.linkAttributes(); // first called as the element connects
     const entries = linkEntries(hash);
     const packed = entries.get(this.id);
     // A fragment of another kind (`#why`, an anchor) leaves every element as it is; an empty one,
@@ -587,9 +592,9 @@ const base64url = (bytes) => {
 };
 const fromBase64url = (text) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 
-/** Bytes through a (de)compression stream, stopping past `limit` bytes out. */
-async function through(bytes, stream, limit) {
-  const reader = new Blob([bytes]).stream().pipeThrough(stream).getReader();
+/** Every byte of a readable `stream`, or `null` (the rest cancelled) once it passes `limit`. */
+export async function readCapped(stream, limit) {
+  const reader = stream.getReader();
   const chunks = [];
   let size = 0;
   for (;;) {
@@ -598,11 +603,18 @@ async function through(bytes, stream, limit) {
     size += value.length;
     if (size > limit) {
       await reader.cancel();
-      throw new Error(`it unpacks to more than ${limit} bytes`);
+      return null;
     }
     chunks.push(value);
   }
   return new Uint8Array(await new Blob(chunks).arrayBuffer());
+}
+
+/** Bytes through a (de)compression stream, stopping past `limit` bytes out. */
+async function through(bytes, stream, limit) {
+  const out = await readCapped(new Blob([bytes]).stream().pipeThrough(stream), limit);
+  if (out === null) throw new Error(`it unpacks to more than ${limit} bytes`);
+  return out;
 }
 
 /** `value` as a link's state. */

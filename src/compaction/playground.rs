@@ -195,13 +195,14 @@ pub const KEY_FACTS: [(&str, &str); 7] = [
 /// The most key terms the playground looks for in a conversation other than the refund desk.
 pub const MAX_FACT_TERMS: usize = 8;
 
-/// The facts the playground looks for in `script`: [`KEY_FACTS`] for the refund desk; for any
+/// The facts the playground looks for in `script`: [`KEY_FACTS`] for the refund desk (as the
+/// caller has checked: `refund_desk`); for any
 /// other conversation, its first [`MAX_FACT_TERMS`] distinct key terms (names, IDs, amounts:
 /// the words the COLD rule keeps, see [`HotWarmCold`]), each its own label. A capitalised word
 /// that opens a sentence ("Hi", "The") is no name, so only a term with a digit counts there, and
 /// a term needs two characters ("I" is none).
-fn facts_of(script: &Script) -> Vec<(String, String)> {
-    if *script == Script::refund_desk() {
+fn facts_of(script: &Script, refund_desk: bool) -> Vec<(String, String)> {
+    if refund_desk {
         return KEY_FACTS
             .iter()
             .map(|&(label, term)| (label.to_owned(), term.to_owned()))
@@ -361,13 +362,14 @@ pub struct Playground {
 impl Playground {
     /// Replays `script` under every policy once (for the sparklines), then stands at turn 0.
     pub fn new(config: SessionConfig, script: Script) -> Playground {
+        let refund_desk = script == Script::refund_desk();
         let mut playground = Playground {
             sessions: Vec::new(),
             series: Vec::new(),
             peaks: Vec::new(),
             compacted: Vec::new(),
-            facts: facts_of(&script),
-            facts_are_key_terms: script != Script::refund_desk(),
+            facts: facts_of(&script, refund_desk),
+            facts_are_key_terms: !refund_desk,
         };
         for info in POLICIES {
             let mut session = Session::with_policy(config, script.clone(), policy(info.id));
