@@ -70,7 +70,7 @@ page = replaceOnce(page, /<link rel="modulepreload"[^>]*>\n\s*/.exec(page)[0], "
 page = replaceOnce(page, '<link rel="stylesheet" href="style.css">', `<style>${css.page}</style>`, "stylesheet link");
 page = replaceOnce(
   page,
-  '<script type="module" src="widgets.js"></script>',
+  '<script type="module" async src="widgets.js"></script>',
   `<script type="module">\n${bundle.replaceAll("</script", "<\\/script")}\n</script>`,
   "module script",
 );

@@ -27,3 +27,31 @@ export const CORES = {
 export function coreFor(families) {
   return Object.keys(CORES).find((name) => families.every((family) => CORES[name].serves.includes(family)));
 }
+
+/** Each core's module once initialised, by name: a page compiles each core it uses once. */
+const loaded = new Map();
+/** The core chosen for the element families on the page when the first core was asked for. */
+let pageCore = null;
+
+/**
+ * The initialised core module for an element of `family`. The first call picks one core for every
+ * element family then on the page, so that a page with all three compiles one wasm, not three.
+ * An element of a family that core does not serve, added later, gets its own. widgets.js calls
+ * this before it loads the element modules, so that the wasm compiles while they load.
+ */
+export function loadCore(family) {
+  pageCore ??= coreFor(FAMILIES.filter((name) => name === family || document.querySelector(`memory-${name}`)));
+  const name = CORES[pageCore].serves.includes(family) ? pageCore : family;
+  if (!loaded.has(name)) {
+    const loading = CORES[name].load().then(async (core) => {
+      await core.default({ module_or_path: new URL(`./pkg/${name}_bg.wasm`, import.meta.url) });
+      return core;
+    });
+    // A failed load is not kept: the next element to connect tries again.
+    loaded.set(name, loading.catch((error) => {
+      loaded.delete(name);
+      throw error;
+    }));
+  }
+  return loaded.get(name);
+}

@@ -3,7 +3,7 @@
 // (compaction.js, forgetting.js, playground.js) imports this; widgets.js loads those on demand.
 // Text is always set as text, never parsed as HTML.
 
-import { CORES, FAMILIES, coreFor } from "./cores.js";
+import { loadCore } from "./cores.js";
 
 // bundle:styles-begin (the build swaps this for a constructed stylesheet: tools/build-site.mjs)
 const STYLESHEET = new URL("./style.css", import.meta.url).href;
@@ -16,31 +16,23 @@ function adoptStyles(root) {
 /** The widgets on the page, for the link that holds their states. */
 const widgets = new Set();
 
-/** Each core's module once initialised, by name: a page compiles each core it uses once. */
-const loaded = new Map();
-/** The core chosen for the elements on the page when the first one connected. */
-let pageCore = null;
+
+/** The last widget build to wait for: see nextBuild. */
+let builds = Promise.resolve();
 
 /**
- * The initialised core module for an element of `family`. The first call picks one core for every
- * element family then on the page, so that a page with all three compiles one wasm, not three.
- * An element of a family that core does not serve, added later, gets its own.
+ * Resolves when this widget may build: widgets build one at a time, in the order they ask, each
+ * after the frame that shows the one before. The first widget on a page (usually the one in
+ * view) paints before the others start, and no build blocks input for the time of all of them.
+ * A hidden page has no frames, so a build waits at most 100 ms for one.
  */
-function loadCore(family) {
-  pageCore ??= coreFor(FAMILIES.filter((name) => name === family || document.querySelector(`memory-${name}`)));
-  const name = CORES[pageCore].serves.includes(family) ? pageCore : family;
-  if (!loaded.has(name)) {
-    const loading = CORES[name].load().then(async (core) => {
-      await core.default({ module_or_path: new URL(`./pkg/${name}_bg.wasm`, import.meta.url) });
-      return core;
-    });
-    // A failed load is not kept: the next element to connect tries again.
-    loaded.set(name, loading.catch((error) => {
-      loaded.delete(name);
-      throw error;
-    }));
-  }
-  return loaded.get(name);
+function nextBuild() {
+  const mine = builds;
+  builds = mine.then(() => new Promise((done) => {
+    requestAnimationFrame(() => setTimeout(done, 0));
+    setTimeout(done, 100);
+  }));
+  return mine;
 }
 
 /** How long the bar holds at a crossing's peak before COMPACT brings it down. */
@@ -149,9 +141,7 @@ export class MemoryWidget extends HTMLElement {
       this.fail(new Error(`This widget could not load its WebAssembly core: ${error?.message ?? error}`));
       return;
     }
-    // Each widget builds in a task of its own, so that a page of several never blocks input
-    // for the time of all of them at once.
-    await new Promise((done) => setTimeout(done, 0));
+    await nextBuild();
     const problem = await this.loadSource?.();
     if (!this.#connected) return;
     this.rebuild();

@@ -2,14 +2,18 @@
 // first time the page uses the element, so a page with only <memory-compaction> never downloads
 // the fact store or the playground.
 //
-//   <script type="module" src="widgets.js"></script>
+//   <script type="module" async src="widgets.js"></script>
 //   <memory-compaction budget="40" hot="2"></memory-compaction>
 //   <memory-forgetting half-life="4" capacity="4"></memory-forgetting>
 //   <memory-playground></memory-playground>
 //   <memory-forgetting-playground></memory-forgetting-playground>
 //
+// `async` lets it start while the page is still being parsed (elements are noticed as they
+// appear), so the wasm compiles sooner; without it the loader waits for the whole page first.
 // Elements added later are noticed too. One placed inside another element's shadow root is not
 // (the page cannot see it): import its module directly, for example "./compaction.js".
+
+import { loadCore } from "./cores.js";
 
 /** Each element, with the module that defines it. */
 const pending = new Map([
@@ -19,10 +23,16 @@ const pending = new Map([
   ["memory-forgetting-playground", () => import("./forgetting-playground.js")],
 ]);
 
-/** Loads the module of every element the document now holds; stops watching once all are in. */
+/**
+ * Loads the module of every element the document now holds; stops watching once all are in. The
+ * first element found also starts its wasm core, which then compiles while the modules load
+ * (the element reports a failure: it asks again as it connects).
+ */
 function loadUsed() {
   for (const [name, load] of pending) {
     if (!document.querySelector(name)) continue;
+    if (!coreStarted) loadCore(name.slice("memory-".length)).catch(() => {});
+    coreStarted = true;
     pending.delete(name);
     load().catch((error) => {
       // Say why the element stays empty, and try again when the next one is added.
@@ -34,6 +44,7 @@ function loadUsed() {
   if (pending.size === 0) watcher.disconnect();
 }
 
+let coreStarted = false;
 const watcher = new MutationObserver(loadUsed);
 watcher.observe(document, { childList: true, subtree: true });
 loadUsed();
