@@ -68,6 +68,9 @@ endef
 # the same crate with only that family's exports, in a target dir of its own so that each stays
 # built. The full core, with all three, is for the one-file bundle, the wasm tests and the fuzz.
 FAMILIES := compaction forgetting playground forgetting-playground
+# Plus a core with only `importConversation`, which www/own.js loads when a reader first imports.
+CORES := $(FAMILIES) import
+FEATURES_import := import
 FEATURES_compaction := element-compaction
 FEATURES_forgetting := element-forgetting
 # <memory-compaction> is most of the playground: this core serves both (www/widget.js picks).
@@ -75,12 +78,12 @@ FEATURES_playground := element-compaction,element-playground
 FEATURES_forgetting-playground := element-forgetting-playground
 
 # The wasm builds and their tests leave out the native-only `deserialize` feature (Cargo.toml).
-WASM_FEATURES := --no-default-features --features element-compaction,element-forgetting,element-playground,element-forgetting-playground
+WASM_FEATURES := --no-default-features --features element-compaction,element-forgetting,element-playground,element-forgetting-playground,import
 
 build: tools
 	cargo build --release --target $(WASM_TARGET) $(WASM_FEATURES)
 	$(call bindgen,$(WASM),$(CRATE))
-	$(foreach f,$(FAMILIES),$(call family,$(f)))
+	$(foreach f,$(CORES),$(call family,$(f)))
 	node tools/build-site.mjs
 
 define family

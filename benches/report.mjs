@@ -36,7 +36,7 @@ const verdict = (ok) => (ok ? "met" : "**not met**");
 const sections = [];
 
 // Size.
-const { pages, dist } = measurePages();
+const { pages, dist, onDemand } = measurePages();
 const code = (text) => "`" + text + "`";
 /** A page's name for Markdown, where a bare <memory-compaction> would be taken for a tag. */
 const pageName = (page) => page.name.replaceAll("<", "&lt;");
@@ -54,7 +54,11 @@ counted; the index page's stylesheet is. The size test in \`make test\` fails ab
 
 ${table(["page", "raw KB", "gzip KB", "goal KB", "goal", "budget KB"], [...pages, dist].map(sizeRow))}
 
-${pages.map(pageDetails).join("\n\n")}`);
+${pages.map(pageDetails).join("\n\n")}
+
+Loaded on demand, not counted above: ${pageName(onDemand)}, **${kb(onDemand.total.gzip)} KB** gzip
+(${onDemand.rows.map((r) => `${code(r.file)} ${kb(r.gzip)}`).join(", ")}); a page that already
+has the full core (the index page) fetches only the module.`);
 
 // First meter.
 if (existsSync(join(ROOT, "target/bench/first-meter.json"))) {

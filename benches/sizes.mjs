@@ -49,12 +49,33 @@ export function measureSizes(files) {
   return { rows, total: { file: "total", ...total } };
 }
 
-/** Every page kind with the files it fetches, their sizes, and the bundle. */
+/**
+ * What a page with only <memory-compaction> fetches when a reader first opens the panel for their
+ * own conversation and imports one: the panel's module (own.js) and what it imports that the page
+ * has not loaded, and the import core (its glue and wasm).
+ */
+function ownPanelFiles(meta) {
+  const loaded = new Set(pageFiles(meta, ["compaction"]));
+  const byEntry = (entry) => Object.keys(meta.outputs).find((path) => meta.outputs[path].entryPoint === entry);
+  const files = [];
+  const visit = (path) => {
+    if (loaded.has(path)) return;
+    loaded.add(path);
+    files.push(path);
+    for (const { path: next, kind } of meta.outputs[path].imports) if (kind === "import-statement") visit(next);
+  };
+  visit(byEntry("www/own.js"));
+  visit(byEntry("www/pkg/import.js"));
+  return [...files, "site/pkg/import_bg.wasm"];
+}
+
+/** Every page kind with the files it fetches, their sizes, the bundle, and what loads on demand. */
 export function measurePages() {
   const meta = JSON.parse(readFileSync(join(ROOT, "site/meta.json"), "utf8"));
   const pages = PAGES.map((page) => {
     const files = pageFiles(meta, page.families).filter((file) => page.page || !file.endsWith(".css"));
     return { ...page, ...measureSizes(files) };
   });
-  return { pages, dist: { ...DIST, ...measureSizes([DIST.name]) } };
+  const onDemand = { name: "<memory-compaction>'s own-conversation panel, when a reader first opens it", ...measureSizes(ownPanelFiles(meta)) };
+  return { pages, dist: { ...DIST, ...measureSizes([DIST.name]) }, onDemand };
 }

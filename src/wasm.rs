@@ -6,10 +6,23 @@
 //! objects (camelCase, `null` for absent values), and turns every core [`Error`](crate::Error)
 //! into a thrown JS `Error` with the core's message. No JS input can reach a panic.
 
-use std::cell::Cell;
-use std::rc::Rc;
+// The options reader (`Fields`), for every element; the import core has none.
+#[cfg(any(
+    feature = "element-compaction",
+    feature = "element-forgetting",
+    feature = "element-playground",
+    feature = "element-forgetting-playground"
+))]
+use std::{cell::Cell, rc::Rc};
 
-use js_sys::{Array, JsString, Object, Reflect};
+#[cfg(any(
+    feature = "element-compaction",
+    feature = "element-forgetting",
+    feature = "element-playground",
+    feature = "element-forgetting-playground"
+))]
+use js_sys::Object;
+use js_sys::{Array, JsString, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -22,21 +35,35 @@ use crate::error::whole_number;
 #[cfg(any(
     feature = "element-compaction",
     feature = "element-forgetting",
-    feature = "element-playground"
+    feature = "element-playground",
+    feature = "import"
 ))]
 use crate::limits::check_len;
-use crate::limits::{MAX_TEXT_CHARS, MAX_TOTAL_TEXT_CHARS};
+#[cfg(any(
+    feature = "element-compaction",
+    feature = "element-forgetting",
+    feature = "element-playground",
+    feature = "element-forgetting-playground"
+))]
+use crate::limits::MAX_TEXT_CHARS;
+use crate::limits::MAX_TOTAL_TEXT_CHARS;
 use crate::Error;
 // Each element family's exports can be built alone (the Makefile builds one core per family), so
 // what only one family reads is imported for that family only.
-#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
-use crate::{limits::MAX_TURNS, SessionOptions, TurnSpec};
+#[cfg(any(
+    feature = "element-compaction",
+    feature = "element-playground",
+    feature = "import"
+))]
+use crate::limits::MAX_TURNS;
 #[cfg(feature = "element-forgetting")]
 use crate::{
     limits::{MAX_EVENTS, MAX_FACTS, MAX_READS, MAX_RULES},
     EventIndex, EventSpec, FactId, ReadSpec, RuleSpec, ScenarioSpec, SeedFactSpec, StoreOptions,
     Time,
 };
+#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
+use crate::{SessionOptions, TurnSpec};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
@@ -206,7 +233,7 @@ impl JsSession {
 /// messages `{ role, content }`, `content` a string or a list of `{ type: "text", text }` parts,
 /// or an object holding that array as `messages`, as a chat API request does.
 /// Throws an `Error` that says what is wrong and where.
-#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
+#[cfg(feature = "import")]
 #[wasm_bindgen(js_name = importConversation, unchecked_return_type = "TurnSpec[]")]
 pub fn import_conversation(text: &JsString) -> Result<JsValue, JsError> {
     // Checked before it is copied into wasm memory: more UTF-16 units than twice the limit are
@@ -239,7 +266,7 @@ pub fn import_conversation(text: &JsString) -> Result<JsValue, JsError> {
 
 /// The chat messages in `value`: an array of `{ role, content }` objects, other keys (a tool
 /// call's id, a name) ignored, as chat APIs write them.
-#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
+#[cfg(feature = "import")]
 fn chat_messages(value: &JsValue) -> Result<Vec<crate::ChatMessage>, JsError> {
     let Some(array) = value.dyn_ref::<Array>() else {
         return Err(JsError::new(
@@ -644,6 +671,12 @@ extern "C" {
     fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
 }
 
+#[cfg(any(
+    feature = "element-compaction",
+    feature = "element-forgetting",
+    feature = "element-playground",
+    feature = "element-forgetting-playground"
+))]
 /// A JS object being read, with the path that error messages name (`script[3]`).
 struct Fields {
     object: Object,
@@ -654,6 +687,12 @@ struct Fields {
     text_units: Rc<Cell<usize>>,
 }
 
+#[cfg(any(
+    feature = "element-compaction",
+    feature = "element-forgetting",
+    feature = "element-playground",
+    feature = "element-forgetting-playground"
+))]
 impl Fields {
     /// The options object `value`, with no keys but `known`; `None` when it is absent.
     fn root(value: &JsValue, known: &[&str]) -> Result<Option<Fields>, JsError> {
@@ -871,6 +910,12 @@ impl Fields {
     }
 }
 
+#[cfg(any(
+    feature = "element-compaction",
+    feature = "element-forgetting",
+    feature = "element-playground",
+    feature = "element-forgetting-playground"
+))]
 /// `names` as a message lists them, `a, b, c` (a loop: `[&str]::join` is 1 KB of wasm).
 fn listed(names: &[&str]) -> String {
     let mut list = String::new();

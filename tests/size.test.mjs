@@ -25,6 +25,8 @@ test("a page downloads only the code and the core its elements use", () => {
   assert.ok(compaction.includes("site/pkg/compaction_bg.wasm"), compaction.join(", "));
   assert.ok(forgetting.includes("site/pkg/forgetting_bg.wasm"), forgetting.join(", "));
   assert.ok(!compaction.some((file) => /forgetting|playground|agent_memory_widgets/.test(file)), compaction.join(", "));
+  // The own-conversation panel's code and the import core load only when a reader opens it.
+  assert.ok(!compaction.some((file) => /\/own-|\/import[-_]/.test(file)), compaction.join(", "));
   assert.ok(!forgetting.some((file) => /compaction|playground|agent_memory_widgets/.test(file)), forgetting.join(", "));
   const comparison = files("only <memory-forgetting-playground>");
   assert.ok(comparison.includes("site/pkg/forgetting-playground_bg.wasm"), comparison.join(", "));

@@ -21,7 +21,7 @@ const css = await minifiedCss();
 const fullCore = {
   name: "full-core",
   setup(build) {
-    const families = new RegExp(`^\\./pkg/(${[...FAMILIES, "agent_memory_widgets"].join("|")})\\.js$`);
+    const families = new RegExp(`^\\./pkg/(${[...FAMILIES, "import", "agent_memory_widgets"].join("|")})\\.js$`);
     build.onResolve({ filter: families }, () => ({ path: "full-core", namespace: "full-core" }));
     build.onLoad({ filter: /.*/, namespace: "full-core" }, () => ({
       resolveDir: join(www, "pkg"),

@@ -5,7 +5,7 @@
 //   <memory-compaction budget="40" hot="2"></memory-compaction>
 
 import { PEAK_MS, FALL_MS, reducedMotion, h, plural, MemoryWidget, turnList, sessionModel, define } from "./widget.js";
-import { WithConversation } from "./own.js";
+import { WithConversation } from "./conversation.js";
 
 class MemoryCompaction extends WithConversation(MemoryWidget) {
   static family = "compaction";

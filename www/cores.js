@@ -1,5 +1,5 @@
 // Which wasm core serves which elements. A core is the Rust crate built with only some of its
-// exports (the Makefile's FAMILIES), so each carries only the code its elements use. Shared by
+// exports (the Makefile's CORES), so each carries only the code its elements use. Shared by
 // the elements (widget.js) and the build (tools/build-site.mjs), which preloads the same choice.
 
 /** The element families, each named after its element: <memory-compaction>, ... */
@@ -10,11 +10,13 @@ export const FAMILIES = ["compaction", "forgetting", "playground", "forgetting-p
  * how to load its glue. The playground's core also serves <memory-compaction>, which is most of it.
  */
 export const CORES = {
+  // Only `importConversation` (own.js loads it when a reader first imports, or for a `src` file).
+  import: { serves: ["import"], load: () => import("./pkg/import.js") },
   compaction: { serves: ["compaction"], load: () => import("./pkg/compaction.js") },
   forgetting: { serves: ["forgetting"], load: () => import("./pkg/forgetting.js") },
   "forgetting-playground": { serves: ["forgetting-playground"], load: () => import("./pkg/forgetting-playground.js") },
   playground: { serves: ["compaction", "playground"], load: () => import("./pkg/playground.js") },
-  agent_memory_widgets: { serves: FAMILIES, load: () => import("./pkg/agent_memory_widgets.js") },
+  agent_memory_widgets: { serves: [...FAMILIES, "import"], load: () => import("./pkg/agent_memory_widgets.js") },
 };
 
 /**

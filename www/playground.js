@@ -5,7 +5,7 @@
 //   <memory-playground budget="40" hot="2"></memory-playground>
 
 import { h, plural, MemoryWidget, svg, turnList, sessionModel, define } from "./widget.js";
-import { WithConversation } from "./own.js";
+import { WithConversation } from "./conversation.js";
 
 const NUMBER_WORDS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"];
 const countWord = (n) => NUMBER_WORDS[n] ?? String(n);

@@ -5,6 +5,8 @@
 
 import { loadCore } from "./cores.js";
 
+export { loadCore };
+
 // bundle:styles-begin (the build swaps this for a constructed stylesheet: tools/build-site.mjs)
 const STYLESHEET = new URL("./style.css", import.meta.url).href;
 /** Styles a shadow root with the widgets' stylesheet (all of it here; the build gives each `family` its own rules). */

@@ -13,7 +13,8 @@
 // Elements added later are noticed too. One placed inside another element's shadow root is not
 // (the page cannot see it): import its module directly, for example "./compaction.js".
 
-import { loadCore } from "./cores.js";
+// The code every element shares (its loadCore is www/cores.js's), loaded with this loader.
+import { loadCore } from "./widget.js";
 
 /** Each element, with the module that defines it. */
 const pending = new Map([

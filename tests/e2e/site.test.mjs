@@ -64,6 +64,25 @@ test("a page with only <memory-compaction> fetches neither the fact store nor th
   assert.deepEqual(problems, []);
 });
 
+test("the panel for a reader's own conversation, and the core that imports one, load when a reader opens it", async () => {
+  const { page, problems, fetched } = await openPage("tests/e2e/pages/site-compaction.html");
+  const widget = page.locator("memory-compaction");
+  await widget.getByRole("button", { name: "Add next turn" }).waitFor(WAIT);
+  const lazy = (paths) => paths.filter((path) => /\/own-|\/import[-_]/.test(path));
+  assert.deepEqual(lazy(await fetched()), []);
+
+  await widget.locator("details.own > summary").click();
+  await widget.getByRole("textbox", { name: "Conversation to import" }).fill("Dana: Hi there!\nagent: Your refund of 40 EUR for ORD-7 is on its way.");
+  await widget.getByRole("button", { name: "Import" }).click();
+  assert.equal(await widget.getByRole("combobox", { name: "Kind of turn 2" }).inputValue(), "decision");
+  assert.equal(await widget.getByRole("combobox", { name: "Kind of turn 1" }).inputValue(), "chatter");
+  const paths = lazy(await fetched());
+  assert.ok(paths.some((path) => /^\/site\/own-\w+\.js$/.test(path)), paths.join("\n"));
+  assert.ok(paths.includes("/site/pkg/import_bg.wasm"), paths.join("\n"));
+  assert.deepEqual(await page.evaluate(() => window.violations), []);
+  assert.deepEqual(problems, []);
+});
+
 test("a page with only <memory-forgetting> fetches neither the session nor the playground", async () => {
   const { page, problems, fetched } = await openPage("tests/e2e/pages/site-forgetting.html");
   await page.getByRole("slider", { name: "time" }).waitFor(WAIT);

@@ -1,0 +1,74 @@
+// The element side of a reader's own conversation, for <memory-compaction> and
+// <memory-playground>: the `src` attribute and the panel where a reader types or imports one.
+// The panel's code (own.js) and the core that imports conversations load when a reader first
+// opens the panel or a `src` file is read, so a page whose readers never do downloads neither.
+
+import { h } from "./widget.js";
+
+/**
+ * `Base` (a `MemoryWidget`) with a reader's own conversation. The element keeps it as turn specs
+ * (`this.conversation`); the core validates them, infers kinds, writes missing summaries and
+ * plays them.
+ */
+export const WithConversation = (Base) => class extends Base {
+  /** `src` reads its file again; any other attribute rebuilds. */
+  attributeChanged(name) {
+    if (name !== "src") return super.attributeChanged(name);
+    this.conversation = this.sourceConversation = null;
+    const version = (this.sourceVersion = (this.sourceVersion ?? 0) + 1);
+    this.loadSource().then((problem) => {
+      // A later `src`, or the element's removal, overtook this file.
+      if (version !== this.sourceVersion || !this.isConnected) return;
+      this.rebuild();
+      if (problem) this.fail(problem);
+    });
+  }
+
+  /**
+   * Reads the conversation file the `src` attribute names (own.js: this page's origin only) and
+   * makes it the element's conversation. Returns the error to show, if any; the element then
+   * plays the refund desk (or its `scenario`).
+   */
+  async loadSource() {
+    const src = this.getAttribute("src");
+    if (!src || !this.constructor.observedAttributes.includes("src")) return null;
+    try {
+      await (await import("./own.js")).loadSource(this, src);
+      return null;
+    } catch (error) {
+      return new Error(`src="${src}": ${error?.message ?? error}`);
+    }
+  }
+
+  /** The panel, closed: its content is built when the reader first opens it. */
+  ensureOwnPanel(typing) {
+    if (this.own) return;
+    this.own = h("details", { className: "own", on: { toggle: () => this.#openOwnPanel(typing) } },
+      h("summary", {}, typing ? "Your own conversation: type a turn, or import one" : "Your own conversation: import one"));
+    (this.knobs ?? this.body).after(this.own);
+  }
+
+  #ownPanel = null;
+  #openOwnPanel(typing) {
+    if (!this.own.open) return;
+    this.#ownPanel ??= import("./own.js").then((own) => {
+      own.buildOwnPanel(this, typing);
+      this.showConversation = () => own.showConversation(this);
+    }, (error) => {
+      this.#ownPanel = null; // the next opening tries again
+      this.fail(new Error(`The panel could not load its code: ${error?.message ?? error}`));
+    });
+  }
+
+  /** Lists the conversation in the panel once it is built (own.js replaces this). */
+  showConversation() {}
+
+  /** Makes `turns` (specs, or `null` for the page's own) the conversation, from turn 0 unless `keep`. */
+  useConversation(turns, what, keep = false) {
+    const error = this.reconfigure(() => {
+      this.conversation = turns;
+    }, what, keep ? this.progress?.() ?? null : 0);
+    if (error) this.fail(error);
+    return !error;
+  }
+};
