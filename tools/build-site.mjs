@@ -15,6 +15,7 @@
 import { build, transform } from "esbuild";
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { CORES as CORE_TABLE, FAMILIES, coreFor } from "../www/cores.js";
 
 const root = resolve(import.meta.dirname, "..");
@@ -132,6 +133,24 @@ export function pageFiles(meta, families) {
   return [`site/pkg/${core}_bg.wasm`, ...files];
 }
 
+/**
+ * What a <memory-compaction> with no settings of its own opens with, its state and the turns its
+ * run crosses the budget on, from the compaction core the page loads (www/pkg/compaction.js, run
+ * here in Node): the element paints it while that core downloads (www/compaction.js, `preview`).
+ * An esbuild `define`, for this build and the bundle's.
+ */
+export async function openingState() {
+  const glue = await import(pathToFileURL(join(www, "pkg/compaction.js")).href);
+  await glue.default({ module_or_path: readFileSync(join(www, "pkg/compaction_bg.wasm")) });
+  const session = new glue.Session();
+  const state = session.state();
+  session.goTo(state.totalTurns);
+  const { crossings } = session.state();
+  session.free();
+  // A string (JSON) rather than an object: esbuild inlines a string, but gives an object a chunk.
+  return { OPENING_STATE: JSON.stringify(JSON.stringify({ state, crossings })) };
+}
+
 async function main() {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(join(out, "pkg"), { recursive: true });
@@ -148,6 +167,7 @@ async function main() {
     metafile: true,
     legalComments: "none",
     plugins: [inlineStyles(css.shadow)],
+    define: await openingState(),
     logLevel: "warning",
   });
   writeFileSync(join(out, "meta.json"), JSON.stringify(result.metafile, null, 1));

@@ -10,7 +10,7 @@ import { build } from "esbuild";
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { join, resolve } from "node:path";
-import { FAMILIES, inlineStyles, minifiedCss, replaceOnce } from "./build-site.mjs";
+import { FAMILIES, inlineStyles, minifiedCss, openingState, replaceOnce } from "./build-site.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const www = join(root, "www");
@@ -55,6 +55,7 @@ const { outputFiles } = await build({
   legalComments: "none",
   write: false,
   plugins: [inlineStyles(css.shadow), fullCore],
+  define: await openingState(),
   logLevel: "warning",
 });
 const bundle = `// agent-memory-widgets: <memory-compaction>, <memory-forgetting>, <memory-playground> and
@@ -67,6 +68,8 @@ let page = read("www/index.html");
 page = replaceOnce(page, /<meta http-equiv="Content-Security-Policy"[^>]*>\n\s*/.exec(page)[0], "", "CSP meta");
 page = replaceOnce(page, /<link rel="icon"[^>]*>\n\s*/.exec(page)[0], "", "icon link");
 page = replaceOnce(page, /<link rel="modulepreload"[^>]*>\n\s*/.exec(page)[0], "", "modulepreload link");
+// The bundle defines every element at once: no module of its own for the widget at the top.
+page = replaceOnce(page, /<!-- The widget at the top[\s\S]*?<script type="module" blocking="render"[^>]*><\/script>\n\s*/.exec(page)[0], "", "render-blocking module");
 page = replaceOnce(page, '<link rel="stylesheet" href="style.css">', `<style>${css.page}</style>`, "stylesheet link");
 page = replaceOnce(
   page,

@@ -4,8 +4,16 @@
 //   <script type="module" src="widgets.js"></script>
 //   <memory-compaction budget="40" hot="2"></memory-compaction>
 
-import { PEAK_MS, FALL_MS, reducedMotion, h, plural, MemoryWidget, turnList, sessionModel, define } from "./widget.js";
+import { PEAK_MS, FALL_MS, reducedMotion, h, plural, MemoryWidget, turnList, sessionModel, define, hasLinkState } from "./widget.js";
 import { WithConversation } from "./conversation.js";
+
+/**
+ * What an element with no settings of its own opens with: `{ state, crossings }`, the state of
+ * `new Session()` and the turns its whole run crosses the budget on, computed by the build with
+ * the very core the page loads (tools/build-site.mjs), so that the element can paint it while
+ * that core downloads. `null` in the readable sources, which wait for the core.
+ */
+const OPENING = typeof OPENING_STATE === "undefined" ? null : JSON.parse(OPENING_STATE);
 
 class MemoryCompaction extends WithConversation(MemoryWidget) {
   static family = "compaction";
@@ -18,7 +26,21 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     return fallback ? new this.core.Session() : sessionModel(this, this.core.Session);
   }
 
-  mount() {
+  /**
+   * Paints the opening state before the core arrives, when the build knows it: for an element
+   * with no attributes that change its state, no scenario or conversation, and no link's state.
+   * Returns whether it did; the widget stays inert until its core is in and it rebuilds.
+   */
+  preview() {
+    const own = this.constructor.observedAttributes.some((name) => this.hasAttribute(name));
+    if (!OPENING || own || this._scenario !== undefined || this.conversation || hasLinkState(this)) return false;
+    this.mount(OPENING);
+    if (this.id) this.ensureShare();
+    return true;
+  }
+
+  /** Builds the widget around the model's state, or (from `preview`) the build's `opening`. */
+  mount(opening = null) {
     this.#settle();
     const addButton = h("button", { type: "button", className: "primary", on: { click: () => this.addTurn() } }, "Add next turn");
     const resetButton = h("button", { type: "button", on: { click: () => this.reset() } }, "Reset");
@@ -84,10 +106,14 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
       ["hot", "HOT turns", { min: 1, step: 1 }],
     ], { budget: 40, hot: 2 });
     this.ensureOwnPanel(true);
-    const state = this.model.state();
+    const state = opening?.state ?? this.model.state();
     this.opened ??= [state.budget, state.hotN];
-    ui.settingsNote.textContent = this.settingsSentence(state);
+    ui.settingsNote.textContent = this.settingsSentence(state, opening?.crossings);
     this.render(state);
+    if (opening) {
+      this.opened = null; // the model's settings decide, once it is in
+      return;
+    }
     this.announce(state.turn === 0
       ? `Ready: ${state.totalTurns} turns, budget ${state.budget} tokens.`
       : `Opened after turn ${state.turn}: ${state.tokens} of ${state.budget} tokens.`);
@@ -107,11 +133,8 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     return `Replayed to turn ${state.turn} under the new settings: ${state.tokens} of ${state.budget} tokens, ${verdict}.`;
   }
 
-  /**
-   * Where this run crosses the budget, from a second model played to the end; and, when the
-   * reader turned the knobs, that the text around the widget describes the opening settings.
-   */
-  settingsSentence(state) {
+  /** The turns the whole run under these settings crosses the budget on (`null` on an error, shown). */
+  runCrossings(state) {
     const probe = this.attempt(() => {
       const model = this.createModel();
       model.goTo(state.totalTurns);
@@ -119,8 +142,15 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
       model.free();
       return crossings;
     });
-    if (!probe.ok) return "";
-    const crossings = probe.value;
+    return probe.ok ? probe.value : null;
+  }
+
+  /**
+   * Where this run crosses the budget, from a second model played to the end; and, when the
+   * reader turned the knobs, that the text around the widget describes the opening settings.
+   */
+  settingsSentence(state, crossings = this.runCrossings(state)) {
+    if (!crossings) return "";
     const where = crossings.length === 0 ? "never crosses the budget"
       : `crosses the budget on ${turnList(crossings)}`;
     const now = `With a budget of ${state.budget} tokens and ${plural(state.hotN, "HOT turn")}, the window ${where}.`;

@@ -133,12 +133,16 @@ export class MemoryWidget extends HTMLElement {
 
   async connectedCallback() {
     this.#connected = true;
+    // While the core loads, an element that opens in a state the build knows shows it, inert.
+    if (!this.#model && this.preview?.()) this.frame.inert = true;
     try {
       /** The wasm core's module: its classes (`this.core.Session`, ...) make this widget's model. */
       this.core = await loadCore(this.constructor.family);
     } catch (error) {
       // A core that cannot be fetched or compiled (offline, a wrong path, a CSP without
       // 'wasm-unsafe-eval'): say so in the frame rather than leave it blank.
+      this.frame.inert = false;
+      this.body.replaceChildren(); // a preview has nothing behind it
       this.frame.classList.add("no-core"); // drops the placeholder's height: there is nothing to hold
       this.fail(new Error(`This widget could not load its WebAssembly core: ${error?.message ?? error}`));
       return;
@@ -193,6 +197,7 @@ export class MemoryWidget extends HTMLElement {
       next = this.createModel({ fallback: true }); // the seed's settings
     }
     this.model = next;
+    this.frame.inert = false; // a preview's place is taken
     this.opened = null; // the settings a widget opened with, for the words around it
     this.resizeObserver?.disconnect(); // mount() replaces what it watched
     this.mount();
@@ -626,6 +631,9 @@ export async function unpackState(packed) {
   if (json === null) throw new Error("its format is unknown (a state starts with j or z)");
   return JSON.parse(new TextDecoder().decode(json));
 }
+
+/** Whether the page's URL holds a link's state for `el` (which then opens in that state). */
+export const hasLinkState = (el) => Boolean(el.id) && linkEntries(location.hash).has(el.id);
 
 /** The fragment's entries, id to packed state; a fragment of another kind has none. */
 function linkEntries(hash) {

@@ -124,6 +124,50 @@ test("a property set before the element's code loaded still takes effect", async
   assert.deepEqual(problems, []);
 });
 
+test("the built compaction widget paints its opening state before its core arrives, exactly as the core then shows it", async () => {
+  const opened = await open(browser, server.url);
+  let release;
+  const held = new Promise((done) => (release = done));
+  await opened.page.route("**/*.wasm", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await opened.page.goto(server.url + "site/index.html");
+  const widget = opened.page.locator("memory-compaction");
+  const content = () => widget.evaluate((el) => ({
+    text: el.shadowRoot.querySelector(".content").textContent,
+    inert: el.shadowRoot.querySelector(".widget").inert,
+    status: el.shadowRoot.querySelector("[role=status]").textContent,
+    error: el.shadowRoot.querySelector("[role=alert]").hidden ? null : el.shadowRoot.querySelector("[role=alert]").textContent,
+  }));
+  await widget.evaluate((el) => new Promise((done) => {
+    const ready = () => el.shadowRoot?.querySelector(".meter-label");
+    if (ready()) return done();
+    const timer = setInterval(() => ready() && (clearInterval(timer), done()), 10);
+  }));
+  const before = await content();
+  assert.match(before.text, /live window 0 \/ 40 tokens/);
+  assert.match(before.text, /Turn 0 of 10\./);
+  assert.equal(before.inert, true, "the preview must not take input before the core is in");
+  assert.equal(before.status, "");
+  assert.equal(before.error, null);
+
+  release();
+  await widget.getByRole("status").filter({ hasText: "Ready: 10 turns, budget 40 tokens." }).waitFor(WAIT);
+  const after = await content();
+  assert.equal(after.inert, false);
+  assert.equal(after.error, null);
+  assert.equal(after.text, before.text);
+  // A widget with settings of its own has no preview: it waits for its core.
+  assert.equal(await opened.page.evaluate(() => {
+    const el = document.createElement("memory-compaction");
+    el.setAttribute("budget", "30");
+    document.body.append(el);
+    return el.shadowRoot.querySelector(".content").childElementCount;
+  }), 0);
+  assert.deepEqual(opened.problems, []);
+});
+
 test("a core that cannot be fetched is explained inside the widget", async () => {
   const opened = await open(browser, server.url);
   await opened.page.route("**/*.wasm", (route) => route.abort());
