@@ -30,6 +30,17 @@ export function coreFor(families) {
   return Object.keys(CORES).find((name) => families.every((family) => CORES[name].serves.includes(family)));
 }
 
+/**
+ * The core the page preloads (`<link rel="preload" href="pkg/<core>_bg.wasm">`), if any: the build
+ * writes that hint for the core that serves every element on the page, which then holds even if
+ * the loader runs before the page's later elements are parsed.
+ */
+function preloadedCore() {
+  const href = document.querySelector('link[rel="preload"][href$="_bg.wasm"]')?.getAttribute("href");
+  const name = href?.match(/([\w-]+)_bg\.wasm$/)?.[1];
+  return name in CORES ? name : null;
+}
+
 /** Each core's module once initialised, by name: a page compiles each core it uses once. */
 const loaded = new Map();
 /** The core chosen for the element families on the page when the first core was asked for. */
@@ -37,12 +48,13 @@ let pageCore = null;
 
 /**
  * The initialised core module for an element of `family`. The first call picks one core for every
- * element family then on the page, so that a page with all three compiles one wasm, not three.
+ * element family then on the page (or the one the page preloads), so that a page with all four
+ * compiles one wasm, not four.
  * An element of a family that core does not serve, added later, gets its own. widgets.js calls
  * this before it loads the element modules, so that the wasm compiles while they load.
  */
 export function loadCore(family) {
-  pageCore ??= coreFor(FAMILIES.filter((name) => name === family || document.querySelector(`memory-${name}`)));
+  pageCore ??= preloadedCore() ?? coreFor(FAMILIES.filter((name) => name === family || document.querySelector(`memory-${name}`)));
   const name = CORES[pageCore].serves.includes(family) ? pageCore : family;
   if (!loaded.has(name)) {
     const loading = CORES[name].load().then(async (core) => {
