@@ -5,7 +5,7 @@
 //   node benches/first-meter.mjs
 //
 // Both pages are site/index.html, as `make serve` serves it (minified, preload hints); the second
-// has its widget scripts and preload hints taken out. Loads alternate, each in a fresh context,
+// has its widget scripts and preload hints taken out. Loads alternate (A B B A ...), each in a fresh context,
 // and each figure is a median:
 //   meterMs     navigation start to the first frame after <memory-compaction>'s meter is in
 //   paintMs     navigation start to first contentful paint of the page without the widget scripts
@@ -16,7 +16,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, serve, open, launch } from "../tests/e2e/harness.mjs";
 
-const LOADS = 9;
+const LOADS = 15;
 const log = (...args) => console.error("[first-meter]", ...args);
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -92,11 +92,16 @@ export async function measureFirstMeter() {
     // One untimed load of each warms the server's file cache and Chromium's.
     await loadWithWidgets(browser, server.url);
     await loadWithout(browser, `${server.url}index-without-widgets.html`);
+    // In turns A B B A ...: whichever load comes first in a pair runs on a slightly quieter
+    // machine, and alternating the order cancels that out.
     for (let i = 0; i < LOADS; i++) {
-      const { meterAt, layoutShift } = await loadWithWidgets(browser, server.url);
-      meters.push(meterAt);
-      shifts.push(layoutShift);
-      paints.push(await loadWithout(browser, `${server.url}index-without-widgets.html`));
+      const withWidgets = async () => {
+        const { meterAt, layoutShift } = await loadWithWidgets(browser, server.url);
+        meters.push(meterAt);
+        shifts.push(layoutShift);
+      };
+      const without = async () => paints.push(await loadWithout(browser, `${server.url}index-without-widgets.html`));
+      for (const load of i % 2 ? [without, withWidgets] : [withWidgets, without]) await load();
     }
     log(`meter ${meters.map((ms) => ms.toFixed(0)).join(", ")} ms; bare paint ${paints.map((ms) => ms.toFixed(0)).join(", ")} ms`);
     const meterMs = median(meters);

@@ -292,7 +292,7 @@ test("hostile text in every field stays text", async () => {
   assert.match(await policies.getByRole("alert").textContent(), /unknown role "<img src=x/);
   // A hostile link: attributes it may not set, a hostile script and progress.
   const hostileLink = await page.evaluate(async (HOSTILE) => {
-    const { packState } = await import("/www/widget.js");
+    const { packState } = await import("/www/links.js");
     const session = await packState({ a: { budget: "35", onclick: "window.pwned=3" }, c: [{ speaker: HOSTILE, kind: "question", text: HOSTILE, summary: HOSTILE }], p: 1 });
     const store = await packState({ a: { capacity: HOSTILE }, c: null, p: { t: HOSTILE, events: [{ index: HOSTILE, firedAt: 1 }], reads: [], consolidatedAt: null } });
     return `${location.pathname}#session=${session}&store=${store}`;
@@ -329,7 +329,7 @@ test("a src= file stays out of the link, and a link's state is checked before it
   await link.waitFor(WAIT);
   const url = await link.inputValue();
   const packed = url.match(/[#&]filed=([^&]+)/)[1];
-  const saved = await page.evaluate(async (packed) => (await import("/www/widget.js")).unpackState(packed), packed);
+  const saved = await page.evaluate(async (packed) => (await import("/www/links.js")).unpackState(packed), packed);
   assert.deepEqual(saved, { a: {}, c: null, p: 1 }, "the file is the page's: only the turn is shared");
 
   // Opened elsewhere on the page with the same element, the link gives the same state.
@@ -349,7 +349,7 @@ test("a src= file stays out of the link, and a link's state is checked before it
   // A progress too long to be one the widget made is refused before anything is replayed, and a
   // state that cannot be applied says so in its event.
   const hostile = await page.evaluate(async () => {
-    const { packState } = await import("/www/widget.js");
+    const { packState } = await import("/www/links.js");
     const reads = Array.from({ length: 20_000 }, () => ({ fact: 1, at: 1 }));
     const store = await packState({ a: {}, c: null, p: { t: 3, events: [], reads, consolidatedAt: null } });
     const session = await packState({ a: { budget: "0" }, c: null, p: 2 });

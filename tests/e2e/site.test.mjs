@@ -68,7 +68,7 @@ test("the panel for a reader's own conversation, and the core that imports one, 
   const { page, problems, fetched } = await openPage("tests/e2e/pages/site-compaction.html");
   const widget = page.locator("memory-compaction");
   await widget.getByRole("button", { name: "Add next turn" }).waitFor(WAIT);
-  const lazy = (paths) => paths.filter((path) => /\/own-|\/import[-_]/.test(path));
+  const lazy = (paths) => paths.filter((path) => /\/own-|\/import[-_]|\/links-/.test(path));
   assert.deepEqual(lazy(await fetched()), []);
 
   await widget.locator("details.own > summary").click();
