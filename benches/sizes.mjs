@@ -24,17 +24,23 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * of wasm on the compaction and playground pages), its panel (own.js, +2.1 KB, only on those
  * pages) and links (+1.5 KB in the code every element shares), then the review's fixes (links
  * checked before they apply, loads that overtake each other, src= redirects and a capped body:
- * +0.6 KB).
+ * +0.6 KB). Issue 11 then lowered them: the own-conversation panel and the import core, and
+ * links, load when a reader first uses them (-6.5 KB on the compaction page, -6.2 on the
+ * playground's, -0.7 to -2.2 on the others). The bundle holds everything anyway and rose by 0.4
+ * KB: the opening state the compaction element paints before its core is in, and esbuild's
+ * wrappers for the modules the site loads on demand.
  */
 export const PAGES = [
-  { name: "only <memory-compaction>", families: ["compaction"], goal: 18_000, budget: 51_000 },
-  { name: "only <memory-forgetting>", families: ["forgetting"], goal: 18_000, budget: 60_000 },
-  { name: "only <memory-playground>", families: ["playground"], goal: 18_000, budget: 66_500 },
-  { name: "only <memory-forgetting-playground>", families: ["forgetting-playground"], goal: 18_000, budget: 44_500 },
-  { name: "www/index.html: all four", families: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 115_000 },
+  { name: "only <memory-compaction>", families: ["compaction"], goal: 18_000, budget: 44_800 },
+  { name: "only <memory-forgetting>", families: ["forgetting"], goal: 18_000, budget: 59_300 },
+  { name: "only <memory-playground>", families: ["playground"], goal: 18_000, budget: 60_300 },
+  { name: "only <memory-forgetting-playground>", families: ["forgetting-playground"], goal: 18_000, budget: 43_600 },
+  { name: "www/index.html: all four", families: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 113_000 },
 ];
+/** What opening the own-conversation panel fetches (own.js and the import core), at most. */
+export const ON_DEMAND_BUDGET = 21_400;
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 109_500 };
+export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 110_400 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {
@@ -76,6 +82,6 @@ export function measurePages() {
     const files = pageFiles(meta, page.families).filter((file) => page.page || !file.endsWith(".css"));
     return { ...page, ...measureSizes(files) };
   });
-  const onDemand = { name: "<memory-compaction>'s own-conversation panel, when a reader first opens it", ...measureSizes(ownPanelFiles(meta)) };
+  const onDemand = { name: "<memory-compaction>'s own-conversation panel, when a reader first opens it", budget: ON_DEMAND_BUDGET, ...measureSizes(ownPanelFiles(meta)) };
   return { pages, dist: { ...DIST, ...measureSizes([DIST.name]) }, onDemand };
 }

@@ -8,11 +8,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, measurePages } from "../benches/sizes.mjs";
 
-const { pages, dist } = measurePages();
+const { pages, dist, onDemand } = measurePages();
 const listing = (rows) => rows.map((r) => `  ${r.file}: ${r.raw} raw, ${r.gzip} gzip`).join("\n");
 
-for (const page of [...pages, dist]) {
-  test(`${page.name} downloads at most ${page.budget} bytes gzipped (goal ${page.goal})`, () => {
+for (const page of [...pages, dist, onDemand]) {
+  test(`${page.name} downloads at most ${page.budget} bytes gzipped${page.goal ? ` (goal ${page.goal})` : ""}`, () => {
     for (const row of page.rows) assert.ok(row.gzip > 0, `${row.file} is empty`);
     assert.ok(page.total.gzip <= page.budget, `${page.total.gzip} B gzip is over the budget of ${page.budget} B:\n${listing(page.rows)}`);
   });
