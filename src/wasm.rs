@@ -6,22 +6,6 @@
 //! objects (camelCase, `null` for absent values), and turns every core [`Error`](crate::Error)
 //! into a thrown JS `Error` with the core's message. No JS input can reach a panic.
 
-// The options reader (`Fields`), for every element; the import core has none.
-#[cfg(any(
-    feature = "element-compaction",
-    feature = "element-forgetting",
-    feature = "element-playground",
-    feature = "element-forgetting-playground"
-))]
-use std::{cell::Cell, rc::Rc};
-
-#[cfg(any(
-    feature = "element-compaction",
-    feature = "element-forgetting",
-    feature = "element-playground",
-    feature = "element-forgetting-playground"
-))]
-use js_sys::Object;
 use js_sys::{Array, JsString, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -39,13 +23,6 @@ use crate::error::whole_number;
     feature = "import"
 ))]
 use crate::limits::check_len;
-#[cfg(any(
-    feature = "element-compaction",
-    feature = "element-forgetting",
-    feature = "element-playground",
-    feature = "element-forgetting-playground"
-))]
-use crate::limits::MAX_TEXT_CHARS;
 use crate::limits::MAX_TOTAL_TEXT_CHARS;
 use crate::Error;
 // Each element family's exports can be built alone (the Makefile builds one core per family), so
@@ -671,21 +648,14 @@ extern "C" {
     fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
 }
 
+// The options reader, for every element's core; the import core reads no options.
 #[cfg(any(
     feature = "element-compaction",
     feature = "element-forgetting",
     feature = "element-playground",
     feature = "element-forgetting-playground"
 ))]
-/// A JS object being read, with the path that error messages name (`script[3]`).
-struct Fields {
-    object: Object,
-    path: String,
-    // The UTF-16 units of every text read so far from the same options, shared by the objects
-    // below them: it stops a list of long texts from filling memory before the core's exact
-    // character count sees it (UTF-16 units bound characters from above).
-    text_units: Rc<Cell<usize>>,
-}
+use options::Fields;
 
 #[cfg(any(
     feature = "element-compaction",
@@ -693,239 +663,262 @@ struct Fields {
     feature = "element-playground",
     feature = "element-forgetting-playground"
 ))]
-impl Fields {
-    /// The options object `value`, with no keys but `known`; `None` when it is absent.
-    fn root(value: &JsValue, known: &[&str]) -> Result<Option<Fields>, JsError> {
-        Fields::of(value, "withConfig", known, Rc::default())
-    }
+mod options {
+    use std::{cell::Cell, rc::Rc};
 
-    #[cfg(any(
-        feature = "element-compaction",
-        feature = "element-forgetting",
-        feature = "element-playground"
-    ))]
-    /// An object inside this one, at `path`.
-    fn child(
-        &self,
-        value: &JsValue,
-        path: &str,
-        known: &[&str],
-    ) -> Result<Option<Fields>, JsError> {
-        Fields::of(value, path, known, Rc::clone(&self.text_units))
-    }
+    use js_sys::Object;
 
-    /// `value` as an object with no keys but `known`; `None` when it is absent.
-    fn of(
-        value: &JsValue,
-        path: &str,
-        known: &[&str],
+    use super::*;
+    use crate::limits::MAX_TEXT_CHARS;
+
+    /// A JS object being read, with the path that error messages name (`script[3]`).
+    pub(super) struct Fields {
+        object: Object,
+        path: String,
+        // The UTF-16 units of every text read so far from the same options, shared by the objects
+        // below them: it stops a list of long texts from filling memory before the core's exact
+        // character count sees it (UTF-16 units bound characters from above).
         text_units: Rc<Cell<usize>>,
-    ) -> Result<Option<Fields>, JsError> {
-        if value.is_undefined() || value.is_null() {
-            return Ok(None);
+    }
+
+    impl Fields {
+        /// The options object `value`, with no keys but `known`; `None` when it is absent.
+        pub(super) fn root(value: &JsValue, known: &[&str]) -> Result<Option<Fields>, JsError> {
+            Fields::of(value, "withConfig", known, Rc::default())
         }
-        let array = is_array(value).map_err(|err| threw(path, &err))?;
-        if !value.is_object() || array {
-            return Err(JsError::new(&format!(
-                "{path} must be an object with any of: {}; got {}",
-                listed(known),
-                type_of(value)
-            )));
+
+        #[cfg(any(
+            feature = "element-compaction",
+            feature = "element-forgetting",
+            feature = "element-playground"
+        ))]
+        /// An object inside this one, at `path`.
+        pub(super) fn child(
+            &self,
+            value: &JsValue,
+            path: &str,
+            known: &[&str],
+        ) -> Result<Option<Fields>, JsError> {
+            Fields::of(value, path, known, Rc::clone(&self.text_units))
         }
-        let keys = object_keys(value).map_err(|err| threw(path, &err))?;
-        for key in keys.iter() {
-            let name = key.as_string().unwrap_or_default();
-            if !known.contains(&name.as_str()) {
+
+        /// `value` as an object with no keys but `known`; `None` when it is absent.
+        pub(super) fn of(
+            value: &JsValue,
+            path: &str,
+            known: &[&str],
+            text_units: Rc<Cell<usize>>,
+        ) -> Result<Option<Fields>, JsError> {
+            if value.is_undefined() || value.is_null() {
+                return Ok(None);
+            }
+            let array = is_array(value).map_err(|err| threw(path, &err))?;
+            if !value.is_object() || array {
                 return Err(JsError::new(&format!(
-                    "unknown option \"{name}\" in {path}; use any of: {}",
-                    listed(known)
+                    "{path} must be an object with any of: {}; got {}",
+                    listed(known),
+                    type_of(value)
                 )));
             }
+            let keys = object_keys(value).map_err(|err| threw(path, &err))?;
+            for key in keys.iter() {
+                let name = key.as_string().unwrap_or_default();
+                if !known.contains(&name.as_str()) {
+                    return Err(JsError::new(&format!(
+                        "unknown option \"{name}\" in {path}; use any of: {}",
+                        listed(known)
+                    )));
+                }
+            }
+            Ok(Some(Fields {
+                object: value.clone().unchecked_into(),
+                path: path.to_owned(),
+                text_units,
+            }))
         }
-        Ok(Some(Fields {
-            object: value.clone().unchecked_into(),
-            path: path.to_owned(),
-            text_units,
-        }))
-    }
 
-    /// The value of `key`; a getter or Proxy that throws is an error naming the option.
-    fn get(&self, key: &str) -> Result<JsValue, JsError> {
-        Reflect::get(&self.object, &JsValue::from_str(key))
-            .map_err(|err| threw(&self.name(key), &err))
-    }
+        /// The value of `key`; a getter or Proxy that throws is an error naming the option.
+        pub(super) fn get(&self, key: &str) -> Result<JsValue, JsError> {
+            Reflect::get(&self.object, &JsValue::from_str(key))
+                .map_err(|err| threw(&self.name(key), &err))
+        }
 
-    /// The name of `key` in messages, as the core names it: bare for the options and the
-    /// scenario's lists (`budget`, `facts`), with the item's path below them (`script[3].kind`).
-    fn name(&self, key: &str) -> String {
-        match self.path.as_str() {
-            "withConfig" | "scenario" => key.to_owned(),
-            path => format!("{path}.{key}"),
+        /// The name of `key` in messages, as the core names it: bare for the options and the
+        /// scenario's lists (`budget`, `facts`), with the item's path below them (`script[3].kind`).
+        pub(super) fn name(&self, key: &str) -> String {
+            match self.path.as_str() {
+                "withConfig" | "scenario" => key.to_owned(),
+                path => format!("{path}.{key}"),
+            }
         }
-    }
 
-    /// An optional number.
-    fn number(&self, key: &str) -> Result<Option<f64>, JsError> {
-        let value = self.get(key)?;
-        if value.is_undefined() || value.is_null() {
-            return Ok(None);
+        /// An optional number.
+        pub(super) fn number(&self, key: &str) -> Result<Option<f64>, JsError> {
+            let value = self.get(key)?;
+            if value.is_undefined() || value.is_null() {
+                return Ok(None);
+            }
+            let name = self.name(key);
+            value.as_f64().map(Some).ok_or_else(|| {
+                JsError::new(&format!("{name} must be a number, got {}", type_of(&value)))
+            })
         }
-        let name = self.name(key);
-        value.as_f64().map(Some).ok_or_else(|| {
-            JsError::new(&format!("{name} must be a number, got {}", type_of(&value)))
-        })
-    }
 
-    /// An optional string. Its JS length is checked before it is copied into wasm memory: a
-    /// string of more than twice [`MAX_TEXT_CHARS`] UTF-16 units has more than that many
-    /// characters; the core checks the exact count.
-    fn text(&self, key: &str) -> Result<Option<String>, JsError> {
-        let value = self.get(key)?;
-        if value.is_undefined() || value.is_null() {
-            return Ok(None);
-        }
-        let name = self.name(key);
-        let Some(string) = value.dyn_ref::<JsString>() else {
-            return Err(JsError::new(&format!(
-                "{name} must be a string, got {}",
-                type_of(&value)
-            )));
-        };
-        let units = string.length() as usize;
-        if units > 2 * MAX_TEXT_CHARS {
-            return Err(JsError::new(&format!(
-                "{name}: must have at most {MAX_TEXT_CHARS} characters, got {units}"
-            )));
-        }
-        let total = self.text_units.get() + units;
-        if total > 2 * MAX_TOTAL_TEXT_CHARS {
-            return Err(JsError::new(&format!(
-                "{name}: all texts together must have at most {MAX_TOTAL_TEXT_CHARS} characters"
-            )));
-        }
-        self.text_units.set(total);
-        Ok(string.as_string())
-    }
-
-    #[cfg(any(
-        feature = "element-compaction",
-        feature = "element-forgetting",
-        feature = "element-playground"
-    ))]
-    /// The length of the array at `key`, at most `max`, checked before anything is reserved for
-    /// it; `None` when absent.
-    fn array(&self, key: &str, max: usize, what: &str) -> Result<Option<(Object, usize)>, JsError> {
-        let value = self.get(key)?;
-        if value.is_undefined() || value.is_null() {
-            return Ok(None);
-        }
-        let name = self.name(key);
-        if !is_array(&value).map_err(|err| threw(&name, &err))? {
-            return Err(JsError::new(&format!(
-                "{name} must be {what}, got {}",
-                type_of(&value)
-            )));
-        }
-        let object: Object = value.unchecked_into();
-        let length = Reflect::get(&object, &JsValue::from_str("length"))
-            .map_err(|err| threw(&name, &err))?
-            .as_f64()
-            .unwrap_or(0.0);
-        // An array's length is a whole number below 2^32, so this cast is exact.
-        let length = length as usize;
-        let limit = match key {
-            "script" => "MAX_TURNS",
-            "reads" => "MAX_READS",
-            "events" => "MAX_EVENTS",
-            "consolidation" => "MAX_RULES",
-            // A scenario's facts, and a rule's sources, which name facts.
-            _ => "MAX_FACTS",
-        };
-        check_len(&name, length, max, limit).map_err(js_error)?;
-        Ok(Some((object, length)))
-    }
-
-    #[cfg(any(
-        feature = "element-compaction",
-        feature = "element-forgetting",
-        feature = "element-playground"
-    ))]
-    /// Item `i` of an array from [`Fields::array`].
-    fn item(&self, array: &Object, name: &str, i: usize) -> Result<JsValue, JsError> {
-        Reflect::get_u32(array, i as u32).map_err(|err| threw(&format!("{name}[{i}]"), &err))
-    }
-
-    /// An optional array of numbers; absent is empty.
-    #[cfg(feature = "element-forgetting")]
-    fn numbers(&self, key: &str) -> Result<Vec<f64>, JsError> {
-        let max = MAX_FACTS + MAX_EVENTS + MAX_RULES;
-        let Some((array, length)) = self.array(key, max, "an array of ids")? else {
-            return Ok(Vec::new());
-        };
-        let name = self.name(key);
-        let mut numbers = Vec::with_capacity(length);
-        for i in 0..length {
-            let item = self.item(&array, &name, i)?;
-            let Some(number) = item.as_f64() else {
+        /// An optional string. Its JS length is checked before it is copied into wasm memory: a
+        /// string of more than twice [`MAX_TEXT_CHARS`] UTF-16 units has more than that many
+        /// characters; the core checks the exact count.
+        pub(super) fn text(&self, key: &str) -> Result<Option<String>, JsError> {
+            let value = self.get(key)?;
+            if value.is_undefined() || value.is_null() {
+                return Ok(None);
+            }
+            let name = self.name(key);
+            let Some(string) = value.dyn_ref::<JsString>() else {
                 return Err(JsError::new(&format!(
-                    "{name}[{i}] must be a number, got {}",
-                    type_of(&item)
-                )));
-            };
-            numbers.push(number);
-        }
-        Ok(numbers)
-    }
-
-    #[cfg(any(
-        feature = "element-compaction",
-        feature = "element-forgetting",
-        feature = "element-playground"
-    ))]
-    /// An optional array of at most `max` objects with keys among `known`, each read by `item`.
-    fn list<T>(
-        &self,
-        key: &str,
-        max: usize,
-        item: impl Fn(&Fields) -> Result<T, JsError>,
-        known: &[&str],
-    ) -> Result<Option<Vec<T>>, JsError> {
-        let Some((array, length)) = self.array(key, max, "an array")? else {
-            return Ok(None);
-        };
-        let name = self.name(key);
-        let mut list = Vec::with_capacity(length);
-        for i in 0..length {
-            let value = self.item(&array, &name, i)?;
-            let path = format!("{name}[{i}]");
-            let Some(fields) = self.child(&value, &path, known)? else {
-                return Err(JsError::new(&format!(
-                    "{path} must be an object, got {}",
+                    "{name} must be a string, got {}",
                     type_of(&value)
                 )));
             };
-            list.push(item(&fields)?);
+            let units = string.length() as usize;
+            if units > 2 * MAX_TEXT_CHARS {
+                return Err(JsError::new(&format!(
+                    "{name}: must have at most {MAX_TEXT_CHARS} characters, got {units}"
+                )));
+            }
+            let total = self.text_units.get() + units;
+            if total > 2 * MAX_TOTAL_TEXT_CHARS {
+                return Err(JsError::new(&format!(
+                    "{name}: all texts together must have at most {MAX_TOTAL_TEXT_CHARS} characters"
+                )));
+            }
+            self.text_units.set(total);
+            Ok(string.as_string())
         }
-        Ok(Some(list))
-    }
-}
 
-#[cfg(any(
-    feature = "element-compaction",
-    feature = "element-forgetting",
-    feature = "element-playground",
-    feature = "element-forgetting-playground"
-))]
-/// `names` as a message lists them, `a, b, c` (a loop: `[&str]::join` is 1 KB of wasm).
-fn listed(names: &[&str]) -> String {
-    let mut list = String::new();
-    for name in names {
-        if !list.is_empty() {
-            list.push_str(", ");
+        #[cfg(any(
+            feature = "element-compaction",
+            feature = "element-forgetting",
+            feature = "element-playground"
+        ))]
+        /// The length of the array at `key`, at most `max`, checked before anything is reserved for
+        /// it; `None` when absent.
+        pub(super) fn array(
+            &self,
+            key: &str,
+            max: usize,
+            what: &str,
+        ) -> Result<Option<(Object, usize)>, JsError> {
+            let value = self.get(key)?;
+            if value.is_undefined() || value.is_null() {
+                return Ok(None);
+            }
+            let name = self.name(key);
+            if !is_array(&value).map_err(|err| threw(&name, &err))? {
+                return Err(JsError::new(&format!(
+                    "{name} must be {what}, got {}",
+                    type_of(&value)
+                )));
+            }
+            let object: Object = value.unchecked_into();
+            let length = Reflect::get(&object, &JsValue::from_str("length"))
+                .map_err(|err| threw(&name, &err))?
+                .as_f64()
+                .unwrap_or(0.0);
+            // An array's length is a whole number below 2^32, so this cast is exact.
+            let length = length as usize;
+            let limit = match key {
+                "script" => "MAX_TURNS",
+                "reads" => "MAX_READS",
+                "events" => "MAX_EVENTS",
+                "consolidation" => "MAX_RULES",
+                // A scenario's facts, and a rule's sources, which name facts.
+                _ => "MAX_FACTS",
+            };
+            check_len(&name, length, max, limit).map_err(js_error)?;
+            Ok(Some((object, length)))
         }
-        list.push_str(name);
+
+        #[cfg(any(
+            feature = "element-compaction",
+            feature = "element-forgetting",
+            feature = "element-playground"
+        ))]
+        /// Item `i` of an array from [`Fields::array`].
+        pub(super) fn item(
+            &self,
+            array: &Object,
+            name: &str,
+            i: usize,
+        ) -> Result<JsValue, JsError> {
+            Reflect::get_u32(array, i as u32).map_err(|err| threw(&format!("{name}[{i}]"), &err))
+        }
+
+        /// An optional array of numbers; absent is empty.
+        #[cfg(feature = "element-forgetting")]
+        pub(super) fn numbers(&self, key: &str) -> Result<Vec<f64>, JsError> {
+            let max = MAX_FACTS + MAX_EVENTS + MAX_RULES;
+            let Some((array, length)) = self.array(key, max, "an array of ids")? else {
+                return Ok(Vec::new());
+            };
+            let name = self.name(key);
+            let mut numbers = Vec::with_capacity(length);
+            for i in 0..length {
+                let item = self.item(&array, &name, i)?;
+                let Some(number) = item.as_f64() else {
+                    return Err(JsError::new(&format!(
+                        "{name}[{i}] must be a number, got {}",
+                        type_of(&item)
+                    )));
+                };
+                numbers.push(number);
+            }
+            Ok(numbers)
+        }
+
+        #[cfg(any(
+            feature = "element-compaction",
+            feature = "element-forgetting",
+            feature = "element-playground"
+        ))]
+        /// An optional array of at most `max` objects with keys among `known`, each read by `item`.
+        pub(super) fn list<T>(
+            &self,
+            key: &str,
+            max: usize,
+            item: impl Fn(&Fields) -> Result<T, JsError>,
+            known: &[&str],
+        ) -> Result<Option<Vec<T>>, JsError> {
+            let Some((array, length)) = self.array(key, max, "an array")? else {
+                return Ok(None);
+            };
+            let name = self.name(key);
+            let mut list = Vec::with_capacity(length);
+            for i in 0..length {
+                let value = self.item(&array, &name, i)?;
+                let path = format!("{name}[{i}]");
+                let Some(fields) = self.child(&value, &path, known)? else {
+                    return Err(JsError::new(&format!(
+                        "{path} must be an object, got {}",
+                        type_of(&value)
+                    )));
+                };
+                list.push(item(&fields)?);
+            }
+            Ok(Some(list))
+        }
     }
-    list
+
+    /// `names` as a message lists them, `a, b, c` (a loop: `[&str]::join` is 1 KB of wasm).
+    fn listed(names: &[&str]) -> String {
+        let mut list = String::new();
+        for name in names {
+            if !list.is_empty() {
+                list.push_str(", ");
+            }
+            list.push_str(name);
+        }
+        list
+    }
 }
 
 /// The error for an exception the caller's object threw while `name` was read.

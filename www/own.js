@@ -1,9 +1,9 @@
 // The panel where a reader brings their own conversation to <memory-compaction> or
 // <memory-playground> (type a turn, import one, see and change each turn's kind), and the reading
 // of a `src` file. Loaded the first time a reader opens the panel or an element has a `src`, with
-// the small wasm core that imports conversations (www/cores.js): a page whose readers never do
-// downloads neither. The element side (`WithConversation`) is in conversation.js. Text is set as text,
-// never parsed as HTML.
+// the wasm core that imports conversations (www/cores.js): a page whose readers never do
+// downloads neither. The element's side (`WithConversation`) is in conversation.js. Text is set
+// as text, never parsed as HTML.
 
 import { h, plural, readCapped } from "./widget.js";
 import { loadCore } from "./cores.js";

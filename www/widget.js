@@ -18,23 +18,27 @@ function adoptStyles(root) {
 /** The widgets on the page, for the link that holds their states. */
 const widgets = new Set();
 
-
-/** The last widget build to wait for: see nextBuild. */
-let builds = Promise.resolve();
+/** Settles after the frame that shows the first widget built on the page: see nextBuild. */
+let firstShown = null;
 
 /**
- * Resolves when this widget may build: widgets build one at a time, in the order they ask, each
- * after the frame that shows the one before. The first widget on a page (usually the one in
- * view) paints before the others start, and no build blocks input for the time of all of them.
- * A hidden page has no frames, so a build waits at most 100 ms for one.
+ * Resolves when this widget may build. The first widget on a page builds at once; the others
+ * after the frame that shows it (unless it `painted` a preview already), each in a task of its
+ * own. So the first widget (usually the one in view) paints before the playgrounds replay their
+ * policies, and no build blocks input for the time of all of them. A hidden page has no frames:
+ * the others wait at most 100 ms for one.
  */
-function nextBuild() {
-  const mine = builds;
-  builds = mine.then(() => new Promise((done) => {
-    requestAnimationFrame(() => setTimeout(done, 0));
-    setTimeout(done, 100);
-  }));
-  return mine;
+async function nextBuild(painted) {
+  if (firstShown === null) {
+    // The frame comes after this task, and so after the build that follows this call.
+    firstShown = painted ? Promise.resolve() : new Promise((done) => {
+      requestAnimationFrame(() => setTimeout(done, 0));
+      setTimeout(done, 100);
+    });
+    return;
+  }
+  await firstShown;
+  await new Promise((done) => setTimeout(done, 0));
 }
 
 /** How long the bar holds at a crossing's peak before COMPACT brings it down. */
@@ -134,7 +138,8 @@ export class MemoryWidget extends HTMLElement {
   async connectedCallback() {
     this.#connected = true;
     // While the core loads, an element that opens in a state the build knows shows it, inert.
-    if (!this.#model && this.preview?.()) this.frame.inert = true;
+    const previewed = !this.#model && this.preview?.();
+    if (previewed) this.frame.inert = true;
     try {
       /** The wasm core's module: its classes (`this.core.Session`, ...) make this widget's model. */
       this.core = await loadCore(this.constructor.family);
@@ -147,7 +152,7 @@ export class MemoryWidget extends HTMLElement {
       this.fail(new Error(`This widget could not load its WebAssembly core: ${error?.message ?? error}`));
       return;
     }
-    await nextBuild();
+    await nextBuild(previewed);
     const problem = await this.loadSource?.();
     if (!this.#connected) return;
     this.rebuild();
