@@ -73,7 +73,7 @@ CORES := $(FAMILIES) import
 FEATURES_import := import
 FEATURES_compaction := element-compaction
 FEATURES_forgetting := element-forgetting
-# <memory-compaction> is most of the playground: this core serves both (www/widget.js picks).
+# <memory-compaction> is most of the playground: this core serves both (www/cores.js picks).
 FEATURES_playground := element-compaction,element-playground
 FEATURES_forgetting-playground := element-forgetting-playground
 

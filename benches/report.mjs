@@ -248,13 +248,17 @@ playground, forgetting playground, index, bundle), measured from the built site:
 
 The first meter, each change measured side by side with the one before in alternating loads
 (the ratio to the bare page's first paint; single runs move by ±0.15 on these machines): the
-loader \`async\`, starting the core as it sees the first element, and widgets built one at a time,
-each after the frame that shows the one before: 2.2 → 1.4–1.6; the compaction element painting
-the opening state the build computed with its own core, and the index page's compaction module
-holding the first paint (\`blocking="render"\`): 1.4–1.6 → 1.0–1.4, the meter in the page's first paint.
-Tried and not kept, each within the noise: not preloading the modules of the elements further
-down, a low fetch priority for the wasm, loading the other elements' modules only after the first
-frame, \`content-visibility: auto\` for the widgets off screen.
+loader \`async\`, starting the core as it sees the first element, and the first widget built
+before the others: 2.2 → 1.4–1.6. The compaction element then paints the state it opens in
+(computed by the build with its own core) without waiting for the wasm: little change on this
+machine, where the wasm arrives with the modules, and a large one wherever the wasm takes longer
+to download than the JavaScript. Tried and not kept: holding the index page's first paint for
+the compaction module (\`blocking="render"\`) put the meter in the first paint (1.26 against
+1.35 side by side), but painting that early meets a Chromium container-query bug that leaves
+the widget's later content unrendered (a site test caught it), so the preview waits for the
+next frame; not preloading the modules of the elements further down, a low fetch priority for
+the wasm, loading the other elements' modules only after the first frame, and
+\`content-visibility: auto\` for the widgets off screen, each within the noise.
 
 What stands between this and the goals (18 KB for a one-element page, 30 KB for the index): the
 compaction page is now 29.3 KB of wasm and 15 KB of JavaScript and CSS (the element 4.9, the code

@@ -2,8 +2,10 @@
 //
 //   site/widgets.js                  the loader a page includes (www/widgets.js)
 //   site/compaction.js, ...          one module per element, loaded when the page first uses it
+//   site/own-*.js, site/links-*.js   what few readers use, loaded when one first does
 //   site/chunk-*.js                  code two elements share (the base class), loaded once
 //   site/pkg/<family>_bg.wasm        one wasm core per element family (see the Makefile)
+//   site/pkg/import_bg.wasm          importConversation alone, loaded when a reader first imports
 //   site/pkg/agent_memory_widgets_bg.wasm   the full core, for a page with elements of two families
 //   site/index.html, page.css, favicon.svg
 //   site/meta.json                   esbuild's account of what each module imports (for the size test)

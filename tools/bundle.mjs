@@ -68,8 +68,6 @@ let page = read("www/index.html");
 page = replaceOnce(page, /<meta http-equiv="Content-Security-Policy"[^>]*>\n\s*/.exec(page)[0], "", "CSP meta");
 page = replaceOnce(page, /<link rel="icon"[^>]*>\n\s*/.exec(page)[0], "", "icon link");
 page = replaceOnce(page, /<link rel="modulepreload"[^>]*>\n\s*/.exec(page)[0], "", "modulepreload link");
-// The bundle defines every element at once: no module of its own for the widget at the top.
-page = replaceOnce(page, /<!-- The widget at the top[\s\S]*?<script type="module" blocking="render"[^>]*><\/script>\n\s*/.exec(page)[0], "", "render-blocking module");
 page = replaceOnce(page, '<link rel="stylesheet" href="style.css">', `<style>${css.page}</style>`, "stylesheet link");
 page = replaceOnce(
   page,

@@ -10,8 +10,9 @@ import { WithConversation } from "./conversation.js";
 /**
  * What an element with no settings of its own opens with: `{ state, crossings }`, the state of
  * `new Session()` and the turns its whole run crosses the budget on, computed by the build with
- * the very core the page loads (tools/build-site.mjs), so that the element can paint it while
- * that core downloads. `null` in the readable sources, which wait for the core.
+ * the compaction core (tools/build-site.mjs; every core that serves this element has the same
+ * code), so that the element can paint it while its core downloads. `null` in the readable
+ * sources, which wait for the core.
  */
 const OPENING = typeof OPENING_STATE === "undefined" ? null : JSON.parse(OPENING_STATE);
 
@@ -27,16 +28,19 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
   }
 
   /**
-   * Paints the opening state before the core arrives, when the build knows it: for an element
-   * with no attributes that change its state, no scenario or conversation, and no link's state.
-   * Returns whether it did; the widget stays inert until its core is in and it rebuilds.
+   * Whether this element opens in the state the build knows, and so can paint it before its core
+   * arrives: it has no attributes that change its state, no scenario or conversation, and no
+   * link's state.
    */
-  preview() {
+  canPreview() {
     const own = this.constructor.observedAttributes.some((name) => this.hasAttribute(name));
-    if (!OPENING || own || this._scenario !== undefined || this.conversation || hasLinkState(this)) return false;
+    return Boolean(OPENING) && !own && this._scenario === undefined && !this.conversation && !hasLinkState(this);
+  }
+
+  /** Paints the opening state; its controls stay inert until the core is in and it rebuilds. */
+  preview() {
     this.mount(OPENING);
     if (this.id) this.ensureShare();
-    return true;
   }
 
   /** Builds the widget around the model's state, or (from `preview`) the build's `opening`. */
@@ -107,13 +111,10 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     ], { budget: 40, hot: 2 });
     this.ensureOwnPanel(true);
     const state = opening?.state ?? this.model.state();
-    this.opened ??= [state.budget, state.hotN];
+    if (!opening) this.opened ??= [state.budget, state.hotN]; // a preview's are the seed's
     ui.settingsNote.textContent = this.settingsSentence(state, opening?.crossings);
     this.render(state);
-    if (opening) {
-      this.opened = null; // the model's settings decide, once it is in
-      return;
-    }
+    if (opening) return; // the model announces itself, once it is in
     this.announce(state.turn === 0
       ? `Ready: ${state.totalTurns} turns, budget ${state.budget} tokens.`
       : `Opened after turn ${state.turn}: ${state.tokens} of ${state.budget} tokens.`);
@@ -154,7 +155,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     const where = crossings.length === 0 ? "never crosses the budget"
       : `crosses the budget on ${turnList(crossings)}`;
     const now = `With a budget of ${state.budget} tokens and ${plural(state.hotN, "HOT turn")}, the window ${where}.`;
-    const [budget, hotN] = this.opened;
+    const [budget, hotN] = this.opened ?? [state.budget, state.hotN];
     const story = this.sourceConversation || this.getAttribute("scenario") || this.scenario ? "the conversation it opened with" : "the refund desk";
     const yours = this.conversation && this.conversation !== this.sourceConversation ? ` This is your conversation: the text around this widget tells ${story}.` : "";
     return budget === state.budget && hotN === state.hotN ? `${now}${yours}`

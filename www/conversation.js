@@ -11,6 +11,15 @@ import { h } from "./widget.js";
  * plays them.
  */
 export const WithConversation = (Base) => class extends Base {
+  connectedCallback() {
+    // An author's file needs own.js and the import core: fetch them while the element's core loads.
+    if (this.getAttribute("src") && !this.ownModule) {
+      this.ownModule = import("./own.js");
+      this.ownModule.then((own) => own.prefetch(), () => {}); // loadSource reports a failure
+    }
+    return super.connectedCallback();
+  }
+
   /** `src` reads its file again; any other attribute rebuilds. */
   attributeChanged(name) {
     if (name !== "src") return super.attributeChanged(name);
@@ -33,18 +42,19 @@ export const WithConversation = (Base) => class extends Base {
     const src = this.getAttribute("src");
     if (!src || !this.constructor.observedAttributes.includes("src")) return null;
     try {
-      await (await import("./own.js")).loadSource(this, src);
+      await (await (this.ownModule ?? import("./own.js"))).loadSource(this, src);
       return null;
     } catch (error) {
       return new Error(`src="${src}": ${error?.message ?? error}`);
     }
   }
 
-  /** The panel, closed: its content is built when the reader first opens it. */
+  /** The panel, closed: its content is built when the reader first opens it (own.js). */
   ensureOwnPanel(typing) {
     if (this.own) return;
     this.own = h("details", { className: "own", on: { toggle: () => this.#openOwnPanel(typing) } },
-      h("summary", {}, typing ? "Your own conversation: type a turn, or import one" : "Your own conversation: import one"));
+      h("summary", {}, typing ? "Your own conversation: type a turn, or import one" : "Your own conversation: import one"),
+      h("p", { className: "caption own-loading" }, "Loading\u2026"));
     (this.knobs ?? this.body).after(this.own);
   }
 
@@ -56,7 +66,7 @@ export const WithConversation = (Base) => class extends Base {
       this.showConversation = () => own.showConversation(this);
     }, (error) => {
       this.#ownPanel = null; // the next opening tries again
-      this.fail(new Error(`The panel could not load its code: ${error?.message ?? error}`));
+      this.fail(new Error(`The panel for your own conversation could not load its code: ${error?.message ?? error}`));
     });
   }
 

@@ -6,17 +6,18 @@
 export const FAMILIES = ["compaction", "forgetting", "playground", "forgetting-playground"];
 
 /**
- * The cores by name (www/pkg/<name>.js and <name>_bg.wasm), smallest first: what each serves and
- * how to load its glue. The playground's core also serves <memory-compaction>, which is most of it.
+ * The cores by name (www/pkg/<name>.js and <name>_bg.wasm), the element cores smallest first:
+ * what each serves and how to load its glue. The playground's core also serves <memory-compaction>, which is most of it.
  */
 export const CORES = {
-  // Only `importConversation` (own.js loads it when a reader first imports, or for a `src` file).
-  import: { serves: ["import"], load: () => import("./pkg/import.js") },
   compaction: { serves: ["compaction"], load: () => import("./pkg/compaction.js") },
   forgetting: { serves: ["forgetting"], load: () => import("./pkg/forgetting.js") },
   "forgetting-playground": { serves: ["forgetting-playground"], load: () => import("./pkg/forgetting-playground.js") },
   playground: { serves: ["compaction", "playground"], load: () => import("./pkg/playground.js") },
   agent_memory_widgets: { serves: [...FAMILIES, "import"], load: () => import("./pkg/agent_memory_widgets.js") },
+  // Only `importConversation`, for a page whose core has none: own.js loads it when a reader
+  // opens the panel for their own conversation, or for a `src` file.
+  import: { serves: ["import"], load: () => import("./pkg/import.js") },
 };
 
 /**
@@ -38,7 +39,7 @@ export function coreFor(families) {
 function preloadedCore() {
   const href = document.querySelector('link[rel="preload"][href$="_bg.wasm"]')?.getAttribute("href");
   const name = href?.match(/([\w-]+)_bg\.wasm$/)?.[1];
-  return name in CORES ? name : null;
+  return name && Object.hasOwn(CORES, name) ? name : null;
 }
 
 /** Each core's module once initialised, by name: a page compiles each core it uses once. */
@@ -48,13 +49,20 @@ let pageCore = null;
 
 /**
  * The initialised core module for an element of `family`. The first call picks one core for every
- * element family then on the page (or the one the page preloads), so that a page with all four
- * compiles one wasm, not four.
+ * element family on the page (the one the page preloads, or else, once the page is parsed, the
+ * smallest that serves them all), so that a page with all four compiles one wasm, not four.
  * An element of a family that core does not serve, added later, gets its own. widgets.js calls
  * this before it loads the element modules, so that the wasm compiles while they load.
  */
 export function loadCore(family) {
-  pageCore ??= preloadedCore() ?? coreFor(FAMILIES.filter((name) => name === family || document.querySelector(`memory-${name}`)));
+  pageCore ??= preloadedCore();
+  if (pageCore === null && document.readyState === "loading") {
+    // No hint, and the page is still being parsed (the loader is async): choose once every
+    // element is in, so that one core serves them all.
+    return new Promise((done) => document.addEventListener("DOMContentLoaded", done, { once: true }))
+      .then(() => loadCore(family));
+  }
+  pageCore ??= coreFor(FAMILIES.filter((name) => name === family || document.querySelector(`memory-${name}`)));
   const name = CORES[pageCore].serves.includes(family) ? pageCore : family;
   if (!loaded.has(name)) {
     const loading = CORES[name].load().then(async (core) => {

@@ -5,14 +5,18 @@
 // downloads neither. The element's side (`WithConversation`) is in conversation.js. Text is set
 // as text, never parsed as HTML.
 
-import { h, plural, readCapped } from "./widget.js";
-import { loadCore } from "./cores.js";
+import { h, loadCore, plural, readCapped } from "./widget.js";
 
 /** The largest conversation file read: the core takes at most 1,000,000 characters. */
 const MAX_FILE_BYTES = 4_000_000;
 
 /** The core with `importConversation`: the page's own when it has one, else the import core. */
 const importer = () => loadCore("import");
+
+/** Starts fetching the import core; a failure is reported where it is used. */
+export function prefetch() {
+  importer().catch(() => {});
+}
 
 /** A response's body as text, refused past `limit` bytes before it is all read. */
 async function cappedText(response, limit) {
@@ -23,7 +27,7 @@ async function cappedText(response, limit) {
 }
 
 /** A turn's kinds, as the core names them and as the page says them. */
-export const KINDS = [["chatter", "chatter"], ["decision", "decision"], ["tool", "tool output"], ["question", "question"]];
+const KINDS = [["chatter", "chatter"], ["decision", "decision"], ["tool", "tool output"], ["question", "question"]];
 
 /**
  * Reads the conversation file `src` names, from this page's own origin only, and makes it the
@@ -34,11 +38,13 @@ export async function loadSource(el, src) {
   if (url.origin !== location.origin) {
     throw new Error(`only a file from this page's own origin (${location.origin}) can be read, not one from ${url.origin}`);
   }
+  const core = importer(); // fetched alongside the file
+  core.catch(() => {}); // reported below, once awaited
   const response = await fetch(url, { credentials: "same-origin" });
   if (new URL(response.url || url).origin !== location.origin) throw new Error("the file redirects to another origin");
   if (!response.ok) throw new Error(`the file could not be fetched (HTTP ${response.status})`);
   const text = await cappedText(response, MAX_FILE_BYTES);
-  const turns = (await importer()).importConversation(text);
+  const turns = (await core).importConversation(text);
   el.sourceConversation = el.conversation = turns;
 }
 
@@ -48,7 +54,8 @@ export async function loadSource(el, src) {
  * content a rebuild replaces, so that focus stays put.
  */
 export function buildOwnPanel(el, typing) {
-  importer().catch(() => {}); // fetched while the reader types; Import reports a failure
+  prefetch(); // while the reader types
+  el.own.querySelector(".own-loading")?.remove();
   const ui = {};
   const field = (control, label) => h("div", { className: "field" }, h("label", { htmlFor: control.id }, label), control);
   const parts = [];

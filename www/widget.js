@@ -135,22 +135,53 @@ export class MemoryWidget extends HTMLElement {
     );
   }
 
+  /**
+   * Marks a preview (`on`): its controls inert and the widget busy for assistive technology,
+   * while the status line and the error box stay outside, so that "Ready" is heard.
+   */
+  #busy(on) {
+    for (const part of [this.body, this.knobs, this.own, this.share]) if (part) part.inert = on;
+    if (on) this.frame.setAttribute("aria-busy", "true");
+    else this.frame.removeAttribute("aria-busy");
+  }
+
+  /** The frame that will paint this element's preview, until it has (see connectedCallback). */
+  #previewFrame = 0;
+
   async connectedCallback() {
     this.#connected = true;
-    // While the core loads, an element that opens in a state the build knows shows it, inert.
-    const previewed = !this.#model && this.preview?.();
-    if (previewed) this.frame.inert = true;
+    // While the core loads, an element that opens in a state the build knows paints it, inert,
+    // in the next frame. (Built any sooner, before the page's first frame, its content can be
+    // left out of the layout by Chromium once the core's build replaces it: a container-query
+    // bug that showed as an empty widget.)
+    const previewed = !this.#model && Boolean(this.canPreview?.());
+    if (previewed) {
+      this.#previewFrame = requestAnimationFrame(() => {
+        this.#previewFrame = 0;
+        if (this.#model || !this.#connected) return;
+        this.preview();
+        this.#busy(true);
+      });
+    }
     try {
       /** The wasm core's module: its classes (`this.core.Session`, ...) make this widget's model. */
       this.core = await loadCore(this.constructor.family);
     } catch (error) {
       // A core that cannot be fetched or compiled (offline, a wrong path, a CSP without
-      // 'wasm-unsafe-eval'): say so in the frame rather than leave it blank.
-      this.frame.inert = false;
-      this.body.replaceChildren(); // a preview has nothing behind it
+      // 'wasm-unsafe-eval'): say so in the frame rather than leave it blank. A preview's
+      // controls have nothing behind them: they go.
+      cancelAnimationFrame(this.#previewFrame);
+      this.#busy(false);
+      this.body.replaceChildren();
+      for (const part of [this.knobs, this.own, this.share]) part?.remove();
+      this.knobs = this.own = this.share = null;
       this.frame.classList.add("no-core"); // drops the placeholder's height: there is nothing to hold
       this.fail(new Error(`This widget could not load its WebAssembly core: ${error?.message ?? error}`));
       return;
+    }
+    // A scenario="#id" may name a script the parser has not reached yet (the loader is async).
+    if (this.hasAttribute("scenario") && document.readyState === "loading") {
+      await new Promise((done) => document.addEventListener("DOMContentLoaded", done, { once: true }));
     }
     await nextBuild(previewed);
     const problem = await this.loadSource?.();
@@ -202,7 +233,7 @@ export class MemoryWidget extends HTMLElement {
       next = this.createModel({ fallback: true }); // the seed's settings
     }
     this.model = next;
-    this.frame.inert = false; // a preview's place is taken
+    this.#busy(false); // a preview's place is taken
     this.opened = null; // the settings a widget opened with, for the words around it
     this.resizeObserver?.disconnect(); // mount() replaces what it watched
     this.mount();
@@ -426,7 +457,7 @@ export class MemoryWidget extends HTMLElement {
     try {
       links = await import("./links.js");
     } catch (error) {
-      this.fail(new Error(`The link's state for #${this.id} could not be read: ${error?.message ?? error}`));
+      if (version === this.linkVersion) this.fail(new Error(`The link's state for #${this.id} could not be opened: the code that reads links did not load (${error?.message ?? error})`));
       return;
     }
     await links.openLink(this, packed, version);
@@ -443,11 +474,14 @@ export class MemoryWidget extends HTMLElement {
 
   /** Puts the page's link in the address bar (one history entry) and on the clipboard (links.js). */
   async copyLink(field) {
+    let links;
     try {
-      await (await import("./links.js")).copyLink(this, field, widgets);
+      links = await import("./links.js");
     } catch (error) {
-      this.fail(error);
+      this.fail(new Error(`Copy link could not load its code: ${error?.message ?? error}`));
+      return;
     }
+    await links.copyLink(this, field, widgets);
   }
 
   emit(type, detail) {

@@ -133,10 +133,12 @@ test("the built compaction widget paints its opening state before its core arriv
     await route.continue();
   });
   await opened.page.goto(server.url + "site/index.html");
-  const widget = opened.page.locator("memory-compaction");
+  const widget = opened.page.locator("memory-compaction#session");
   const content = () => widget.evaluate((el) => ({
     text: el.shadowRoot.querySelector(".content").textContent,
-    inert: el.shadowRoot.querySelector(".widget").inert,
+    markup: el.shadowRoot.querySelector(".content").innerHTML,
+    inert: el.shadowRoot.querySelector(".content").inert,
+    busy: el.shadowRoot.querySelector(".widget").getAttribute("aria-busy"),
     status: el.shadowRoot.querySelector("[role=status]").textContent,
     error: el.shadowRoot.querySelector("[role=alert]").hidden ? null : el.shadowRoot.querySelector("[role=alert]").textContent,
   }));
@@ -149,23 +151,63 @@ test("the built compaction widget paints its opening state before its core arriv
   assert.match(before.text, /live window 0 \/ 40 tokens/);
   assert.match(before.text, /Turn 0 of 10\./);
   assert.equal(before.inert, true, "the preview must not take input before the core is in");
+  assert.equal(before.busy, "true");
   assert.equal(before.status, "");
   assert.equal(before.error, null);
+
+  // A widget with settings of its own has no preview: it waits for its core.
+  assert.deepEqual(await opened.page.evaluate(async () => {
+    const plain = document.createElement("memory-compaction");
+    const own = document.createElement("memory-compaction");
+    own.setAttribute("budget", "30");
+    document.querySelector("main").append(plain, own);
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    return [plain, own].map((el) => el.shadowRoot.querySelector(".content").childElementCount);
+  }), [6, 0]);
 
   release();
   await widget.getByRole("status").filter({ hasText: "Ready: 10 turns, budget 40 tokens." }).waitFor(WAIT);
   const after = await content();
   assert.equal(after.inert, false);
+  assert.equal(after.busy, null);
   assert.equal(after.error, null);
   assert.equal(after.text, before.text);
-  // A widget with settings of its own has no preview: it waits for its core.
-  assert.equal(await opened.page.evaluate(() => {
-    const el = document.createElement("memory-compaction");
-    el.setAttribute("budget", "30");
-    document.body.append(el);
-    return el.shadowRoot.querySelector(".content").childElementCount;
-  }), 0);
+  assert.equal(after.markup, before.markup);
+
   assert.deepEqual(opened.problems, []);
+});
+
+test("with the async loader, a scenario=\"#id\" script after its element is still read", async () => {
+  // A script that holds the parser between the element and its scenario, while the loader and
+  // the core (preloaded) arrive: the element could build before the parser reaches the scenario.
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A late scenario</title>
+<link rel="preload" href="/site/pkg/compaction_bg.wasm" as="fetch" type="application/wasm" crossorigin>
+<script type="module" async src="/site/widgets.js"></script></head><body>
+<memory-compaction scenario="#late"></memory-compaction>
+<script src="/slow-parser.js"></script>
+<script type="application/json" id="late">{ "script": [
+  { "speaker": "Dana", "kind": "question", "text": "Is the late scenario here?", "summary": "late scenario" },
+  { "speaker": "agent", "kind": "decision", "text": "Yes, read once the page was parsed.", "summary": "read once parsed" }
+] }</script></body></html>`;
+  const opened = await open(browser, server.url);
+  const { page, problems } = opened;
+  await page.route(`${server.url}late-scenario.html`, (route) => route.fulfill({ body: html, contentType: "text/html" }));
+  let built = false;
+  await page.route(`${server.url}slow-parser.js`, async (route) => {
+    // Hold the parser until the element has its core (or 5 s).
+    for (let waited = 0; waited < 5_000 && !built; waited += 50) {
+      built = await page.evaluate(() => Boolean(document.querySelector("memory-compaction")?.core)).catch(() => false);
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    await route.fulfill({ body: "", contentType: "text/javascript" });
+  });
+  await page.goto(`${server.url}late-scenario.html`);
+  assert.ok(built, "the core should have arrived while the parser was held");
+  const widget = page.locator("memory-compaction");
+  await widget.getByRole("status").filter({ hasText: "Ready" }).waitFor(WAIT);
+  assert.match(await widget.getByRole("status").textContent(), /Ready: 2 turns/);
+  assert.equal(await widget.getByRole("alert").isHidden(), true);
+  assert.deepEqual(problems, []);
 });
 
 test("a core that cannot be fetched is explained inside the widget", async () => {
@@ -177,6 +219,10 @@ test("a core that cannot be fetched is explained inside the widget", async () =>
   assert.match(await alert.textContent(), /could not load its WebAssembly core/);
   const height = await opened.page.locator("memory-compaction").evaluate((el) => el.getBoundingClientRect().height);
   assert.ok(height < 200, `the frame still holds the placeholder's height: ${height} px`);
+  // The element painted its opening state before the core failed: none of its controls stay.
+  assert.deepEqual(await opened.page.locator("memory-compaction").evaluate((el) =>
+    [...el.shadowRoot.querySelectorAll("button, input, select, textarea, summary")].map((c) => c.textContent)), []);
+  assert.equal(await opened.page.locator("memory-compaction").evaluate((el) => el.shadowRoot.querySelector(".widget").hasAttribute("aria-busy")), false);
   assert.ok(opened.problems.length > 0 && opened.problems.every((problem) => /\.wasm/.test(problem)), opened.problems.join("\n"));
 });
 
