@@ -378,7 +378,7 @@ impl JsForgettingPlayground {
     pub fn with_config(
         #[wasm_bindgen(unchecked_param_type = "ForgettingPlaygroundConfig")] options: JsValue,
     ) -> Result<JsForgettingPlayground, JsError> {
-        let fields = Fields::root(&options, &["halfLife", "capacity", "stream"])?;
+        let fields = options::Fields::root(&options, &["halfLife", "capacity", "stream"])?;
         let (half_life, capacity, stream) = match &fields {
             Some(fields) => (
                 fields.number("halfLife")?,
@@ -524,7 +524,8 @@ impl Default for JsFactStore {
 /// carries no float formatting for serde's error messages.
 #[cfg(any(feature = "element-compaction", feature = "element-playground"))]
 fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
-    let Some(options) = Fields::root(value, &["budget", "hotN", "script", "compactAt"])? else {
+    let Some(options) = options::Fields::root(value, &["budget", "hotN", "script", "compactAt"])?
+    else {
         return Ok(SessionOptions::default());
     };
     Ok(SessionOptions {
@@ -558,7 +559,7 @@ fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
         "proceduralHalfLife",
         "scenario",
     ];
-    let Some(options) = Fields::root(value, &known)? else {
+    let Some(options) = options::Fields::root(value, &known)? else {
         return Ok(StoreOptions::default());
     };
     let scenario = match options.child(
@@ -648,15 +649,7 @@ extern "C" {
     fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
 }
 
-// The options reader, for every element's core; the import core reads no options.
-#[cfg(any(
-    feature = "element-compaction",
-    feature = "element-forgetting",
-    feature = "element-playground",
-    feature = "element-forgetting-playground"
-))]
-use options::Fields;
-
+// The options reader (`options::Fields`), for every element's core; the import core reads none.
 #[cfg(any(
     feature = "element-compaction",
     feature = "element-forgetting",
