@@ -108,6 +108,7 @@ mod forgetting;
 pub mod limits;
 mod math;
 mod names;
+mod queue;
 mod sort;
 mod units;
 

@@ -1,7 +1,5 @@
 //! Compaction policies: what happens to the window after each turn is appended.
 
-use std::collections::VecDeque;
-
 use crate::compaction::script::Kind;
 use crate::compaction::{Line, Script, SessionConfig, Window};
 use crate::units::TurnNumber;
@@ -95,8 +93,9 @@ pub trait CompactionPolicy: Send + Sync {
 #[derive(Clone, Debug, Default)]
 pub struct HotWarmCold {
     /// The gist's terms with the turn each was last mentioned in, least recent first.
-    // Invariant: at most GIST_TERMS entries, no two equal terms.
-    gist: VecDeque<(String, TurnNumber)>,
+    // Invariant: at most GIST_TERMS entries, no two equal terms (so a Vec: popping its front is
+    // a shift of at most twelve).
+    gist: Vec<(String, TurnNumber)>,
 }
 
 /// How many key terms the COLD gist keeps.
@@ -142,9 +141,9 @@ impl HotWarmCold {
         let source = line.turns().last().copied().unwrap_or_default();
         for term in key_terms(line.text()) {
             self.gist.retain(|(kept, _)| kept != term);
-            self.gist.push_back((term.to_owned(), source));
+            self.gist.push((term.to_owned(), source));
             if self.gist.len() > GIST_TERMS {
-                self.gist.pop_front();
+                self.gist.remove(0);
             }
         }
     }

@@ -1,9 +1,8 @@
 //! The live window: what the model sees, in order COLD, WARM, verbatim turns.
 
-use std::collections::VecDeque;
-
 use serde::Serialize;
 
+use crate::queue::Queue;
 use crate::units::{Tokens, TurnNumber};
 
 /// A line of the window that stands for older turns: a WARM summary line or the COLD gist.
@@ -16,7 +15,7 @@ use crate::units::{Tokens, TurnNumber};
 /// let line = Line::new(vec![TurnNumber(2)], "Dana wants a refund.");
 /// assert_eq!((line.turns(), line.text(), line.tokens()), (&[TurnNumber(2)][..], "Dana wants a refund.", Tokens(4)));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Line {
     // Invariant: ascending, without repeats.
     turns: Vec<TurnNumber>,
@@ -97,13 +96,13 @@ impl Line {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Window {
     cold: Option<Line>,
-    warm: VecDeque<Line>,
+    warm: Queue<Line>,
     /// Turn numbers and token counts of the verbatim turns, oldest first.
-    verbatim: VecDeque<(TurnNumber, Tokens)>,
+    verbatim: Queue<(TurnNumber, Tokens)>,
     /// The texts that stand for verbatim turns cut short or masked, by turn number.
     // Invariant: every turn here is in `verbatim`, and its count there is its text's; ascending,
     // as `verbatim` is, so that a turn is found by binary search.
-    cuts: VecDeque<(TurnNumber, String)>,
+    cuts: Queue<(TurnNumber, String)>,
     // Invariant: tokens == cold's + every warm line's + every verbatim turn's tokens.
     tokens: Tokens,
     // Invariant: verbatim_tokens == every verbatim turn's tokens.
@@ -128,12 +127,12 @@ impl Window {
 
     /// The WARM lines, oldest first.
     pub fn warm(&self) -> impl ExactSizeIterator<Item = &Line> {
-        self.warm.iter()
+        self.warm.as_slice().iter()
     }
 
     /// The verbatim turns' numbers, oldest first.
     pub fn verbatim(&self) -> impl ExactSizeIterator<Item = TurnNumber> + DoubleEndedIterator + '_ {
-        self.verbatim.iter().map(|&(turn, _)| turn)
+        self.verbatim.as_slice().iter().map(|&(turn, _)| turn)
     }
 
     /// Appends a verbatim turn.
@@ -152,11 +151,11 @@ impl Window {
 
     /// The text that stands for verbatim turn `turn` when it was cut short or replaced. O(log n).
     pub fn cut(&self, turn: TurnNumber) -> Option<&str> {
-        let at = self
-            .cuts
+        let cuts = self.cuts.as_slice();
+        let at = cuts
             .binary_search_by_key(&turn, |(number, _)| *number)
             .ok()?;
-        Some(&self.cuts[at].1)
+        Some(&cuts[at].1)
     }
 
     /// Lets `text` stand for verbatim turn `turn` from now on, in its place among the verbatim
@@ -177,19 +176,18 @@ impl Window {
     ///
     /// O(log n), and O(1) to add the text of a turn newer than every other replaced one.
     pub fn replace_verbatim(&mut self, turn: TurnNumber, text: String) -> bool {
-        let Ok(at) = self
-            .verbatim
-            .binary_search_by_key(&turn, |(number, _)| *number)
-        else {
+        let verbatim = self.verbatim.as_mut_slice();
+        let Ok(at) = verbatim.binary_search_by_key(&turn, |(number, _)| *number) else {
             return false;
         };
-        let entry = &mut self.verbatim[at];
+        let entry = &mut verbatim[at];
         let tokens = Tokens::of(&text);
         self.tokens = self.tokens - entry.1 + tokens;
         self.verbatim_tokens = self.verbatim_tokens - entry.1 + tokens;
         entry.1 = tokens;
-        match self.cuts.binary_search_by_key(&turn, |(number, _)| *number) {
-            Ok(at) => self.cuts[at].1 = text,
+        let cuts = self.cuts.as_mut_slice();
+        match cuts.binary_search_by_key(&turn, |(number, _)| *number) {
+            Ok(at) => cuts[at].1 = text,
             Err(at) => self.cuts.insert(at, (turn, text)),
         }
         true
@@ -201,8 +199,13 @@ impl Window {
         self.tokens -= tokens;
         self.verbatim_tokens -= tokens;
         // The cuts are ascending like the verbatim turns: the oldest turn's is the first.
-        if self.cuts.front().is_some_and(|(number, _)| *number == turn) {
-            self.cuts.pop_front();
+        if self
+            .cuts
+            .as_slice()
+            .first()
+            .is_some_and(|(number, _)| *number == turn)
+        {
+            self.cuts.skip_front();
         }
         Some(turn)
     }
