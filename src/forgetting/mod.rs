@@ -6,6 +6,7 @@
 //! is therefore a pure function of those inputs, and dragging the slider back undoes events.
 
 mod compare;
+mod index;
 mod ranking;
 mod scenario;
 mod store;

@@ -1,12 +1,11 @@
 //! A fact store that ranks, decays, supersedes and evicts in O(log n) per operation.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::Serialize;
 
 use crate::error::{fmt_number, Error, ErrorKind};
+use crate::forgetting::index::{fnv, HashIndex};
 use crate::forgetting::ranking::{Rank, Ranking};
 use crate::forgetting::StoreConfig;
 use crate::math::{exp2, log2};
@@ -218,36 +217,65 @@ pub struct LiveStore {
     // Invariant: ranked[k] has one entry per active fact of kind k, with its current key. Keys are
     // comparable only within a kind, since each kind has its own half-life.
     ranked: [Ranking; 3],
-    // Invariant: one entry per active fact, keyed by its normalised text.
-    by_text: HashMap<String, FactId, BuildHasherDefault<Fnv>>,
 }
 
-/// Every fact a store holds, found by id in O(1): the facts in the order written, and an index.
-/// (A `BTreeMap` would do, at several KB more of wasm for each map type.)
+/// Every fact a store holds, found by id in O(1), and each active fact by its text: the facts in
+/// the order written, and two indexes of positions in it.
 #[derive(Clone, Debug, Default)]
 struct FactTable {
     facts: Vec<Fact>,
-    // Invariant: slot[&fact.id] is the fact's position in `facts`, for every fact.
-    slot: HashMap<FactId, usize, BuildHasherDefault<Fnv>>,
+    // Invariant: holds the position of every fact, hashed by `id_hash`.
+    by_id: HashIndex,
+    // Invariant: holds the position of every active fact, hashed by `text_hash`; no two active
+    // facts have the same text (compared as `same_text` does).
+    by_text: HashIndex,
 }
 
 impl FactTable {
+    fn position(&self, id: FactId) -> Option<usize> {
+        self.by_id.find(id_hash(id), &|at| self.facts[at].id == id)
+    }
+
     fn get(&self, id: &FactId) -> Option<&Fact> {
-        self.slot.get(id).map(|&i| &self.facts[i])
+        self.position(*id).map(|at| &self.facts[at])
     }
 
     fn get_mut(&mut self, id: &FactId) -> Option<&mut Fact> {
-        self.slot.get(id).map(|&i| &mut self.facts[i])
+        self.position(*id).map(|at| &mut self.facts[at])
     }
 
     fn contains_key(&self, id: &FactId) -> bool {
-        self.slot.contains_key(id)
+        self.position(*id).is_some()
     }
 
-    /// Adds a fact whose id the table does not hold yet.
-    fn insert(&mut self, id: FactId, fact: Fact) {
-        self.slot.insert(id, self.facts.len());
+    /// The active fact whose text is `text`, ignoring surrounding space and ASCII case.
+    fn active_with_text(&self, text: &str) -> Option<FactId> {
+        let at = self
+            .by_text
+            .find(text_hash(text), &|at| same_text(&self.facts[at].text, text))?;
+        Some(self.facts[at].id)
+    }
+
+    /// Adds a fact whose id the table does not hold yet (and, if it is active, whose text no
+    /// active fact has).
+    fn insert(&mut self, fact: Fact) {
+        let (facts, at) = (&self.facts, self.facts.len());
+        self.by_id
+            .insert(id_hash(fact.id), at, &|at| id_hash(facts[at].id));
+        if fact.status == Status::Active {
+            self.by_text
+                .insert(text_hash(&fact.text), at, &|at| text_hash(&facts[at].text));
+        }
         self.facts.push(fact);
+    }
+
+    /// Fact `id` is no longer active: takes its text out of the index, and gives it `status`.
+    fn retire(&mut self, id: FactId, status: Status) {
+        if let Some(at) = self.position(id) {
+            let fact = &mut self.facts[at];
+            self.by_text.remove(text_hash(&fact.text), at);
+            fact.status = status;
+        }
     }
 
     /// Every fact, by id (sorted on each call: O(n log n), and only snapshots and saves ask).
@@ -259,34 +287,24 @@ impl FactTable {
 }
 
 impl PartialEq for FactTable {
-    /// The same facts, whatever order they were written in.
+    /// The same facts, whatever order they were written in (the indexes follow from the facts).
     fn eq(&self, other: &FactTable) -> bool {
         self.facts.len() == other.facts.len() && self.values().eq(other.values())
     }
 }
 
-/// FNV-1a, 64-bit: a small, deterministic hash for the store's ids and texts. It has no secret
-/// key, so a caller who picks thousands of colliding texts could slow their own store down; the
-/// data is the caller's own, and a page's scenario holds at most 1,000 facts.
-#[derive(Clone, Copy, Debug)]
-struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
+fn id_hash(id: FactId) -> u64 {
+    fnv(id.0.to_le_bytes())
 }
 
-impl Hasher for Fnv {
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
+/// The hash of `text` as [`same_text`] compares it.
+fn text_hash(text: &str) -> u64 {
+    fnv(text.trim().bytes().map(|byte| byte.to_ascii_lowercase()))
+}
 
-    fn finish(&self) -> u64 {
-        self.0
-    }
+/// Two facts' texts say the same, ignoring surrounding space and ASCII case.
+fn same_text(a: &str, b: &str) -> bool {
+    a.trim().eq_ignore_ascii_case(b.trim())
 }
 
 impl LiveStore {
@@ -297,7 +315,6 @@ impl LiveStore {
             time: Time::ZERO,
             facts: FactTable::default(),
             ranked: Default::default(),
-            by_text: HashMap::default(),
         }
     }
 
@@ -407,8 +424,8 @@ impl LiveStore {
                         .get(&id)
                         .is_some_and(|held| held.kind == FactKind::Episodic)
             };
-            let by = match self.by_text.get(&normalise(&fact.text)) {
-                Some(&existing) if !retired(existing, self) => existing,
+            let by = match self.facts.active_with_text(&fact.text) {
+                Some(existing) if !retired(existing, self) => existing,
                 _ => fact.id,
             };
             for &source in &sources {
@@ -451,9 +468,8 @@ impl LiveStore {
                 ));
             }
         }
-        let normalised = normalise(text);
         let mut outcome = WriteOutcome::default();
-        if let Some(&existing) = self.by_text.get(&normalised) {
+        if let Some(existing) = self.facts.active_with_text(text) {
             self.rekey(existing, |fact, now| {
                 fact.last_touch = now;
                 fact.importance = fact.importance.max(importance);
@@ -475,8 +491,7 @@ impl LiveStore {
                 sources,
             };
             self.ranked[kind.index()].insert(self.rank(&fact));
-            self.by_text.insert(normalised, id);
-            self.facts.insert(id, fact);
+            self.facts.insert(fact);
             outcome.fact = id;
         }
         if let Some(old) = supersedes.filter(|&old| old != outcome.fact) {
@@ -619,12 +634,8 @@ impl LiveStore {
             return false;
         }
         let (rank, kind) = (self.rank(fact), fact.kind.index());
-        let normalised = normalise(&fact.text);
         self.ranked[kind].remove(&rank);
-        self.by_text.remove(&normalised);
-        if let Some(fact) = self.facts.get_mut(&id) {
-            fact.status = status;
-        }
+        self.facts.retire(id, status);
         true
     }
 }
@@ -738,8 +749,7 @@ impl TryFrom<SavedStore> for LiveStore {
                 return Err(duplicate_id(fact.id));
             }
             if fact.status == Status::Active {
-                let normalised = normalise(&fact.text);
-                if let Some(&other) = store.by_text.get(&normalised) {
+                if let Some(other) = store.facts.active_with_text(&fact.text) {
                     let field = at("text");
                     return Err(Error::invalid(
                         &field,
@@ -747,9 +757,8 @@ impl TryFrom<SavedStore> for LiveStore {
                     ));
                 }
                 store.ranked[fact.kind.index()].insert(store.rank(&fact));
-                store.by_text.insert(normalised, fact.id);
             }
-            store.facts.insert(fact.id, fact);
+            store.facts.insert(fact);
         }
         for fact in store.facts.values() {
             for &cited in fact.status.superseded_by().iter().chain(&fact.sources) {
@@ -831,31 +840,5 @@ pub(crate) fn check_importance(field: &str, importance: f64) -> Result<(), Error
                 fmt_number(importance)
             ),
         ))
-    }
-}
-
-/// The text two facts must share to be duplicates: trimmed, with ASCII letters lower-cased.
-///
-/// Only ASCII case is folded: Unicode lower-casing would bring its case tables into the
-/// WebAssembly build, about 9 KB gzip, a third of the widgets' whole size budget.
-fn normalise(text: &str) -> String {
-    text.trim().to_ascii_lowercase()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// FNV-1a's published 64-bit test vectors: the hash is the one named, not merely a hash.
-    #[test]
-    fn fnv_is_fnv_1a() {
-        let hash = |bytes: &[u8]| {
-            let mut fnv = Fnv::default();
-            fnv.write(bytes);
-            fnv.finish()
-        };
-        assert_eq!(hash(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(hash(b"a"), 0xaf63_dc4c_8601_ec8c);
-        assert_eq!(hash(b"foobar"), 0x8594_4171_f739_67e8);
     }
 }
