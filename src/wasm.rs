@@ -887,17 +887,33 @@ mod options {
             let name = self.name(key);
             let mut list = Vec::with_capacity(length);
             for i in 0..length {
-                let value = self.item(&array, &name, i)?;
-                let path = format!("{name}[{i}]");
-                let Some(fields) = self.child(&value, &path, known)? else {
-                    return Err(JsError::new(&format!(
-                        "{path} must be an object, got {}",
-                        type_of(&value)
-                    )));
-                };
-                list.push(item(&fields)?);
+                list.push(item(&self.object_item(&array, &name, i, known)?)?);
             }
             Ok(Some(list))
+        }
+
+        #[cfg(any(
+            feature = "element-compaction",
+            feature = "element-forgetting",
+            feature = "element-playground"
+        ))]
+        /// Item `i` of array `name`, an object with keys among `known`. Not generic, unlike
+        /// [`Fields::list`], so that each kind of list adds only its loop to the wasm.
+        fn object_item(
+            &self,
+            array: &Object,
+            name: &str,
+            i: usize,
+            known: &[&str],
+        ) -> Result<Fields, JsError> {
+            let value = self.item(array, name, i)?;
+            let path = format!("{name}[{i}]");
+            self.child(&value, &path, known)?.ok_or_else(|| {
+                JsError::new(&format!(
+                    "{path} must be an object, got {}",
+                    type_of(&value)
+                ))
+            })
         }
     }
 
