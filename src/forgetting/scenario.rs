@@ -205,111 +205,94 @@ impl Scenario {
                     )
                 })
         };
-        let facts = spec
-            .facts
-            .into_iter()
-            .enumerate()
-            .map(|(i, fact)| {
-                Ok(SeedFact {
-                    text: text(&mut budget, format!("facts[{i}].text"), fact.text)?,
-                    importance: importance(format!("facts[{i}].importance"), fact.importance)?,
-                })
-            })
-            .collect::<Result<_, Error>>()?;
-        let reads = spec
-            .reads
-            .into_iter()
-            .enumerate()
-            .map(|(i, read)| {
-                let at = read.at.ok_or_else(|| {
-                    let path = format!("reads[{i}].at");
-                    Error::invalid(&path, format!("{path}: required"))
-                })?;
-                Ok(ScheduledRead {
-                    fact: fact_id(format!("reads[{i}].fact"), read.fact)?,
-                    at: Time::named(&format!("reads[{i}].at"), at)?,
-                })
-            })
-            .collect::<Result<_, Error>>()?;
+        // Plain loops, not `collect::<Result<Vec<_>, _>>()`: each of those is about 1 KB of wasm.
+        let mut facts = Vec::with_capacity(spec.facts.len());
+        for (i, fact) in spec.facts.into_iter().enumerate() {
+            facts.push(SeedFact {
+                text: text(&mut budget, format!("facts[{i}].text"), fact.text)?,
+                importance: importance(format!("facts[{i}].importance"), fact.importance)?,
+            });
+        }
+        let mut reads = Vec::with_capacity(spec.reads.len());
+        for (i, read) in spec.reads.into_iter().enumerate() {
+            let at = read.at.ok_or_else(|| {
+                let path = format!("reads[{i}].at");
+                Error::invalid(&path, format!("{path}: required"))
+            })?;
+            reads.push(ScheduledRead {
+                fact: fact_id(format!("reads[{i}].fact"), read.fact)?,
+                at: Time::named(&format!("reads[{i}].at"), at)?,
+            });
+        }
         let first_event_id = max_id - (spec.events.len() + spec.consolidation.len()) as u32 + 1;
-        let events = spec
-            .events
-            .into_iter()
-            .enumerate()
-            .map(|(i, event)| {
-                let text = text(&mut budget, format!("events[{i}].text"), event.text)?;
-                let supersedes = match event.supersedes {
-                    None => None,
-                    Some(value) => Some(fact_id(format!("events[{i}].supersedes"), Some(value))?),
-                };
-                if supersedes == Some(FactId(first_event_id + i as u32)) {
-                    return Err(Error::invalid(
-                        &format!("events[{i}].supersedes"),
-                        format!("events[{i}].supersedes: an event cannot supersede its own fact"),
-                    ));
-                }
-                Ok(WriteEvent {
-                    label: match event.label {
-                        Some(label) => {
-                            self::text(&mut budget, format!("events[{i}].label"), Some(label))?
-                        }
-                        None => text.clone(),
-                    },
-                    text,
-                    importance: importance(format!("events[{i}].importance"), event.importance)?,
-                    supersedes,
-                })
-            })
-            .collect::<Result<_, Error>>()?;
-        let consolidation = spec
-            .consolidation
-            .into_iter()
-            .enumerate()
-            .map(|(j, rule)| {
-                let path = format!("consolidation[{j}]");
-                let kind = match rule.kind.as_deref().map(str::parse) {
-                    Some(Ok(kind @ (FactKind::Semantic | FactKind::Procedural))) => kind,
-                    _ => {
-                        let other = rule.kind.as_deref();
-                        return Err(Error::invalid(
-                            &format!("{path}.kind"),
-                            format!(
-                                "{path}.kind: must be \"semantic\" or \"procedural\", got {}",
-                                other.map_or("nothing".to_owned(), |k| format!("\"{k}\""))
-                            ),
-                        ));
+        let mut events = Vec::with_capacity(spec.events.len());
+        for (i, event) in spec.events.into_iter().enumerate() {
+            let text = text(&mut budget, format!("events[{i}].text"), event.text)?;
+            let supersedes = match event.supersedes {
+                None => None,
+                Some(value) => Some(fact_id(format!("events[{i}].supersedes"), Some(value))?),
+            };
+            if supersedes == Some(FactId(first_event_id + i as u32)) {
+                return Err(Error::invalid(
+                    &format!("events[{i}].supersedes"),
+                    format!("events[{i}].supersedes: an event cannot supersede its own fact"),
+                ));
+            }
+            events.push(WriteEvent {
+                label: match event.label {
+                    Some(label) => {
+                        self::text(&mut budget, format!("events[{i}].label"), Some(label))?
                     }
-                };
-                let sources_path = format!("{path}.sources");
-                if rule.sources.len() > max_id as usize {
+                    None => text.clone(),
+                },
+                text,
+                importance: importance(format!("events[{i}].importance"), event.importance)?,
+                supersedes,
+            });
+        }
+        let mut consolidation = Vec::with_capacity(spec.consolidation.len());
+        for (j, rule) in spec.consolidation.into_iter().enumerate() {
+            let path = format!("consolidation[{j}]");
+            let kind = match rule.kind.as_deref().map(str::parse) {
+                Some(Ok(kind @ (FactKind::Semantic | FactKind::Procedural))) => kind,
+                _ => {
+                    let other = rule.kind.as_deref();
                     return Err(Error::invalid(
-                        &sources_path,
+                        &format!("{path}.kind"),
                         format!(
-                            "{sources_path} must have at most {max_id} items, got {}",
-                            rule.sources.len()
+                            "{path}.kind: must be \"semantic\" or \"procedural\", got {}",
+                            other.map_or("nothing".to_owned(), |k| format!("\"{k}\""))
                         ),
                     ));
                 }
-                if rule.sources.is_empty() {
-                    return Err(Error::invalid(
-                        &sources_path,
-                        format!("{sources_path}: name at least one episode"),
-                    ));
-                }
-                let sources = rule
-                    .sources
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &id)| fact_id(format!("{path}.sources[{i}]"), Some(id)))
-                    .collect::<Result<_, Error>>()?;
-                Ok(ConsolidationRule {
-                    kind,
-                    text: text(&mut budget, format!("{path}.text"), rule.text)?,
-                    importance: importance(format!("{path}.importance"), rule.importance)?,
-                    sources,
-                })
-            })
-            .collect::<Result<_, Error>>()?;
+            };
+            let sources_path = format!("{path}.sources");
+            if rule.sources.len() > max_id as usize {
+                return Err(Error::invalid(
+                    &sources_path,
+                    format!(
+                        "{sources_path} must have at most {max_id} items, got {}",
+                        rule.sources.len()
+                    ),
+                ));
+            }
+            if rule.sources.is_empty() {
+                return Err(Error::invalid(
+                    &sources_path,
+                    format!("{sources_path}: name at least one episode"),
+                ));
+            }
+            let mut sources = Vec::with_capacity(rule.sources.len());
+            for (i, &id) in rule.sources.iter().enumerate() {
+                sources.push(fact_id(format!("{path}.sources[{i}]"), Some(id))?);
+            }
+            consolidation.push(ConsolidationRule {
+                kind,
+                text: text(&mut budget, format!("{path}.text"), rule.text)?,
+                importance: importance(format!("{path}.importance"), rule.importance)?,
+                sources,
+            });
+        }
         Ok(Scenario {
             facts,
             reads,
