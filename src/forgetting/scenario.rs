@@ -209,50 +209,50 @@ impl Scenario {
         let mut facts = Vec::with_capacity(spec.facts.len());
         for (i, fact) in spec.facts.into_iter().enumerate() {
             facts.push(SeedFact {
-                text: text(&mut budget, format!("facts[{i}].text"), fact.text)?,
-                importance: importance(format!("facts[{i}].importance"), fact.importance)?,
+                text: text(&mut budget, item_path("facts", i, "text"), fact.text)?,
+                importance: importance(item_path("facts", i, "importance"), fact.importance)?,
             });
         }
         let mut reads = Vec::with_capacity(spec.reads.len());
         for (i, read) in spec.reads.into_iter().enumerate() {
             let at = read.at.ok_or_else(|| {
-                let path = format!("reads[{i}].at");
+                let path = item_path("reads", i, "at");
                 Error::invalid(&path, format!("{path}: required"))
             })?;
             reads.push(ScheduledRead {
-                fact: fact_id(format!("reads[{i}].fact"), read.fact)?,
-                at: Time::named(&format!("reads[{i}].at"), at)?,
+                fact: fact_id(item_path("reads", i, "fact"), read.fact)?,
+                at: Time::named(&item_path("reads", i, "at"), at)?,
             });
         }
         let first_event_id = max_id - (spec.events.len() + spec.consolidation.len()) as u32 + 1;
         let mut events = Vec::with_capacity(spec.events.len());
         for (i, event) in spec.events.into_iter().enumerate() {
-            let text = text(&mut budget, format!("events[{i}].text"), event.text)?;
+            let text = text(&mut budget, item_path("events", i, "text"), event.text)?;
             let supersedes = match event.supersedes {
                 None => None,
-                Some(value) => Some(fact_id(format!("events[{i}].supersedes"), Some(value))?),
+                Some(value) => Some(fact_id(item_path("events", i, "supersedes"), Some(value))?),
             };
             if supersedes == Some(FactId(first_event_id + i as u32)) {
                 return Err(Error::invalid(
-                    &format!("events[{i}].supersedes"),
+                    &item_path("events", i, "supersedes"),
                     format!("events[{i}].supersedes: an event cannot supersede its own fact"),
                 ));
             }
             events.push(WriteEvent {
                 label: match event.label {
                     Some(label) => {
-                        self::text(&mut budget, format!("events[{i}].label"), Some(label))?
+                        self::text(&mut budget, item_path("events", i, "label"), Some(label))?
                     }
                     None => text.clone(),
                 },
                 text,
-                importance: importance(format!("events[{i}].importance"), event.importance)?,
+                importance: importance(item_path("events", i, "importance"), event.importance)?,
                 supersedes,
             });
         }
         let mut consolidation = Vec::with_capacity(spec.consolidation.len());
         for (j, rule) in spec.consolidation.into_iter().enumerate() {
-            let path = format!("consolidation[{j}]");
+            let path = item_path("consolidation", j, "");
             let kind = match rule.kind.as_deref().map(str::parse) {
                 Some(Ok(kind @ (FactKind::Semantic | FactKind::Procedural))) => kind,
                 _ => {
@@ -410,6 +410,17 @@ impl Default for Scenario {
     fn default() -> Scenario {
         Scenario::refund_desk()
     }
+}
+
+/// `list[i].field` (or `list[i]` when `field` is empty): one function, so that the many paths
+/// cost one `format!` of wasm.
+fn item_path(list: &str, i: usize, field: &str) -> String {
+    let mut path = format!("{list}[{i}]");
+    if !field.is_empty() {
+        path.push('.');
+        path.push_str(field);
+    }
+    path
 }
 
 fn text(budget: &mut TextBudget, path: String, value: Option<String>) -> Result<String, Error> {
