@@ -555,33 +555,36 @@ impl Session {
 
     /// A snapshot of everything the widget shows.
     pub fn state(&self) -> SessionState {
+        // Plain loops: `filter_map(..).collect()` chains are a `Vec::from_iter` each in the wasm.
         let turn_of = |number: TurnNumber| self.script.turn(number);
-        let hot = self
-            .window
-            .verbatim()
-            .filter_map(|number| {
-                let turn = turn_of(number)?;
+        let mut hot = Vec::with_capacity(self.window.verbatim().len());
+        for number in self.window.verbatim() {
+            if let Some(turn) = turn_of(number) {
                 let cut = self.window.cut(number);
-                Some(HotTurn {
+                hot.push(HotTurn {
                     turn: number,
                     speaker: turn.speaker().to_owned(),
                     kind: turn.kind(),
                     text: cut.unwrap_or(turn.text()).to_owned(),
                     tokens: cut.map_or(turn.tokens(), Tokens::of),
-                })
-            })
-            .collect();
-        let dropped = self
-            .log
-            .iter()
-            .flat_map(|step| &step.dropped)
-            .filter_map(|&number| {
-                Some(DroppedTurn {
-                    turn: number,
-                    text: turn_of(number)?.text().to_owned(),
-                })
-            })
-            .collect();
+                });
+            }
+        }
+        let mut dropped = Vec::new();
+        let mut crossings = Vec::new();
+        for step in &self.log {
+            for &number in &step.dropped {
+                if let Some(turn) = turn_of(number) {
+                    dropped.push(DroppedTurn {
+                        turn: number,
+                        text: turn.text().to_owned(),
+                    });
+                }
+            }
+            if step.crossed {
+                crossings.push(step.turn);
+            }
+        }
         SessionState {
             turn: self.turn_count(),
             total_turns: self.script.len() as u32,
@@ -591,12 +594,7 @@ impl Session {
             over_budget: self.window.tokens() > self.config.budget,
             over_budget_reason: self.over_budget_reason(),
             done: self.is_done(),
-            crossings: self
-                .log
-                .iter()
-                .filter(|s| s.crossed)
-                .map(|s| s.turn)
-                .collect(),
+            crossings,
             hot,
             warm: self.window.warm().cloned().collect(),
             cold: self.window.cold().cloned(),
