@@ -770,22 +770,40 @@ impl FactStore {
                 forecast: (fact.status == Status::Active).then(|| self.forecast(&store, fact)),
             }
         };
-        let active = store.ranked().filter_map(|id| store.get(id));
-        // Every fact by id, sorted once for both retired groups.
+        // Plain loops: a chain of adapters collected is a `Vec::from_iter` of its own in the wasm.
+        let mut facts = Vec::with_capacity(store.facts().size_hint().0);
+        for id in store.ranked() {
+            if let Some(fact) = store.get(id) {
+                facts.push(view(fact));
+            }
+        }
+        // Then the retired, superseded before evicted, each group by id.
         let by_id: Vec<&Fact> = store.facts().collect();
-        let retired = |wanted: fn(Status) -> bool| {
-            by_id
-                .iter()
-                .copied()
-                .filter(move |fact| wanted(fact.status))
-        };
-        let facts = active
-            .chain(retired(|s| matches!(s, Status::Superseded { .. })))
-            .chain(retired(|s| s == Status::Evicted))
-            .map(view)
-            .collect();
-        let scheduled = self.scenario.reads().iter().map(|r| (r, true));
-        let reader = self.reader_reads.iter().map(|r| (r, false));
+        for evicted in [false, true] {
+            for fact in &by_id {
+                let wanted = match fact.status {
+                    Status::Active => false,
+                    Status::Superseded { .. } => !evicted,
+                    Status::Evicted => evicted,
+                };
+                if wanted {
+                    facts.push(view(fact));
+                }
+            }
+        }
+        let mut reads = Vec::with_capacity(self.scenario.reads().len() + self.reader_reads.len());
+        for (list, scheduled) in [
+            (self.scenario.reads(), true),
+            (&self.reader_reads[..], false),
+        ] {
+            for read in list {
+                reads.push(ReadInfo {
+                    fact: read.fact,
+                    at: read.at,
+                    scheduled,
+                });
+            }
+        }
         FactStoreState {
             t,
             half_life: self.config.half_life(),
@@ -798,14 +816,7 @@ impl FactStore {
             active_count: store.active_count() as u32,
             facts,
             events: self.events(),
-            reads: scheduled
-                .chain(reader)
-                .map(|(read, scheduled)| ReadInfo {
-                    fact: read.fact,
-                    at: read.at,
-                    scheduled,
-                })
-                .collect(),
+            reads,
             log,
         }
     }
