@@ -374,16 +374,21 @@ impl Playground {
         for info in POLICIES {
             let mut session = Session::with_policy(config, script.clone(), policy(info.id));
             while session.add_turn().is_some() {}
+            // One plain loop, not three collects: each is a `Vec::from_iter` in the wasm.
             let log = session.log();
-            playground
-                .series
-                .push(log.iter().map(|step| step.tokens_after).collect());
-            playground
-                .peaks
-                .push(log.iter().map(|step| step.peak_tokens).collect());
-            playground
-                .compacted
-                .push(log.iter().filter(|s| s.compacted).map(|s| s.turn).collect());
+            let mut series = Vec::with_capacity(log.len());
+            let mut peaks = Vec::with_capacity(log.len());
+            let mut compacted = Vec::new();
+            for step in log {
+                series.push(step.tokens_after);
+                peaks.push(step.peak_tokens);
+                if step.compacted {
+                    compacted.push(step.turn);
+                }
+            }
+            playground.series.push(series);
+            playground.peaks.push(peaks);
+            playground.compacted.push(compacted);
             session.reset();
             playground.sessions.push(session);
         }
@@ -416,28 +421,28 @@ impl Playground {
     pub fn state(&self) -> PlaygroundState {
         let turn = self.turn_count();
         let first = self.sessions.first();
-        let policies = POLICIES
-            .iter()
-            .zip(&self.sessions)
-            .enumerate()
-            .map(|(i, (info, session))| {
-                let mut window = session.state();
-                window.transcript = Vec::new();
-                PolicyRow {
-                    info: *info,
-                    series: self.series[i].clone(),
-                    peaks: self.peaks[i].clone(),
-                    compactions: self.compacted[i].iter().filter(|t| t.0 <= turn).count() as u32,
-                    tokens: window.tokens,
-                    kept: self
-                        .facts
-                        .iter()
-                        .map(|(_, term)| Named::of(&window, term))
-                        .collect(),
-                    window,
-                }
-            })
-            .collect();
+        let mut policies = Vec::with_capacity(self.sessions.len());
+        for (i, (info, session)) in POLICIES.iter().zip(&self.sessions).enumerate() {
+            let mut window = session.state();
+            window.transcript = Vec::new();
+            let mut kept = Vec::with_capacity(self.facts.len());
+            for (_, term) in &self.facts {
+                kept.push(Named::of(&window, term));
+            }
+            let mut compactions = 0;
+            for compacted in &self.compacted[i] {
+                compactions += u32::from(compacted.0 <= turn);
+            }
+            policies.push(PolicyRow {
+                info: *info,
+                series: self.series[i].clone(),
+                peaks: self.peaks[i].clone(),
+                compactions,
+                tokens: window.tokens,
+                kept,
+                window,
+            });
+        }
         PlaygroundState {
             turn,
             total_turns: first.map_or(0, |s| s.script().len() as u32),
