@@ -3,7 +3,7 @@
 //! The fact store finds facts by id and active facts by text. Two `HashMap`s did that, at about
 //! 1 KB of gzipped wasm for the hash table code of each key type. This index holds only positions
 //! in the caller's table and asks the caller whether the entry at a position is the one sought,
-//! so one small, non-generic table serves every key.
+//! so one small table serves every key: only its lookup loop is generic.
 
 /// A slot no entry has used.
 const EMPTY: usize = usize::MAX;
@@ -23,8 +23,10 @@ pub(crate) struct HashIndex {
 }
 
 impl HashIndex {
-    /// The position of the entry with `hash` for which `is` holds, if any.
-    pub(crate) fn find(&self, hash: u64, is: &dyn Fn(usize) -> bool) -> Option<usize> {
+    /// The position of the entry with `hash` for which `is` holds, if any. Generic, unlike the
+    /// rest: a lookup is on every hot path of the store, and the loop is small.
+    #[inline]
+    pub(crate) fn find(&self, hash: u64, is: impl Fn(usize) -> bool) -> Option<usize> {
         let mask = self.slots.len().checked_sub(1)?;
         let mut at = hash as usize & mask;
         loop {
@@ -95,6 +97,7 @@ impl HashIndex {
 /// FNV-1a, 64-bit: a small, deterministic hash. It has no secret key, so a caller who picks
 /// thousands of colliding texts could slow their own store down; the data is the caller's own,
 /// and a page's scenario holds at most 1,000 facts.
+#[inline]
 pub(crate) fn fnv(bytes: impl IntoIterator<Item = u8>) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325_u64;
     for byte in bytes {
@@ -131,9 +134,9 @@ mod tests {
             let keys: Vec<u32> = (0..300).map(|k| k * 7919).collect();
             let (keys, index, hash) = table(&keys, collide);
             for (position, &key) in keys.iter().enumerate() {
-                assert_eq!(index.find(hash(key), &|at| keys[at] == key), Some(position));
+                assert_eq!(index.find(hash(key), |at| keys[at] == key), Some(position));
             }
-            assert_eq!(index.find(hash(5), &|at| keys[at] == 5), None);
+            assert_eq!(index.find(hash(5), |at| keys[at] == 5), None);
             assert!(2 * index.filled <= index.slots.len());
             assert!(index.slots.len().is_power_of_two());
         }
@@ -145,16 +148,16 @@ mod tests {
             let (keys, mut index, hash) = table(&[10, 20, 30, 40], collide);
             index.remove(hash(20), 1);
             index.remove(hash(99), 9); // not held: nothing changes
-            assert_eq!(index.find(hash(20), &|at| keys[at] == 20), None);
+            assert_eq!(index.find(hash(20), |at| keys[at] == 20), None);
             for (position, key) in [(0, 10), (2, 30), (3, 40)] {
-                assert_eq!(index.find(hash(key), &|at| keys[at] == key), Some(position));
+                assert_eq!(index.find(hash(key), |at| keys[at] == key), Some(position));
             }
             // Removed and added again, many times: tombstones are reused or dropped on a rebuild.
             for _ in 0..1_000 {
                 index.remove(hash(30), 2);
                 index.insert(hash(30), 2, &|at| hash(keys[at]));
             }
-            assert_eq!(index.find(hash(30), &|at| keys[at] == 30), Some(2));
+            assert_eq!(index.find(hash(30), |at| keys[at] == 30), Some(2));
             assert!(index.slots.len() <= 16, "{}", index.slots.len());
         }
     }
@@ -162,7 +165,7 @@ mod tests {
     #[test]
     fn an_empty_index_finds_nothing() {
         let index = HashIndex::default();
-        assert_eq!(index.find(1, &|_| true), None);
+        assert_eq!(index.find(1, |_| true), None);
         let mut index = index;
         index.remove(1, 0);
         assert!(index.slots.is_empty());

@@ -232,8 +232,9 @@ struct FactTable {
 }
 
 impl FactTable {
+    #[inline]
     fn position(&self, id: FactId) -> Option<usize> {
-        self.by_id.find(id_hash(id), &|at| self.facts[at].id == id)
+        self.by_id.find(id_hash(id), |at| self.facts[at].id == id)
     }
 
     fn get(&self, id: &FactId) -> Option<&Fact> {
@@ -252,7 +253,7 @@ impl FactTable {
     fn active_with_text(&self, text: &str) -> Option<FactId> {
         let at = self
             .by_text
-            .find(text_hash(text), &|at| same_text(&self.facts[at].text, text))?;
+            .find(text_hash(text), |at| same_text(&self.facts[at].text, text))?;
         Some(self.facts[at].id)
     }
 
@@ -293,6 +294,7 @@ impl PartialEq for FactTable {
     }
 }
 
+#[inline]
 fn id_hash(id: FactId) -> u64 {
     fnv(id.0.to_le_bytes())
 }
