@@ -261,18 +261,18 @@ the wasm, loading the other elements' modules only after the first frame, and
 \`content-visibility: auto\` for the widgets off screen, each within the noise.
 
 What stands between this and the goals (18 KB for a one-element page, 30 KB for the index): the
-compaction page is now 29.3 KB of wasm and 15 KB of JavaScript and CSS (the element 4.9, the code
-every element shares 7.1 with 1.7 of stylesheet, the glue 2.6, the conversation mixin 0.7, the
-loader 0.4). On the compaction core \`twiggy\` (\`wasm-opt -O1 -g\`) counts 71 KB raw: \`Vec\` and
-allocation code 7.7 KB, the session and its policies 6.9, reading options at the boundary 6.8,
-data (the refund desk, messages, panic locations) 6.2, wasm-bindgen's runtime 6.1, \`core::fmt\`
-and the panic path 5.8 (std's panic handler formats even with \`panic = "abort"\`; removing it
-needs nightly or \`no_std\`, and serde-wasm-bindgen needs std), serde and serde-wasm-bindgen 4.3
-plus our \`Serialize\` impls 2.9, script checks 3.9, \`VecDeque\` 3.7, iterators 2.7, its field-name
-cache (\`hashbrown\`) 2.5, \`str\` helpers 2.4; no item over 2.7 KB. A core written lean from the
-start (plain loops, no iterator chains collecting into per-type containers, error text built
-only on the failure path) is what remains: issue 11 measured a Session-only one at 10.9 KB, and
-with the page's JavaScript at 15 KB even that would leave the compaction page near 26 KB.
+compaction page is now 27.9 KB of wasm and 15.5 KB of JavaScript and CSS (the element 5.2, the code
+every element shares 6.5 with 1.7 of stylesheet, the glue 2.6, the conversation mixin 0.8, the
+loader 0.5). On the compaction core \`twiggy\` (\`wasm-opt -O1 -g\`) counts 69 KB raw (71 before the
+queue and the plain loops): the session, its policies, the script checks and their \`Serialize\`
+impls 14.7 KB, reading options at the boundary 6.8, data (the refund desk, messages, panic
+locations) 6.5, \`Vec\` and allocation code 6.5, \`core::fmt\`, the panic path and our error text
+5.0 (std's panic handler formats even with \`panic = "abort"\`; removing it needs nightly or
+\`no_std\`, and serde-wasm-bindgen needs std), wasm-bindgen's runtime and imports 4.4,
+serde-wasm-bindgen 2.2 and serde 1.7, \`str\` helpers 3.0, serde-wasm-bindgen's field-name cache
+(\`hashbrown\`) 2.2, iterators 1.1 (2.7 before); no item over 2.7 KB. What remains is a core
+written lean from the start throughout: issue 11 measured a Session-only one at 10.9 KB, and with
+the page's JavaScript at 15 KB even that would leave the compaction page near 26 KB.
 `;
 
 writeFileSync(join(ROOT, "BENCHMARKS.md"), report);
