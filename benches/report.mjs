@@ -245,6 +245,8 @@ playground, forgetting playground, index, bundle), measured from the built site:
 | before (issue 13's last bench) | 50.8 | 59.5 | 66.0 | 43.9 | 114.7 | 109.1 |
 | \`importConversation\` in a core of its own and the panel's code (\`own.js\`) loaded when the panel is first opened (20.9 KB then) | 45.0 | 59.7 | 60.7 | 44.1 | 113.2 | 109.2 |
 | links (\`links.js\`) loaded when a reader copies one or a page opens with one; the opening state inlined | 44.3 | 58.8 | 59.8 | 43.1 | 112.5 | 110.0 |
+| the window's tiers a \`Queue\` (not \`VecDeque\`), the store's one \`HashIndex\` (not two \`HashMap\`s), the scenario's checks as plain loops | 44.1 | 56.9 | 59.1 | 42.4 | 109.3 | 106.5 |
+| the Session, FactStore and Playground snapshots built by plain loops, not collected chains | 43.4 | 56.4 | 58.3 | 42.3 | 108.1 | 105.0 |
 
 The first meter, each change measured side by side with the one before in alternating loads
 (the ratio to the bare page's first paint; single runs move by ±0.15 on these machines): the
