@@ -771,14 +771,14 @@ impl FactStore {
             }
         };
         // Plain loops: a chain of adapters collected is a `Vec::from_iter` of its own in the wasm.
-        let mut facts = Vec::with_capacity(store.facts().size_hint().0);
+        // The active facts by rank, then the retired, superseded before evicted, each group by id.
+        let by_id: Vec<&Fact> = store.facts().collect();
+        let mut facts = Vec::with_capacity(by_id.len());
         for id in store.ranked() {
             if let Some(fact) = store.get(id) {
                 facts.push(view(fact));
             }
         }
-        // Then the retired, superseded before evicted, each group by id.
-        let by_id: Vec<&Fact> = store.facts().collect();
         for evicted in [false, true] {
             for fact in &by_id {
                 let wanted = match fact.status {
