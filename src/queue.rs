@@ -56,7 +56,7 @@ impl<T> Queue<T> {
 
     /// Once the spent front is half the queue, drops it (so that pushes stay amortised O(1)).
     fn drop_spent(&mut self) {
-        if self.head > 0 && 2 * self.head >= self.items.len() {
+        if 2 * self.head >= self.items.len() {
             self.items.drain(..self.head);
             self.head = 0;
         }

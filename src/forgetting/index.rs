@@ -163,6 +163,20 @@ mod tests {
     }
 
     #[test]
+    fn the_table_fills_to_half_before_it_grows() {
+        let keys: Vec<u32> = (1..=5).collect();
+        let hash = |key: u32| fnv(key.to_le_bytes());
+        let mut index = HashIndex::default();
+        let mut sizes = Vec::new();
+        for (position, &key) in keys.iter().enumerate() {
+            index.insert(hash(key), position, &|at| hash(keys[at]));
+            sizes.push(index.slots.len());
+        }
+        // Eight slots hold four keys; the fifth doubles the table (room for the four again).
+        assert_eq!(sizes, [8, 8, 8, 8, 32]);
+    }
+
+    #[test]
     fn an_empty_index_finds_nothing() {
         let index = HashIndex::default();
         assert_eq!(index.find(1, |_| true), None);
