@@ -680,21 +680,6 @@ mod options {
             Fields::of(value, "withConfig", known, Rc::default())
         }
 
-        #[cfg(any(
-            feature = "element-compaction",
-            feature = "element-forgetting",
-            feature = "element-playground"
-        ))]
-        /// An object inside this one, at `path`.
-        pub(super) fn child(
-            &self,
-            value: &JsValue,
-            path: &str,
-            known: &[&str],
-        ) -> Result<Option<Fields>, JsError> {
-            Fields::of(value, path, known, Rc::clone(&self.text_units))
-        }
-
         /// `value` as an object with no keys but `known`; `None` when it is absent.
         pub(super) fn of(
             value: &JsValue,
@@ -787,12 +772,25 @@ mod options {
             self.text_units.set(total);
             Ok(string.as_string())
         }
+    }
 
-        #[cfg(any(
-            feature = "element-compaction",
-            feature = "element-forgetting",
-            feature = "element-playground"
-        ))]
+    // Lists and nested objects: only the cores whose options have them.
+    #[cfg(any(
+        feature = "element-compaction",
+        feature = "element-forgetting",
+        feature = "element-playground"
+    ))]
+    impl Fields {
+        /// An object inside this one, at `path`.
+        pub(super) fn child(
+            &self,
+            value: &JsValue,
+            path: &str,
+            known: &[&str],
+        ) -> Result<Option<Fields>, JsError> {
+            Fields::of(value, path, known, Rc::clone(&self.text_units))
+        }
+
         /// The length of the array at `key`, at most `max`, checked before anything is reserved for
         /// it; `None` when absent.
         pub(super) fn array(
@@ -831,11 +829,6 @@ mod options {
             Ok(Some((object, length)))
         }
 
-        #[cfg(any(
-            feature = "element-compaction",
-            feature = "element-forgetting",
-            feature = "element-playground"
-        ))]
         /// Item `i` of an array from [`Fields::array`].
         pub(super) fn item(
             &self,
@@ -844,6 +837,44 @@ mod options {
             i: usize,
         ) -> Result<JsValue, JsError> {
             Reflect::get_u32(array, i as u32).map_err(|err| threw(&format!("{name}[{i}]"), &err))
+        }
+
+        /// An optional array of at most `max` objects with keys among `known`, each read by `item`.
+        pub(super) fn list<T>(
+            &self,
+            key: &str,
+            max: usize,
+            item: impl Fn(&Fields) -> Result<T, JsError>,
+            known: &[&str],
+        ) -> Result<Option<Vec<T>>, JsError> {
+            let Some((array, length)) = self.array(key, max, "an array")? else {
+                return Ok(None);
+            };
+            let name = self.name(key);
+            let mut list = Vec::with_capacity(length);
+            for i in 0..length {
+                list.push(item(&self.object_item(&array, &name, i, known)?)?);
+            }
+            Ok(Some(list))
+        }
+
+        /// Item `i` of array `name`, an object with keys among `known`. Not generic, unlike
+        /// [`Fields::list`], so that each kind of list adds only its loop to the wasm.
+        fn object_item(
+            &self,
+            array: &Object,
+            name: &str,
+            i: usize,
+            known: &[&str],
+        ) -> Result<Fields, JsError> {
+            let value = self.item(array, name, i)?;
+            let path = format!("{name}[{i}]");
+            self.child(&value, &path, known)?.ok_or_else(|| {
+                JsError::new(&format!(
+                    "{path} must be an object, got {}",
+                    type_of(&value)
+                ))
+            })
         }
 
         /// An optional array of numbers; absent is empty.
@@ -866,54 +897,6 @@ mod options {
                 numbers.push(number);
             }
             Ok(numbers)
-        }
-
-        #[cfg(any(
-            feature = "element-compaction",
-            feature = "element-forgetting",
-            feature = "element-playground"
-        ))]
-        /// An optional array of at most `max` objects with keys among `known`, each read by `item`.
-        pub(super) fn list<T>(
-            &self,
-            key: &str,
-            max: usize,
-            item: impl Fn(&Fields) -> Result<T, JsError>,
-            known: &[&str],
-        ) -> Result<Option<Vec<T>>, JsError> {
-            let Some((array, length)) = self.array(key, max, "an array")? else {
-                return Ok(None);
-            };
-            let name = self.name(key);
-            let mut list = Vec::with_capacity(length);
-            for i in 0..length {
-                list.push(item(&self.object_item(&array, &name, i, known)?)?);
-            }
-            Ok(Some(list))
-        }
-
-        #[cfg(any(
-            feature = "element-compaction",
-            feature = "element-forgetting",
-            feature = "element-playground"
-        ))]
-        /// Item `i` of array `name`, an object with keys among `known`. Not generic, unlike
-        /// [`Fields::list`], so that each kind of list adds only its loop to the wasm.
-        fn object_item(
-            &self,
-            array: &Object,
-            name: &str,
-            i: usize,
-            known: &[&str],
-        ) -> Result<Fields, JsError> {
-            let value = self.item(array, name, i)?;
-            let path = format!("{name}[{i}]");
-            self.child(&value, &path, known)?.ok_or_else(|| {
-                JsError::new(&format!(
-                    "{path} must be an object, got {}",
-                    type_of(&value)
-                ))
-            })
         }
     }
 
