@@ -9,9 +9,19 @@ export { loadCore };
 
 // bundle:styles-begin (the build swaps this for a constructed stylesheet: tools/build-site.mjs)
 const STYLESHEET = new URL("./style.css", import.meta.url).href;
-/** Styles a shadow root with the widgets' stylesheet (all of it here; the build gives each `family` its own rules). */
+/**
+ * Styles a shadow root with the widgets' stylesheet (all of it here; the build gives each `family`
+ * its own rules, as constructed sheets that apply at once). A sheet linked in a shadow root does
+ * not hold back the first paint, and unstyled, a playground's table lays out 900 px wide; so until
+ * the link has loaded (or failed), a constructed sheet keeps the content out of the layout.
+ */
 function adoptStyles(root) {
-  root.append(h("link", { rel: "stylesheet", href: STYLESHEET }));
+  const unstyled = new CSSStyleSheet();
+  unstyled.replaceSync(".widget { display: none }");
+  root.adoptedStyleSheets = [unstyled];
+  const link = h("link", { rel: "stylesheet", href: STYLESHEET });
+  for (const type of ["load", "error"]) link.addEventListener(type, () => (root.adoptedStyleSheets = []));
+  root.append(link);
 }
 // bundle:styles-end
 

@@ -143,6 +143,32 @@ test("a bad attribute is explained inside the widget, which keeps working", asyn
   assert.deepEqual(await page.evaluate(() => document.querySelector("memory-forgetting-playground").capacity), 0);
 });
 
+test("until its stylesheet arrives, the playground takes no room (no sideways scrolling at 390 px)", async () => {
+  // The sources link the sheet in each shadow root, which does not hold back the first paint; the
+  // built site's sheets apply at once. Unstyled, the policies' table is about 960 px wide.
+  const { page, problems } = await open(env.browser, env.server.url, { bypassCSP: true, viewport: { width: 390, height: 900 } });
+  // The page's own <link> in its head asks first; the shadow roots' links after it are held.
+  let release;
+  const held = new Promise((done) => (release = done));
+  let asked = 0;
+  await page.route("**/style.css", async (route) => {
+    if (asked++ > 0) await held;
+    await route.continue();
+  });
+  await page.goto(env.server.url, { waitUntil: "domcontentloaded" });
+  const widget = page.locator("memory-forgetting-playground");
+  const table = (options) => widget.getByRole("table", { name: "Needed and there, by policy", ...options });
+  const rows = table().locator("tbody tr");
+  await table({ includeHidden: true }).locator("tbody tr").first().waitFor({ state: "attached", timeout: 5000 });
+  const width = () => page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(await width() <= 390, `page ${await width()} px wide before the stylesheet`);
+  assert.equal(await rows.first().isVisible(), false);
+  release();
+  await rows.first().waitFor({ timeout: 5000 });
+  assert.ok(await width() <= 390, `page ${await width()} px wide with the stylesheet`);
+  assert.deepEqual(problems, []);
+});
+
 for (const width of [390, 1280]) {
   test(`the forgetting playground fits a ${width} px wide page without sideways scrolling`, async () => {
     const { page, problems, widget } = await openPlayground({ viewport: { width, height: 900 } });
