@@ -10,6 +10,8 @@ use js_sys::{Array, JsString, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+mod snapshot;
+
 #[cfg(any(
     feature = "element-compaction",
     feature = "element-forgetting",
@@ -939,11 +941,9 @@ fn type_of(value: &JsValue) -> String {
     format!("{article} {name}")
 }
 
+/// A snapshot as a plain JS value (see [`snapshot`]).
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
-    let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
-    value
-        .serialize(&serializer)
-        .map_err(|err| JsError::new(&err.to_string()))
+    snapshot::to_value(value).map_err(|err| JsError::new(&err.to_string()))
 }
 
 /// A turn count from JS: a whole number from 0.
