@@ -386,6 +386,7 @@ test("100,000 of each kind of failing call leave the instance working", async ()
   const golden = (() => { const s = new lib.Session(); s.goTo(10); const state = s.state(); s.free(); return JSON.stringify(state); })();
   const freed = { Session: new lib.Session(), FactStore: new lib.FactStore(), Playground: new lib.Playground(), ForgettingPlayground: new lib.ForgettingPlayground() };
   for (const object of Object.values(freed)) object.free();
+  const live = new lib.Session();
   const failing = {
     "state() after free()": () => freed.Session.state(),
     "setTime() after free()": () => freed.FactStore.setTime(1),
@@ -398,6 +399,10 @@ test("100,000 of each kind of failing call leave the instance working", async ()
     "a revoked Proxy": () => { const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); lib.Playground.withConfig(proxy); },
     "a script that claims 1e8 turns": () => lib.Session.withConfig({ script: Object.assign([], { length: 1e8 }) }),
     "a bad budget": () => lib.Session.withConfig({ budget: -1 }),
+    "a setter on Object.prototype that throws while a state is built": () => {
+      Object.defineProperty(Object.prototype, "turn", { set() { throw new Error("x"); }, configurable: true });
+      try { live.state(); } finally { delete Object.prototype.turn; }
+    },
   };
   for (const [name, call] of Object.entries(failing)) {
     for (let i = 0; i < 100_000; i++) {

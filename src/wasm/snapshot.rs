@@ -1,14 +1,16 @@
 //! State snapshots into plain JS values, through serde.
 //!
 //! serde-wasm-bindgen makes the numbers, strings and `null`s; [`Snapshot`] builds the arrays and
-//! objects around them. It differs from serde-wasm-bindgen's own serializer in one way: a struct
-//! field's name (or an enum variant's) becomes a JS string where it is written, while
-//! serde-wasm-bindgen keeps every name it has made in a cache (a `HashMap` in a thread-local).
-//! The values are the same; the cache's code is 1.9 KB of gzip on every core.
+//! objects around them. It differs from serde-wasm-bindgen's own serializer in one way: the JS
+//! strings for field and variant names are kept in a small direct-mapped table of our own
+//! ([`name`]), where serde-wasm-bindgen keeps them in a `HashMap`. The values are the same; the
+//! `HashMap`'s code is 1.9 KB of gzip on every core.
 
-use js_sys::{Array, Object, Reflect};
+use std::cell::RefCell;
+
+use js_sys::{Array, Object};
 use serde::ser::{self, Error as _, Serialize};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 type Error = serde_wasm_bindgen::Error;
 type Result<T = JsValue> = core::result::Result<T, Error>;
@@ -43,12 +45,58 @@ struct Fields<'s> {
     variant: Option<&'static str>,
 }
 
-/// Sets `object[key] = value`; a fresh plain object has no setter to throw, but the call catches.
-fn set(object: &Object, key: &JsValue, value: &JsValue) -> Result<()> {
-    match Reflect::set(object, key, value) {
-        Ok(_) => Ok(()),
-        Err(_) => Err(Error::custom("a snapshot's field could not be set")),
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// An object as `object[key] = value` sees it.
+    #[wasm_bindgen(extends = Object)]
+    type Settable;
+    /// `object[key] = value`, catching: a setter that a page put on `Object.prototype` may throw,
+    /// and an exception must not unwind through wasm (ARCHITECTURE.md).
+    #[wasm_bindgen(method, indexing_setter, catch)]
+    fn set(this: &Settable, key: JsValue, value: JsValue) -> core::result::Result<(), JsValue>;
+}
+
+/// Sets a field of an object being filled. (`Reflect.set` would do the same, at twice the cost.)
+fn set(object: &Object, key: JsValue, value: JsValue) -> Result<()> {
+    match object.unchecked_ref::<Settable>().set(key, value) {
+        Ok(()) => Ok(()),
+        Err(_) => Err(Error::custom(
+            "the state could not be built: setting one of its fields threw (a setter on Object.prototype?)",
+        )),
     }
+}
+
+/// Slots in the table of names: several times the snapshots' distinct field names.
+const NAME_SLOTS: u32 = 256;
+
+thread_local! {
+    /// The JS string made for each name, by the name's address: a `&'static str` keeps its
+    /// address for good, so a slot whose address and length match holds that name's string.
+    /// Two names that share a slot only make their strings again.
+    static NAMES: RefCell<Vec<(usize, usize, JsValue)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The JS string for a field's or a variant's name, made once and then taken from [`NAMES`]
+/// (made anew each time, by JS decoding its UTF-8, a `state()` takes twice as long).
+fn name(text: &'static str) -> JsValue {
+    let (address, len) = (text.as_ptr() as usize, text.len());
+    // Fibonacci hashing of the address (wasm32: 32 bits) into 0..NAME_SLOTS.
+    let slot = (address as u32).wrapping_mul(0x9E37_79B9) >> (32 - NAME_SLOTS.trailing_zeros());
+    NAMES.with(|names| {
+        let mut slots = names.borrow_mut();
+        if slots.is_empty() {
+            for _ in 0..NAME_SLOTS {
+                slots.push((0, 0, JsValue::UNDEFINED));
+            }
+        }
+        let Some(slot) = slots.get_mut(slot as usize) else {
+            return JsValue::from_str(text);
+        };
+        if slot.0 != address || slot.1 != len {
+            *slot = (address, len, JsValue::from_str(text));
+        }
+        slot.2.clone()
+    })
 }
 
 /// `{ variant: value }`, for variants that carry data.
@@ -57,7 +105,7 @@ fn tagged(variant: Option<&'static str>, value: JsValue) -> Result {
         return Ok(value);
     };
     let object = Object::new();
-    set(&object, &JsValue::from_str(variant), &value)?;
+    set(&object, name(variant), value)?;
     Ok(object.into())
 }
 
@@ -146,7 +194,7 @@ impl<'s> ser::Serializer for Snapshot<'s> {
         self.0.serialize_unit()
     }
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result {
-        Ok(JsValue::from_str(variant))
+        Ok(name(variant))
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
@@ -211,12 +259,8 @@ impl Elements<'_> {
 }
 
 impl Fields<'_> {
-    fn field<T: ?Sized + Serialize>(&mut self, name: &'static str, value: &T) -> Result<()> {
-        set(
-            &self.object,
-            &JsValue::from_str(name),
-            &value.serialize(self.to)?,
-        )
+    fn field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
+        set(&self.object, name(key), value.serialize(self.to)?)
     }
 
     fn done(self) -> Result {
@@ -280,7 +324,7 @@ impl ser::SerializeMap for Fields<'_> {
         Ok(())
     }
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        set(&self.object, &self.key, &value.serialize(self.to)?)
+        set(&self.object, self.key.clone(), value.serialize(self.to)?)
     }
     fn end(self) -> Result {
         self.done()
