@@ -4,7 +4,7 @@
 //! objects around them. It differs from serde-wasm-bindgen's own serializer in one way: the JS
 //! strings for field and variant names are kept in a small direct-mapped table of our own
 //! ([`name`]), where serde-wasm-bindgen keeps them in a `HashMap`. The values are the same; the
-//! `HashMap`'s code is 1.9 KB of gzip on every core.
+//! `HashMap`'s code is 1.9 KB of gzip on every core, and the table's 0.4.
 
 use std::cell::RefCell;
 
@@ -268,49 +268,28 @@ impl Fields<'_> {
     }
 }
 
-impl ser::SerializeSeq for Elements<'_> {
-    type Ok = JsValue;
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.push(value)
-    }
-    fn end(self) -> Result {
-        self.done()
-    }
+/// The serde traits of the kinds of sequence: each adds an element to the array.
+macro_rules! elements {
+    ($($kind:ident :: $add:ident),*) => {$(
+        impl ser::$kind for Elements<'_> {
+            type Ok = JsValue;
+            type Error = Error;
+            fn $add<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+                self.push(value)
+            }
+            fn end(self) -> Result {
+                self.done()
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for Elements<'_> {
-    type Ok = JsValue;
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.push(value)
-    }
-    fn end(self) -> Result {
-        self.done()
-    }
-}
-
-impl ser::SerializeTupleStruct for Elements<'_> {
-    type Ok = JsValue;
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.push(value)
-    }
-    fn end(self) -> Result {
-        self.done()
-    }
-}
-
-impl ser::SerializeTupleVariant for Elements<'_> {
-    type Ok = JsValue;
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.push(value)
-    }
-    fn end(self) -> Result {
-        self.done()
-    }
-}
+elements!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for Fields<'_> {
     type Ok = JsValue;
@@ -331,32 +310,24 @@ impl ser::SerializeMap for Fields<'_> {
     }
 }
 
-impl ser::SerializeStruct for Fields<'_> {
-    type Ok = JsValue;
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.field(name, value)
-    }
-    fn end(self) -> Result {
-        self.done()
-    }
+/// The serde traits of structs and struct variants: each sets a field of the object.
+macro_rules! fields {
+    ($($kind:ident),*) => {$(
+        impl ser::$kind for Fields<'_> {
+            type Ok = JsValue;
+            type Error = Error;
+            fn serialize_field<T: ?Sized + Serialize>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<()> {
+                self.field(key, value)
+            }
+            fn end(self) -> Result {
+                self.done()
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for Fields<'_> {
-    type Ok = JsValue;
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.field(name, value)
-    }
-    fn end(self) -> Result {
-        self.done()
-    }
-}
+fields!(SerializeStruct, SerializeStructVariant);
