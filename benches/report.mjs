@@ -278,6 +278,18 @@ table), \`str\` helpers 1.7; no item over 2.7 KB. The index page's JavaScript al
 its goal of 30. What remains is a core written lean from the start throughout, and element code
 written the same way: issue 11 measured a Session-only core at 10.9 KB, and with the page's
 JavaScript at 15 KB even that would leave the compaction page near 26 KB.
+Tried in this round and not kept (gzip of the compaction core, 26.6 KB, unless named): every
+\`format!\` in the crate replaced by a builder that pushes strings and whole numbers onto a
+\`String\` (-0.16, forgetting core -0.45, the full core no smaller and 1.6 KB larger raw: std's
+panic path keeps \`core::fmt\` linked, and a builder call per piece costs about what a
+\`format_args!\` costs; an upper bound, every message emptied, was -3.3, which is the text of
+the messages, not the machinery); the snapshot's generic field and element methods handing
+their value to one non-generic setter (+0.1); \`opt-level\` \`"s"\` and \`3\` measured again (+1.4
+and +4.0 against \`"z"\`); \`wasm-opt --closed-world --type-ssa --gufa\` (-0.04); key terms found
+by one loop instead of adapters (-0.03); no script option in the compaction core's
+\`withConfig\` (-1.2, but a reader's own conversation would then need a second \`Session\` in
+another core). Without any cache of field names the snapshot serializer was 0.4 KB smaller, and
+\`state()\` 2.3 times as slow; with \`Reflect.set\` instead of the catching setter, 2 to 3 times.
 `;
 
 writeFileSync(join(ROOT, "BENCHMARKS.md"), report);
