@@ -387,6 +387,7 @@ test("100,000 of each kind of failing call leave the instance working", async ()
   const freed = { Session: new lib.Session(), FactStore: new lib.FactStore(), Playground: new lib.Playground(), ForgettingPlayground: new lib.ForgettingPlayground() };
   for (const object of Object.values(freed)) object.free();
   const live = new lib.Session();
+  live.goTo(3); // a state with turns in its arrays
   const failing = {
     "state() after free()": () => freed.Session.state(),
     "setTime() after free()": () => freed.FactStore.setTime(1),
@@ -403,6 +404,10 @@ test("100,000 of each kind of failing call leave the instance working", async ()
       Object.defineProperty(Object.prototype, "turn", { set() { throw new Error("x"); }, configurable: true });
       try { live.state(); } finally { delete Object.prototype.turn; }
     },
+    "a setter on Array.prototype that throws while a state is built": () => {
+      Object.defineProperty(Array.prototype, "0", { set() { throw new Error("x"); }, configurable: true });
+      try { live.state(); } finally { delete Array.prototype[0]; }
+    },
   };
   for (const [name, call] of Object.entries(failing)) {
     for (let i = 0; i < 100_000; i++) {
@@ -416,6 +421,17 @@ test("100,000 of each kind of failing call leave the instance working", async ()
     assert.equal(JSON.stringify(session.state()), golden, `after 100,000 × ${name}, a fresh Session still works`);
     session.free();
   }
+});
+
+test("a page that replaces Array.prototype.push still gets every state, the same", async () => {
+  const lib = await instantiate();
+  const states = () => CLASSES.map((cls) => { const object = new lib[cls](); const state = JSON.stringify(object.state()); object.free(); return state; });
+  const before = states();
+  const push = Array.prototype.push;
+  Array.prototype.push = () => { throw new Error("a page's own push"); };
+  let during;
+  try { during = states(); } finally { Array.prototype.push = push; }
+  assert.deepEqual(during, before);
 });
 
 test("10,000 create/free cycles and 10,000 rejected configs grow no memory", async () => {

@@ -31,6 +31,8 @@ struct Snapshot<'s>(&'s serde_wasm_bindgen::Serializer);
 struct Elements<'s> {
     to: Snapshot<'s>,
     array: Array,
+    /// How many elements are in.
+    len: u32,
     /// Set for a tuple variant: the array is the value of `{ variant: [...] }`.
     variant: Option<&'static str>,
 }
@@ -56,7 +58,7 @@ extern "C" {
     fn set(this: &Settable, key: JsValue, value: JsValue) -> core::result::Result<(), JsValue>;
 }
 
-/// Sets a field of an object being filled. (`Reflect.set` would do the same, at twice the cost.)
+/// Sets a field of an object or an element of an array being filled. (`Reflect.set` would do the same, at twice the cost.)
 fn set(object: &Object, key: JsValue, value: JsValue) -> Result<()> {
     match object.unchecked_ref::<Settable>().set(key, value) {
         Ok(()) => Ok(()),
@@ -114,6 +116,7 @@ impl<'s> Snapshot<'s> {
         Elements {
             to: self,
             array: Array::new(),
+            len: 0,
             variant,
         }
     }
@@ -249,7 +252,13 @@ impl<'s> ser::Serializer for Snapshot<'s> {
 
 impl Elements<'_> {
     fn push<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.array.push(&value.serialize(self.to)?);
+        // `array[len] = value`, catching, rather than `push`, which a page can replace.
+        set(
+            &self.array,
+            JsValue::from(self.len),
+            value.serialize(self.to)?,
+        )?;
+        self.len += 1;
         Ok(())
     }
 
