@@ -57,11 +57,13 @@ tools-mdbook:
 
 ## Build --------------------------------------------------------------------------------------
 
-# Glue and optimised wasm for the wasm file $(1), named $(2) in $(PKG).
+# Glue and optimised wasm for the wasm file $(1), named $(2) in $(PKG): the glue checks for a
+# freed object before it enters wasm, and both use short import names (tools/minify-names.mjs).
 define bindgen
 	wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir $(PKG) --out-name $(2) $(1)
 	node tools/guard-glue.mjs $(PKG)/$(2).js
 	wasm-opt $(WASM_OPT) $(PKG)/$(2)_bg.wasm -o $(PKG)/$(2)_bg.wasm
+	node tools/minify-names.mjs $(PKG)/$(2)
 endef
 
 # One core per element family, so that a page loads only what its elements use (ARCHITECTURE.md):

@@ -248,6 +248,8 @@ playground, forgetting playground, index, bundle), measured from the built site:
 | the window's tiers a \`Queue\` (not \`VecDeque\`), the store's one \`HashIndex\` (not two \`HashMap\`s), the scenario's checks as plain loops | 44.1 | 56.9 | 59.1 | 42.4 | 109.3 | 106.5 |
 | the Session, FactStore and Playground snapshots built by plain loops, not collected chains | 43.4 | 56.4 | 58.3 | 42.3 | 108.1 | 105.0 |
 | snapshots by our own serializer on serde-wasm-bindgen's primitives (\`src/wasm/snapshot.rs\`): field names from a 256-slot table, not its \`HashMap\` | 42.1 | 55.0 | 56.9 | 41.0 | 106.7 | 103.2 |
+| arrays filled by the same catching set, not \`push\` (a page's own \`push\` or index setter could poison the instance) | 42.0 | 55.0 | 56.9 | 41.0 | 106.7 | 103.2 |
+| imports renamed \`a\`, \`b\`, … in each core and its glue (\`tools/minify-names.mjs\`), not wasm-bindgen's hashed names | 41.2 | 54.1 | 56.0 | 40.2 | 105.6 | 102.5 |
 
 The first meter, each change measured side by side with the one before in alternating loads
 (the ratio to the bare page's first paint; single runs move by ±0.15 on these machines): the
@@ -264,8 +266,8 @@ the wasm, loading the other elements' modules only after the first frame, and
 \`content-visibility: auto\` for the widgets off screen, each within the noise.
 
 What stands between this and the goals (18 KB for a one-element page, 30 KB for the index): the
-compaction page is now 26.6 KB of wasm and 15.5 KB of JavaScript and CSS (the element 5.2, the code
-every element shares 6.5 with 1.7 of stylesheet, the glue 2.6, the conversation mixin 0.8, the
+compaction page is now 26.1 KB of wasm and 15.1 KB of JavaScript and CSS (the element 5.2, the code
+every element shares 6.5 with 1.7 of stylesheet, the glue 2.2, the conversation mixin 0.8, the
 loader 0.5). On the compaction core \`twiggy\` (\`wasm-opt -O1 -g\`) counts 66 KB raw of code and
 data (69 before the snapshot serializer): the session, its policies and the script checks 11.4,
 \`Vec\` and allocation code 8.9, reading options at the boundary and the exports 7.0, \`core::fmt\`
@@ -274,7 +276,7 @@ needs nightly or \`no_std\`, and serde-wasm-bindgen, js-sys and wasm-bindgen's r
 std), data (the refund desk, messages, panic locations) 6.1, our \`Serialize\` impls and serde 4.5,
 the snapshot serializer's code for each type 3.1, wasm-bindgen's runtime, js-sys and the externref
 table 4.8 (of which 2.2 is js-sys's promise-integration task poller, kept through the function
-table), \`str\` helpers 1.7; no item over 2.7 KB. The index page's JavaScript alone (34 KB) is past
+table), \`str\` helpers 1.7; no item over 2.7 KB. The index page's JavaScript alone (33 KB) is past
 its goal of 30. What remains is a core written lean from the start throughout, and element code
 written the same way: issue 11 measured a Session-only core at 10.9 KB, and with the page's
 JavaScript at 15 KB even that would leave the compaction page near 26 KB.
