@@ -18,7 +18,8 @@ CARGO_BIN := $(HOME)/.cargo/bin
 export PATH := $(CARGO_BIN):$(CURDIR)/node_modules/.bin:$(PATH)
 MDBOOK_VERSION := 0.4.52
 # -O1 gives the smallest gzip here: -Oz is smaller raw but compresses worse (BENCHMARKS.md).
-WASM_OPT := -O1
+# wasm-bindgen has read the target_features section by then; browsers do not need it.
+WASM_OPT := -O1 --strip-target-features
 PORT ?= 8000
 
 .PHONY: help serve test bench fuzz mutants build dist examples tools tools-browser tools-mdbook test-native test-wasm test-size test-fuzz test-e2e clean

@@ -943,11 +943,7 @@ fn type_of(value: &JsValue) -> String {
 
 /// A snapshot as a plain JS value (see [`snapshot`]).
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
-    snapshot::to_value(value).map_err(|err| {
-        // serde-wasm-bindgen's errors are JS `Error`s, which read as "Error: <message>".
-        let text = err.to_string();
-        JsError::new(text.strip_prefix("Error: ").unwrap_or(&text))
-    })
+    snapshot::to_value(value).map_err(|err| JsError::new(err.message()))
 }
 
 /// A turn count from JS: a whole number from 0.

@@ -408,13 +408,27 @@ test("100,000 of each kind of failing call leave the instance working", async ()
       Object.defineProperty(Array.prototype, "0", { set() { throw new Error("x"); }, configurable: true });
       try { live.state(); } finally { delete Array.prototype[0]; }
     },
+    "such a setter, and an Error.prototype.toString that throws": () => {
+      const toString = Error.prototype.toString;
+      Error.prototype.toString = () => { throw new Error("y"); };
+      Object.defineProperty(Object.prototype, "turn", { set() { throw new Error("x"); }, configurable: true });
+      try { live.state(); } finally { delete Object.prototype.turn; Error.prototype.toString = toString; }
+    },
+  };
+  /** What the error must say, where the call's own message is known. */
+  const says = {
+    "a setter on Object.prototype that throws while a state is built": /^the result could not be built: setting one of its fields threw/,
+    "a setter on Array.prototype that throws while a state is built": /^the result could not be built: setting one of its fields threw/,
+    "such a setter, and an Error.prototype.toString that throws": /^the result could not be built: setting one of its fields threw/,
   };
   for (const [name, call] of Object.entries(failing)) {
     for (let i = 0; i < 100_000; i++) {
-      try { call(); assert.fail(`${name} did not throw`); } catch (error) {
-        assert.ok(error instanceof Error && !(error instanceof WebAssembly.RuntimeError), `${name}: ${error}`);
-        assert.ok(error.message.length > 0, `${name}: empty message`);
-      }
+      let error = null;
+      try { call(); } catch (thrown) { error = thrown; }
+      assert.ok(error !== null, `${name} did not throw`);
+      assert.ok(error instanceof Error && !(error instanceof WebAssembly.RuntimeError), `${name}: ${error}`);
+      assert.ok(error.message.length > 0, `${name}: empty message`);
+      if (says[name]) assert.match(error.message, says[name], name);
     }
     const session = new lib.Session();
     session.goTo(10);

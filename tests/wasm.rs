@@ -592,3 +592,100 @@ fn a_conversation_imports_from_lines_or_chat_json_and_plays_back_the_same() {
         "conversation: must have at most 1000000 characters"
     );
 }
+
+/// What serde-wasm-bindgen's own serializer makes of `value`, for the snapshots to match.
+fn by_serde_wasm_bindgen<T: serde::Serialize>(value: &T) -> JsValue {
+    let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
+    value.serialize(&serializer).unwrap()
+}
+
+/// The same value, field for field in the same order, with the same prototypes (plain objects
+/// and arrays), `null` where serde-wasm-bindgen has `null`, and numbers bit for bit.
+fn assert_identical(actual: &JsValue, expected: &JsValue, path: &str) {
+    assert_eq!(
+        JSON::stringify(actual).unwrap().as_string(),
+        JSON::stringify(expected).unwrap().as_string(),
+        "{path}: the same text, keys in the same order"
+    );
+    assert_same(actual, expected, path);
+    fn prototypes(value: &JsValue, path: &str) {
+        if Array::is_array(value) {
+            for (i, item) in value.unchecked_ref::<Array>().iter().enumerate() {
+                prototypes(&item, &format!("{path}[{i}]"));
+            }
+        } else if value.is_object() {
+            assert_eq!(
+                Object::get_prototype_of(value),
+                Object::get_prototype_of(&Object::new()),
+                "{path}: a plain object"
+            );
+            for key in Object::keys(value.unchecked_ref::<Object>()).iter() {
+                let key = key.as_string().unwrap();
+                prototypes(&get(value, &key), &format!("{path}.{key}"));
+            }
+        }
+    }
+    prototypes(actual, path);
+}
+
+#[wasm_bindgen_test]
+fn snapshots_are_what_serde_wasm_bindgen_makes_of_the_same_states() {
+    use agent_memory_widgets::wasm::{JsForgettingPlayground, JsPlayground};
+    use agent_memory_widgets::{
+        EventIndex, FactStore, ForgettingPlayground, Playground, Session, StoreConfig, StreamId,
+        Time,
+    };
+
+    let (mut js, mut core) = (JsSession::new(), Session::default());
+    for turn in 0..=10 {
+        assert_identical(
+            &js.state().unwrap(),
+            &by_serde_wasm_bindgen(&core.state()),
+            &format!("session at turn {turn}"),
+        );
+        let step = core.add_turn();
+        assert_identical(
+            &js.add_turn().unwrap(),
+            &by_serde_wasm_bindgen(&step),
+            &format!("step {}", turn + 1),
+        );
+    }
+
+    let (mut js, mut core) = (JsFactStore::new(), FactStore::default());
+    for (t, event) in [(0.0, None), (2.0, Some(0)), (6.0, Some(1)), (12.0, None)] {
+        js.set_time(t).unwrap();
+        core.set_time(Time::new(t).unwrap());
+        if let Some(index) = event {
+            let change = core.fire(EventIndex(index)).unwrap();
+            assert_identical(
+                &js.fire(f64::from(index)).unwrap(),
+                &by_serde_wasm_bindgen(&change),
+                &format!("fire({index})"),
+            );
+        }
+        assert_identical(
+            &js.state().unwrap(),
+            &by_serde_wasm_bindgen(&core.state()),
+            &format!("fact store at t = {t}"),
+        );
+    }
+
+    let (mut js, mut core) = (JsPlayground::new(), Playground::default());
+    js.go_to(6.0).unwrap();
+    core.go_to(6);
+    assert_identical(
+        &js.state().unwrap(),
+        &by_serde_wasm_bindgen(&core.state()),
+        "playground at turn 6",
+    );
+
+    let mut js = JsForgettingPlayground::new();
+    let mut core = ForgettingPlayground::new(StreamId::Tickets, StoreConfig::default());
+    js.set_time(120.0).unwrap();
+    core.set_time(Time::new(120.0).unwrap());
+    assert_identical(
+        &js.state().unwrap(),
+        &by_serde_wasm_bindgen(&core.state()),
+        "forgetting playground at 120",
+    );
+}

@@ -1,19 +1,67 @@
 //! State snapshots into plain JS values, through serde.
 //!
 //! serde-wasm-bindgen makes the numbers, strings and `null`s; [`Snapshot`] builds the arrays and
-//! objects around them. It differs from serde-wasm-bindgen's own serializer in one way: the JS
-//! strings for field and variant names are kept in a small direct-mapped table of our own
-//! ([`name`]), where serde-wasm-bindgen keeps them in a `HashMap`. The values are the same; the
-//! `HashMap`'s code is 1.9 KB of gzip on every core, and the table's 0.4.
+//! objects around them. For every value this crate hands to JS the result is the same as
+//! serde-wasm-bindgen's own serializer's (the wasm tests replay the golden traces). It differs:
+//!
+//! - in the JS strings for field and variant names, kept in a small direct-mapped table of our
+//!   own ([`name`]) where serde-wasm-bindgen keeps them in a `HashMap`: its code is 1.9 KB of
+//!   gzip on every core, the table's 0.4;
+//! - in setting every field and element by a catching call, and in keeping its errors as Rust
+//!   text ([`Error`]), so that nothing a page does to `Object.prototype`, `Array.prototype` or
+//!   `Error.prototype` makes an exception unwind through wasm;
+//! - in what the crate does not serialize: maps (and `#[serde(flatten)]`) become plain objects,
+//!   not JS `Map`s, and their keys must be strings; `i128`, `u128` and
+//!   `serde_wasm_bindgen::preserve` are not supported.
 
 use std::cell::RefCell;
+use std::fmt;
 
 use js_sys::{Array, Object};
-use serde::ser::{self, Error as _, Serialize};
+use serde::ser::{self, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
 
-type Error = serde_wasm_bindgen::Error;
 type Result<T = JsValue> = core::result::Result<T, Error>;
+
+/// Why a snapshot could not be built: a sentence in Rust text. (serde-wasm-bindgen's errors are
+/// JS values, and reading one as text calls the page's `String()`, uncaught.)
+#[derive(Debug)]
+pub(super) struct Error(String);
+
+impl Error {
+    fn new(message: &str) -> Error {
+        Error(message.to_owned())
+    }
+
+    /// The sentence.
+    pub(super) fn message(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl ser::Error for Error {
+    fn custom<T: fmt::Display>(message: T) -> Error {
+        Error(message.to_string())
+    }
+}
+
+/// A primitive made by serde-wasm-bindgen. Only a whole number beyond 2^53 (which no state
+/// holds) can fail; its error is left unread (see [`Error`]).
+fn primitive(made: core::result::Result<JsValue, serde_wasm_bindgen::Error>) -> Result {
+    made.map_err(|_| {
+        Error::new(
+            "the result could not be built: it holds a number that JavaScript cannot hold exactly",
+        )
+    })
+}
 
 /// `value` as a plain JS value: structs and maps as objects (camelCase as serde names them),
 /// sequences and tuples as arrays, `None` as `null`, a unit variant as its name, any other variant
@@ -58,18 +106,21 @@ extern "C" {
     fn set(this: &Settable, key: JsValue, value: JsValue) -> core::result::Result<(), JsValue>;
 }
 
-/// Sets a field of an object or an element of an array being filled. (`Reflect.set` would do the same, at twice the cost.)
+/// Sets a field of an object or an element of an array being filled. (`Reflect.set` would do
+/// the same, at 2 to 3 times the cost.)
 fn set(object: &Object, key: JsValue, value: JsValue) -> Result<()> {
     match object.unchecked_ref::<Settable>().set(key, value) {
         Ok(()) => Ok(()),
-        Err(_) => Err(Error::custom(
-            "the state could not be built: setting one of its fields threw (a setter on Object.prototype?)",
+        Err(_) => Err(Error::new(
+            "the result could not be built: setting one of its fields threw (a setter on Object.prototype or Array.prototype?)",
         )),
     }
 }
 
-/// Slots in the table of names: several times the snapshots' distinct field names.
+/// Slots in the table of names: several times the snapshots' distinct field names (about 90 in
+/// the full core). A power of two, so that a slot is the top bits of a hash.
 const NAME_SLOTS: u32 = 256;
+const _: () = assert!(NAME_SLOTS.is_power_of_two());
 
 thread_local! {
     /// The JS string made for each name, by the name's address: a `&'static str` keeps its
@@ -85,7 +136,11 @@ fn name(text: &'static str) -> JsValue {
     // Fibonacci hashing of the address (wasm32: 32 bits) into 0..NAME_SLOTS.
     let slot = (address as u32).wrapping_mul(0x9E37_79B9) >> (32 - NAME_SLOTS.trailing_zeros());
     NAMES.with(|names| {
-        let mut slots = names.borrow_mut();
+        // Making a string runs the page's TextDecoder; were that to call back in here, the
+        // table is left alone rather than borrowed twice.
+        let Ok(mut slots) = names.try_borrow_mut() else {
+            return JsValue::from_str(text);
+        };
         if slots.is_empty() {
             for _ in 0..NAME_SLOTS {
                 slots.push((0, 0, JsValue::UNDEFINED));
@@ -143,58 +198,58 @@ impl<'s> ser::Serializer for Snapshot<'s> {
     type SerializeStructVariant = Fields<'s>;
 
     fn serialize_bool(self, v: bool) -> Result {
-        self.0.serialize_bool(v)
+        primitive(self.0.serialize_bool(v))
     }
     fn serialize_i8(self, v: i8) -> Result {
-        self.0.serialize_i8(v)
+        primitive(self.0.serialize_i8(v))
     }
     fn serialize_i16(self, v: i16) -> Result {
-        self.0.serialize_i16(v)
+        primitive(self.0.serialize_i16(v))
     }
     fn serialize_i32(self, v: i32) -> Result {
-        self.0.serialize_i32(v)
+        primitive(self.0.serialize_i32(v))
     }
     fn serialize_i64(self, v: i64) -> Result {
-        self.0.serialize_i64(v)
+        primitive(self.0.serialize_i64(v))
     }
     fn serialize_u8(self, v: u8) -> Result {
-        self.0.serialize_u8(v)
+        primitive(self.0.serialize_u8(v))
     }
     fn serialize_u16(self, v: u16) -> Result {
-        self.0.serialize_u16(v)
+        primitive(self.0.serialize_u16(v))
     }
     fn serialize_u32(self, v: u32) -> Result {
-        self.0.serialize_u32(v)
+        primitive(self.0.serialize_u32(v))
     }
     fn serialize_u64(self, v: u64) -> Result {
-        self.0.serialize_u64(v)
+        primitive(self.0.serialize_u64(v))
     }
     fn serialize_f32(self, v: f32) -> Result {
-        self.0.serialize_f32(v)
+        primitive(self.0.serialize_f32(v))
     }
     fn serialize_f64(self, v: f64) -> Result {
-        self.0.serialize_f64(v)
+        primitive(self.0.serialize_f64(v))
     }
     fn serialize_char(self, v: char) -> Result {
-        self.0.serialize_char(v)
+        primitive(self.0.serialize_char(v))
     }
     fn serialize_str(self, v: &str) -> Result {
-        self.0.serialize_str(v)
+        primitive(self.0.serialize_str(v))
     }
     fn serialize_bytes(self, v: &[u8]) -> Result {
-        self.0.serialize_bytes(v)
+        primitive(self.0.serialize_bytes(v))
     }
     fn serialize_none(self) -> Result {
-        self.0.serialize_none()
+        primitive(self.0.serialize_none())
     }
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result {
         value.serialize(self)
     }
     fn serialize_unit(self) -> Result {
-        self.0.serialize_unit()
+        primitive(self.0.serialize_unit())
     }
     fn serialize_unit_struct(self, _name: &'static str) -> Result {
-        self.0.serialize_unit()
+        primitive(self.0.serialize_unit())
     }
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result {
         Ok(name(variant))
@@ -306,7 +361,9 @@ impl ser::SerializeMap for Fields<'_> {
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
         let key = key.serialize(self.to)?;
         if !key.is_string() {
-            return Err(Error::custom("a snapshot's map key must be a string"));
+            return Err(Error::new(
+                "the result could not be built: one of its map keys is not a string",
+            ));
         }
         self.key = key;
         Ok(())
