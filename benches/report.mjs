@@ -250,6 +250,7 @@ playground, forgetting playground, index, bundle), measured from the built site:
 | snapshots by our own serializer on serde-wasm-bindgen's primitives (\`src/wasm/snapshot.rs\`): field names from a 256-slot table, not its \`HashMap\` | 42.1 | 55.0 | 56.9 | 41.0 | 106.7 | 103.2 |
 | arrays filled by the same catching set, not \`push\` (a page's own \`push\` or index setter could poison the instance) | 42.0 | 55.0 | 56.9 | 41.0 | 106.7 | 103.2 |
 | imports renamed \`a\`, \`b\`, … in each core and its glue (\`tools/minify-names.mjs\`), not wasm-bindgen's hashed names | 41.2 | 54.1 | 56.0 | 40.2 | 105.6 | 102.5 |
+| snapshot errors kept as Rust text, so no serde-wasm-bindgen error is read through the page's \`String()\`; \`wasm-opt --strip-target-features\` | 40.5 | 53.4 | 55.1 | 39.7 | 104.6 | 101.6 |
 
 The first meter, each change measured side by side with the one before in alternating loads
 (the ratio to the bare page's first paint; single runs move by ±0.15 on these machines): the
@@ -266,10 +267,10 @@ the wasm, loading the other elements' modules only after the first frame, and
 \`content-visibility: auto\` for the widgets off screen, each within the noise.
 
 What stands between this and the goals (18 KB for a one-element page, 30 KB for the index): the
-compaction page is now 26.1 KB of wasm and 15.1 KB of JavaScript and CSS (the element 5.2, the code
+compaction page is now 25.5 KB of wasm and 15.1 KB of JavaScript and CSS (the element 5.2, the code
 every element shares 6.5 with 1.7 of stylesheet, the glue 2.2, the conversation mixin 0.8, the
-loader 0.5). On the compaction core \`twiggy\` (\`wasm-opt -O1 -g\`) counts 66 KB raw of code and
-data (69 before the snapshot serializer): the session, its policies and the script checks 11.4,
+loader 0.5). On the compaction core \`twiggy\` (\`wasm-opt -O1 -g\`) counts about 64 KB raw of code and
+data (69 before this round): the session, its policies and the script checks 11.4,
 \`Vec\` and allocation code 8.9, reading options at the boundary and the exports 7.0, \`core::fmt\`
 and the panic path 6.7 (std's panic handler formats even with \`panic = "abort"\`; removing it
 needs nightly or \`no_std\`, and serde-wasm-bindgen, js-sys and wasm-bindgen's runtime are built on

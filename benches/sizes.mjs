@@ -33,19 +33,20 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * in the scenario's checks and the snapshots: -1.2 to -2.7 KB a page, -4.8 on the index page,
  * -5.3 on the bundle). Snapshots built by our own serializer on serde-wasm-bindgen's primitives
  * (src/wasm/snapshot.rs), without its HashMap of field names, lowered them by 1.3 to 1.8 KB,
- * and short import names (tools/minify-names.mjs) by 0.7 to 1.0 KB.
+ * short import names (tools/minify-names.mjs) by 0.7 to 1.0 KB, and snapshot errors kept as
+ * Rust text (no serde-wasm-bindgen error read through JS) by 0.4 to 0.6 KB.
  */
 export const PAGES = [
-  { name: "only <memory-compaction>", families: ["compaction"], goal: 18_000, budget: 41_700 },
-  { name: "only <memory-forgetting>", families: ["forgetting"], goal: 18_000, budget: 54_600 },
-  { name: "only <memory-playground>", families: ["playground"], goal: 18_000, budget: 56_500 },
-  { name: "only <memory-forgetting-playground>", families: ["forgetting-playground"], goal: 18_000, budget: 40_700 },
-  { name: "www/index.html: all four", families: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 106_200 },
+  { name: "only <memory-compaction>", families: ["compaction"], goal: 18_000, budget: 41_100 },
+  { name: "only <memory-forgetting>", families: ["forgetting"], goal: 18_000, budget: 53_900 },
+  { name: "only <memory-playground>", families: ["playground"], goal: 18_000, budget: 55_700 },
+  { name: "only <memory-forgetting-playground>", families: ["forgetting-playground"], goal: 18_000, budget: 40_200 },
+  { name: "www/index.html: all four", families: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 105_100 },
 ];
 /** What opening the own-conversation panel fetches (own.js and the import core), at most. */
-export const ON_DEMAND_BUDGET = 19_400;
+export const ON_DEMAND_BUDGET = 19_000;
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 103_000 };
+export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 102_200 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {
