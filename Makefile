@@ -30,7 +30,7 @@ help:
 	@echo "make dist    one-file bundle dist/agent-memory-widgets.js and a page that opens from disk"
 	@echo "make bench   size, browser latency and memory, Lighthouse, native scaling: prints and writes BENCHMARKS.md"
 	@echo "make fuzz    a long fuzz of the release package: FUZZ_ITER=100000 make fuzz (FUZZ_SEED to replay)"
-	@echo "make mutants mutation testing of src/ (not src/wasm.rs): prints the score (TESTING.md)"
+	@echo "make mutants mutation testing of src/ (not the wasm boundary): prints the score (TESTING.md)"
 
 ## Installs ----------------------------------------------------------------------------------
 
@@ -149,8 +149,8 @@ bench: tools tools-browser dist
 
 ## Mutation testing ---------------------------------------------------------------------------
 
-# Plants small bugs in src/ (all but src/wasm.rs; settings in .cargo/mutants.toml) and checks that
-# a test fails for each, then prints the score. Hours for a full run (TESTING.md), so not part of
+# Plants small bugs in src/ (all but the wasm boundary, src/wasm.rs and src/wasm/; settings in
+# .cargo/mutants.toml) and checks that a test fails for each, then prints the score. Hours for a full run (TESTING.md), so not part of
 # `make test`. One job by default (MUTANTS_JOBS=2 on an idle machine); MUTANTS_ARGS narrows a run,
 # for example MUTANTS_ARGS="--file src/forgetting/store.rs", "--iterate" or "--in-diff my.diff".
 # The version is pinned: the exclusions in .cargo/mutants.toml match its names for mutants.
