@@ -150,8 +150,9 @@ bench: tools tools-browser dist
 ## Mutation testing ---------------------------------------------------------------------------
 
 # Plants small bugs in src/ (all but the wasm boundary, src/wasm.rs and src/wasm/; settings in
-# .cargo/mutants.toml) and checks that a test fails for each, then prints the score. Hours for a full run (TESTING.md), so not part of
-# `make test`. One job by default (MUTANTS_JOBS=2 on an idle machine); MUTANTS_ARGS narrows a run,
+# .cargo/mutants.toml) and checks that a test fails for each, then prints the score. Hours for a
+# full run (TESTING.md), so not part of `make test`. One job by default (MUTANTS_JOBS=2 on an
+# idle machine); MUTANTS_ARGS narrows a run,
 # for example MUTANTS_ARGS="--file src/forgetting/store.rs", "--iterate" or "--in-diff my.diff".
 # The version is pinned: the exclusions in .cargo/mutants.toml match its names for mutants.
 MUTANTS_JOBS ?= 1
