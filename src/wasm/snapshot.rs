@@ -2,7 +2,7 @@
 //!
 //! serde-wasm-bindgen makes the numbers, strings and `null`s; [`Snapshot`] builds the arrays and
 //! objects around them. For every value this crate hands to JS the result is the same as
-//! serde-wasm-bindgen's own serializer's (the wasm tests replay the golden traces). It differs:
+//! serde-wasm-bindgen's own serializer's (`tests/wasm.rs` compares the two). It differs:
 //!
 //! - in the JS strings for field and variant names, kept in a small direct-mapped table of our
 //!   own ([`name`]) where serde-wasm-bindgen keeps them in a `HashMap`: its code is 1.9 KB of
@@ -100,8 +100,9 @@ extern "C" {
     /// An object as `object[key] = value` sees it.
     #[wasm_bindgen(extends = Object)]
     type Settable;
-    /// `object[key] = value`, catching: a setter that a page put on `Object.prototype` may throw,
-    /// and an exception must not unwind through wasm (ARCHITECTURE.md).
+    /// `object[key] = value`, catching: a setter that a page put on `Object.prototype` or
+    /// `Array.prototype` may throw, and an exception must not unwind through wasm
+    /// (ARCHITECTURE.md).
     #[wasm_bindgen(method, indexing_setter, catch)]
     fn set(this: &Settable, key: JsValue, value: JsValue) -> core::result::Result<(), JsValue>;
 }
