@@ -251,6 +251,7 @@ playground, forgetting playground, index, bundle), measured from the built site:
 | arrays filled by the same catching set, not \`push\` (a page's own \`push\` or index setter could poison the instance) | 42.0 | 55.0 | 56.9 | 41.0 | 106.7 | 103.2 |
 | imports renamed \`a\`, \`b\`, … in each core and its glue (\`tools/minify-names.mjs\`), not wasm-bindgen's hashed names | 41.2 | 54.1 | 56.0 | 40.2 | 105.6 | 102.5 |
 | snapshot errors kept as Rust text, so no serde-wasm-bindgen error is read through the page's \`String()\`; \`wasm-opt --strip-target-features\` | 40.5 | 53.4 | 55.1 | 39.7 | 104.6 | 101.6 |
+| the compaction elements' model reader in the chunk only they load (\`www/session.js\`), the capped stream reader with the links and \`src=\` code that use it (\`www/streams.js\`) | 40.5 | 53.1 | 55.1 | 39.3 | 104.5 | 101.6 |
 
 The first meter, each change measured side by side with the one before in alternating loads
 (the ratio to the bare page's first paint; single runs move by ±0.15 on these machines): the

@@ -34,19 +34,22 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * -5.3 on the bundle). Snapshots built by our own serializer on serde-wasm-bindgen's primitives
  * (src/wasm/snapshot.rs), without its HashMap of field names, lowered them by 1.3 to 1.8 KB,
  * short import names (tools/minify-names.mjs) by 0.7 to 1.0 KB, and snapshot errors kept as
- * Rust text (no serde-wasm-bindgen error read through JS) by 0.4 to 0.6 KB.
+ * Rust text (no serde-wasm-bindgen error read through JS) by 0.4 to 0.6 KB; the compaction
+ * elements' model reader out of the code every element shares (www/session.js) took 0.35 KB
+ * off the forgetting pages, and the capped stream reader (www/streams.js, for links and src=
+ * files) moved to what loads on demand (+0.25 KB there).
  */
 export const PAGES = [
-  { name: "only <memory-compaction>", families: ["compaction"], goal: 18_000, budget: 41_100 },
-  { name: "only <memory-forgetting>", families: ["forgetting"], goal: 18_000, budget: 53_900 },
-  { name: "only <memory-playground>", families: ["playground"], goal: 18_000, budget: 55_700 },
-  { name: "only <memory-forgetting-playground>", families: ["forgetting-playground"], goal: 18_000, budget: 40_200 },
-  { name: "www/index.html: all four", families: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 105_100 },
+  { name: "only <memory-compaction>", families: ["compaction"], goal: 18_000, budget: 41_000 },
+  { name: "only <memory-forgetting>", families: ["forgetting"], goal: 18_000, budget: 53_600 },
+  { name: "only <memory-playground>", families: ["playground"], goal: 18_000, budget: 55_600 },
+  { name: "only <memory-forgetting-playground>", families: ["forgetting-playground"], goal: 18_000, budget: 39_800 },
+  { name: "www/index.html: all four", families: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 105_000 },
 ];
 /** What opening the own-conversation panel fetches (own.js and the import core), at most. */
-export const ON_DEMAND_BUDGET = 19_000;
+export const ON_DEMAND_BUDGET = 19_200;
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 102_200 };
+export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 102_100 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {

@@ -4,7 +4,8 @@
 //   <script type="module" src="widgets.js"></script>
 //   <memory-compaction budget="40" hot="2"></memory-compaction>
 
-import { PEAK_MS, FALL_MS, reducedMotion, h, plural, MemoryWidget, turnList, sessionModel, define, hasLinkState } from "./widget.js";
+import { PEAK_MS, FALL_MS, reducedMotion, h, plural, MemoryWidget, define, hasLinkState } from "./widget.js";
+import { turnList, sessionModel } from "./session.js";
 import { WithConversation } from "./conversation.js";
 
 /**

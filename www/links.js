@@ -3,7 +3,7 @@
 // base64url, or, past a few hundred bytes, "z" and its deflate-raw compression
 // (CompressionStream) in base64url. Loaded when a reader copies a link or a page opens with one.
 
-import { readCapped } from "./widget.js";
+import { readCapped } from "./streams.js";
 
 /** The most characters one element's state may take in a link. */
 export const LINK_LIMIT = 32_000;

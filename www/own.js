@@ -5,7 +5,8 @@
 // downloads neither. The element's side (`WithConversation`) is in conversation.js. Text is set
 // as text, never parsed as HTML.
 
-import { h, loadCore, plural, readCapped } from "./widget.js";
+import { h, loadCore, plural } from "./widget.js";
+import { readCapped } from "./streams.js";
 
 /** The largest conversation file read: the core takes at most 1,000,000 characters. */
 const MAX_FILE_BYTES = 4_000_000;

@@ -4,7 +4,8 @@
 //   <script type="module" src="widgets.js"></script>
 //   <memory-playground budget="40" hot="2"></memory-playground>
 
-import { h, plural, MemoryWidget, svg, turnList, sessionModel, define } from "./widget.js";
+import { h, plural, MemoryWidget, svg, define } from "./widget.js";
+import { turnList, sessionModel } from "./session.js";
 import { WithConversation } from "./conversation.js";
 
 const NUMBER_WORDS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"];

@@ -1,6 +1,6 @@
-// What the three elements share: the base class (a shadow root, the stylesheet, errors, events,
-// knobs), a few DOM helpers, and the compaction elements' model reader. Each element's own module
-// (compaction.js, forgetting.js, playground.js) imports this; widgets.js loads those on demand.
+// What the four elements share: the base class (a shadow root, the stylesheet, errors, events,
+// knobs) and a few DOM helpers. Each element's own module (compaction.js, forgetting.js,
+// playground.js, forgetting-playground.js) imports this; widgets.js loads those on demand.
 // Text is always set as text, never parsed as HTML.
 
 import { loadCore } from "./cores.js";
@@ -549,55 +549,10 @@ export function svg(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** "turn 4", "turns 4 and 6", "turns 4, 6 and 8". */
-export function turnList(turns) {
-  if (turns.length <= 1) return `turn ${turns.join("")}`;
-  return `turns ${turns.slice(0, -1).join(", ")} and ${turns[turns.length - 1]}`;
-}
-
-/**
- * A `Session` or `Playground` (`Model`) from an element's `budget`, `hot`, `turn` and
- * `scenario`; errors name the attribute.
- */
-export function sessionModel(el, Model, more = {}) {
-  const { options, explain } = readAttributes(el, { budget: "budget", hot: "hotN", turn: "turn", ...more });
-  const { turn, ...config } = options;
-  const scenario = el.scenarioFromAttribute();
-  if (scenario !== undefined && !Array.isArray(scenario) && !Array.isArray(scenario?.script)) {
-    throw new Error(`scenario: expected { "script": [turns...] } for <${el.localName}>`);
-  }
-  config.script = el.conversation ?? (Array.isArray(scenario) ? scenario : scenario?.script);
-  try {
-    const model = Model.withConfig(config);
-    if (turn !== undefined) model.goTo(turn);
-    return model;
-  } catch (error) {
-    throw new Error(explain(error));
-  }
-}
-
 // --- Links: each element's state in the URL's fragment -------------------------------------------
 //
 // `#<id>=<state>&<id>=<state>`, one entry per element with an id (format: links.js, which loads
 // when a reader copies a link or the page opens with one).
-
-/** Every byte of a readable `stream`, or `null` (the rest cancelled) once it passes `limit`. */
-export async function readCapped(stream, limit) {
-  const reader = stream.getReader();
-  const chunks = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return new Uint8Array(await new Blob(chunks).arrayBuffer());
-}
 
 /** Whether the page's URL holds a link's state for `el` (which then opens in that state). */
 export const hasLinkState = (el) => Boolean(el.id) && linkEntries(location.hash).has(el.id);

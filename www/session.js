@@ -1,0 +1,32 @@
+// What the two compaction elements, <memory-compaction> and <memory-playground>, share beyond
+// widget.js: the reader of their model's settings, and lists of turns in words. The build puts
+// it in a chunk with conversation.js, which only pages with those elements download.
+
+import { readAttributes } from "./widget.js";
+
+/** "turn 4", "turns 4 and 6", "turns 4, 6 and 8". */
+export function turnList(turns) {
+  if (turns.length <= 1) return `turn ${turns.join("")}`;
+  return `turns ${turns.slice(0, -1).join(", ")} and ${turns[turns.length - 1]}`;
+}
+
+/**
+ * A `Session` or `Playground` (`Model`) from an element's `budget`, `hot`, `turn` and
+ * `scenario`; errors name the attribute.
+ */
+export function sessionModel(el, Model, more = {}) {
+  const { options, explain } = readAttributes(el, { budget: "budget", hot: "hotN", turn: "turn", ...more });
+  const { turn, ...config } = options;
+  const scenario = el.scenarioFromAttribute();
+  if (scenario !== undefined && !Array.isArray(scenario) && !Array.isArray(scenario?.script)) {
+    throw new Error(`scenario: expected { "script": [turns...] } for <${el.localName}>`);
+  }
+  config.script = el.conversation ?? (Array.isArray(scenario) ? scenario : scenario?.script);
+  try {
+    const model = Model.withConfig(config);
+    if (turn !== undefined) model.goTo(turn);
+    return model;
+  } catch (error) {
+    throw new Error(explain(error));
+  }
+}
