@@ -15,10 +15,10 @@ const STYLESHEET = new URL("./style.css", import.meta.url).href;
  * not hold back the first paint, and unstyled, a playground's table lays out 900 px wide; so until
  * the link has loaded (or failed), a constructed sheet keeps the content out of the layout.
  */
+const UNSTYLED = new CSSStyleSheet();
+UNSTYLED.replaceSync(".widget { display: none }");
 function adoptStyles(root) {
-  const unstyled = new CSSStyleSheet();
-  unstyled.replaceSync(".widget { display: none }");
-  root.adoptedStyleSheets = [unstyled];
+  root.adoptedStyleSheets = [UNSTYLED];
   const link = h("link", { rel: "stylesheet", href: STYLESHEET });
   for (const type of ["load", "error"]) link.addEventListener(type, () => (root.adoptedStyleSheets = []));
   root.append(link);
