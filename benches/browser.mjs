@@ -185,7 +185,7 @@ function measureLatency(steps) {
 
 /** The cost of one state() call, in µs, as the median over batches of `batch` calls. */
 async function measureState({ calls, batch }) {
-  const { Session, FactStore } = await import("/pkg/agent_memory_widgets.js");
+  const { Session, FactStore } = await import("/pkg/elements.js");
   const session = new Session();
   for (let i = 0; i < 10; i++) session.addTurn();
   const store = new FactStore();
@@ -221,7 +221,7 @@ async function measureState({ calls, batch }) {
 
 /** Memory growth over many mixed interactions, then over created-and-freed Sessions. */
 async function measureMemory({ warmup, interactions, churn }) {
-  const glue = await import("/pkg/agent_memory_widgets.js");
+  const glue = await import("/pkg/elements.js");
   const wasm = await glue.default(); // already initialised by the page: returns the same exports
   const forgetting = document.querySelector("memory-forgetting").shadowRoot;
   const compaction = document.querySelector("memory-compaction").shadowRoot;
@@ -295,7 +295,7 @@ async function measureMemory({ warmup, interactions, churn }) {
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  if (!existsSync(join(ROOT, "www/pkg/agent_memory_widgets.js"))) {
+  if (!existsSync(join(ROOT, "www/pkg/elements.js"))) {
     throw new Error("www/pkg is missing: run `make build` first");
   }
   const started = Date.now();

@@ -57,8 +57,8 @@ ${table(["page", "raw KB", "gzip KB", "goal KB", "goal", "budget KB"], [...pages
 ${pages.map(pageDetails).join("\n\n")}
 
 Loaded on demand, not counted above: ${pageName(onDemand)}, **${kb(onDemand.total.gzip)} KB** gzip
-(${onDemand.rows.map((r) => `${code(r.file)} ${kb(r.gzip)}`).join(", ")}); a page that already
-has the full core (the index page) fetches only the module.`);
+(${onDemand.rows.map((r) => `${code(r.file)} ${kb(r.gzip)}`).join(", ")}), on the index page too:
+its core leaves \`importConversation\` to the import core, which only a reader who imports needs.`);
 
 // First meter.
 if (existsSync(join(ROOT, "target/bench/first-meter.json"))) {
@@ -252,6 +252,7 @@ playground, forgetting playground, index, bundle), measured from the built site:
 | imports renamed \`a\`, \`b\`, … in each core and its glue (\`tools/minify-names.mjs\`), not wasm-bindgen's hashed names | 41.2 | 54.1 | 56.0 | 40.2 | 105.6 | 102.5 |
 | snapshot errors kept as Rust text, so no serde-wasm-bindgen error is read through the page's \`String()\`; \`wasm-opt --strip-target-features\` | 40.5 | 53.4 | 55.1 | 39.7 | 104.6 | 101.6 |
 | the compaction elements' model reader in the chunk only they load (\`www/session.js\`), the capped stream reader with the links and \`src=\` code that use it (\`www/streams.js\`) | 40.5 | 53.1 | 55.1 | 39.3 | 104.5 | 101.6 |
+| the index page's core without \`importConversation\` (\`elements\`): its readers fetch the import core when they first import, as on every other page (full core 69.8, \`elements\` 66.4) | 40.5 | 53.1 | 55.1 | 39.3 | 100.8 | 101.6 |
 
 The first meter, each change measured side by side with the one before in alternating loads
 (the ratio to the bare page's first paint; single runs move by ±0.15 on these machines): the
@@ -292,7 +293,11 @@ their value to one non-generic setter (+0.1); \`opt-level\` \`"s"\` and \`3\` me
 and +4.0 against \`"z"\`); \`wasm-opt --closed-world --type-ssa --gufa\` (-0.04); key terms found
 by one loop instead of adapters (-0.03); no script option in the compaction core's
 \`withConfig\` (-1.2, but a reader's own conversation would then need a second \`Session\` in
-another core). Without any cache of field names the snapshot serializer was 0.4 KB smaller, and
+another core); a field's path in the scenario's checks (\`events[1].text\`) built only when its
+check fails, the check run again with it for the message (forgetting core +0.2: each check then
+has two calls); the index page's compaction module holding its first paint
+(\`blocking="render"\`), measured again: 1.43, where the run just before without it gave 1.37.
+Without any cache of field names the snapshot serializer was 0.4 KB smaller, and
 \`state()\` 2.3 times as slow; with \`Reflect.set\` instead of the catching setter, 2 to 3 times.
 `;
 

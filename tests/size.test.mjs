@@ -24,16 +24,16 @@ test("a page downloads only the code and the core its elements use", () => {
   const forgetting = files("only <memory-forgetting>");
   assert.ok(compaction.includes("site/pkg/compaction_bg.wasm"), compaction.join(", "));
   assert.ok(forgetting.includes("site/pkg/forgetting_bg.wasm"), forgetting.join(", "));
-  assert.ok(!compaction.some((file) => /forgetting|playground|agent_memory_widgets/.test(file)), compaction.join(", "));
+  assert.ok(!compaction.some((file) => /forgetting|playground|agent_memory_widgets|\/elements[-_]/.test(file)), compaction.join(", "));
   // The own-conversation panel's code and the import core load only when a reader opens it.
   assert.ok(!compaction.some((file) => /\/own-|\/import[-_]/.test(file)), compaction.join(", "));
-  assert.ok(!forgetting.some((file) => /compaction|playground|agent_memory_widgets/.test(file)), forgetting.join(", "));
+  assert.ok(!forgetting.some((file) => /compaction|playground|agent_memory_widgets|\/elements[-_]/.test(file)), forgetting.join(", "));
   const comparison = files("only <memory-forgetting-playground>");
   assert.ok(comparison.includes("site/pkg/forgetting-playground_bg.wasm"), comparison.join(", "));
-  assert.ok(!comparison.some((file) => /compaction|\/forgetting[._]|\/playground|agent_memory_widgets/.test(file)), comparison.join(", "));
-  // A page with all four compiles one core, the full one, not four.
+  assert.ok(!comparison.some((file) => /compaction|\/forgetting[._]|\/playground|agent_memory_widgets|\/elements[-_]/.test(file)), comparison.join(", "));
+  // A page with all four compiles one core, not four, and not the import's code until a reader imports.
   const all = files("www/index.html: all four").filter((file) => file.endsWith(".wasm"));
-  assert.deepEqual(all, ["site/pkg/agent_memory_widgets_bg.wasm"]);
+  assert.deepEqual(all, ["site/pkg/elements_bg.wasm"]);
 });
 
 test("what readers download is minified", () => {

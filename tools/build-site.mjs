@@ -6,7 +6,8 @@
 //   site/chunk-*.js                  code two elements share (the base class), loaded once
 //   site/pkg/<family>_bg.wasm        one wasm core per element family (see the Makefile)
 //   site/pkg/import_bg.wasm          importConversation alone, loaded when a reader first imports
-//   site/pkg/agent_memory_widgets_bg.wasm   the full core, for a page with elements of two families
+//   site/pkg/elements_bg.wasm        every element's exports, for a page with elements of two families
+//   site/pkg/agent_memory_widgets_bg.wasm   the full core (with the import), for direct use from JS
 //   site/index.html, page.css, favicon.svg
 //   site/meta.json                   esbuild's account of what each module imports (for the size test)
 //

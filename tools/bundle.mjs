@@ -3,25 +3,26 @@
 //   dist/agent-memory-widgets.js    the full wasm core (gzip, base64), its glue, the four elements, their CSS
 //   dist/agent-memory-widgets.html  www/index.html with that module and the CSS inlined
 //
-// The elements' modules each import their family's glue (www/pkg/<family>.js); here all four
-// imports resolve to the full core's glue instead, initialised once from the inlined bytes.
+// The elements' modules load their cores' glue (www/pkg/<core>.js, www/cores.js); here every
+// such import resolves to the full core's glue instead, initialised once from the inlined bytes.
 
 import { build } from "esbuild";
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { join, resolve } from "node:path";
-import { FAMILIES, inlineStyles, minifiedCss, openingState, replaceOnce } from "./build-site.mjs";
+import { inlineStyles, minifiedCss, openingState, replaceOnce } from "./build-site.mjs";
+import { CORES, FAMILIES } from "../www/cores.js";
 
 const root = resolve(import.meta.dirname, "..");
 const www = join(root, "www");
 const read = (path) => readFileSync(join(root, path), "utf8");
 const css = await minifiedCss();
 
-/** Resolves every family's glue import to one module: the full core, inlined. */
+/** Resolves every core's glue import (www/cores.js) to one module: the full core, inlined. */
 const fullCore = {
   name: "full-core",
   setup(build) {
-    const families = new RegExp(`^\\./pkg/(${[...FAMILIES, "import", "agent_memory_widgets"].join("|")})\\.js$`);
+    const families = new RegExp(`^\\./pkg/(${Object.keys(CORES).join("|")})\\.js$`);
     build.onResolve({ filter: families }, () => ({ path: "full-core", namespace: "full-core" }));
     build.onLoad({ filter: /.*/, namespace: "full-core" }, () => ({
       resolveDir: join(www, "pkg"),

@@ -14,6 +14,10 @@ export const CORES = {
   forgetting: { serves: ["forgetting"], load: () => import("./pkg/forgetting.js") },
   "forgetting-playground": { serves: ["forgetting-playground"], load: () => import("./pkg/forgetting-playground.js") },
   playground: { serves: ["compaction", "playground"], load: () => import("./pkg/playground.js") },
+  // Every element, for a page with elements of two families; `importConversation` is left to the
+  // import core, which only a reader who imports needs.
+  elements: { serves: FAMILIES, load: () => import("./pkg/elements.js") },
+  // Everything: for direct use from JS (README) and the one-file bundle; no page loader picks it.
   agent_memory_widgets: { serves: [...FAMILIES, "import"], load: () => import("./pkg/agent_memory_widgets.js") },
   // Only `importConversation`, for a page whose core has none: own.js loads it when a reader
   // opens the panel for their own conversation, or for a `src` file.
@@ -25,7 +29,7 @@ export const CORES = {
  *
  *   coreFor(["compaction"])                 // "compaction"
  *   coreFor(["compaction", "playground"])   // "playground"
- *   coreFor(["compaction", "forgetting"])   // "agent_memory_widgets"
+ *   coreFor(["compaction", "forgetting"])   // "elements"
  */
 export function coreFor(families) {
   return Object.keys(CORES).find((name) => families.every((family) => CORES[name].serves.includes(family)));

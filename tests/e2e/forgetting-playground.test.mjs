@@ -8,7 +8,7 @@ const env = useBrowser();
 
 /** The core's own view of the playground at `t`, from the page's wasm module. */
 const coreState = (page, t, config = null) => page.evaluate(async ([t, config]) => {
-  const { ForgettingPlayground } = await import("./pkg/agent_memory_widgets.js");
+  const { ForgettingPlayground } = await import("./pkg/elements.js");
   const playground = config ? ForgettingPlayground.withConfig(config) : new ForgettingPlayground();
   playground.setTime(t);
   const state = playground.state();

@@ -24,7 +24,7 @@ async function waitForText(locator, predicate, what) {
 /** The refund desk as the page's own wasm module computes it, step by step. */
 async function expectedSteps(page) {
   return page.evaluate(async () => {
-    const { Session } = await import("./pkg/agent_memory_widgets.js");
+    const { Session } = await import("./pkg/elements.js");
     const session = new Session();
     const steps = [];
     for (let step; (step = session.addTurn()) !== null; ) steps.push(step);

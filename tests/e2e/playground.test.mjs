@@ -8,7 +8,7 @@ const env = useBrowser();
 
 /** The core's own view of the playground at `turn`, from the page's wasm module. */
 const coreState = (page, turn, config = null) => page.evaluate(async ([turn, config]) => {
-  const { Playground } = await import("./pkg/agent_memory_widgets.js");
+  const { Playground } = await import("./pkg/elements.js");
   const playground = config ? Playground.withConfig(config) : new Playground();
   playground.goTo(turn);
   const state = playground.state();

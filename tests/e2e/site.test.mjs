@@ -42,7 +42,15 @@ test("the built index page works under the strict CSP and compiles one core for 
   assert.match(await page.locator("memory-forgetting tbody tr").first().textContent(), /the user is Dana/);
   await page.locator("memory-playground .policies").waitFor(WAIT);
   const wasm = (await fetched()).filter((path) => path.endsWith(".wasm"));
-  assert.deepEqual(wasm, ["/site/pkg/agent_memory_widgets_bg.wasm"]);
+  assert.deepEqual(wasm, ["/site/pkg/elements_bg.wasm"]);
+
+  // Its core has no importConversation: a reader who imports fetches the import core then.
+  const widget = page.locator("memory-compaction");
+  await widget.locator("details.own > summary").click();
+  await widget.getByRole("textbox", { name: "Conversation to import" }).fill("Dana: Hi there!\nagent: Your refund of 40 EUR for ORD-7 is on its way.");
+  await widget.getByRole("button", { name: "Import" }).click();
+  assert.equal(await widget.getByRole("combobox", { name: "Kind of turn 2" }).inputValue(), "decision");
+  assert.ok((await fetched()).includes("/site/pkg/import_bg.wasm"));
   assert.deepEqual(await page.evaluate(() => window.violations), []);
   assert.deepEqual(problems, []);
 });
@@ -52,14 +60,14 @@ test("a page with only <memory-compaction> fetches neither the fact store nor th
   await page.getByRole("button", { name: "Add next turn" }).waitFor(WAIT);
   const paths = await fetched();
   assert.ok(paths.includes("/site/pkg/compaction_bg.wasm"), paths.join("\n"));
-  assert.deepEqual(paths.filter((path) => /forgetting|playground|agent_memory_widgets/.test(path)), []);
+  assert.deepEqual(paths.filter((path) => /forgetting|playground|agent_memory_widgets|\/elements[-_]/.test(path)), []);
 
   // An element of another family added later loads its own module and core then.
   await page.evaluate(() => document.querySelector("#later").append(document.createElement("memory-forgetting")));
   await page.getByRole("slider", { name: "time" }).waitFor(WAIT);
   const later = await fetched();
   assert.ok(later.includes("/site/forgetting.js") && later.includes("/site/pkg/forgetting_bg.wasm"), later.join("\n"));
-  assert.deepEqual(later.filter((path) => /playground|agent_memory_widgets/.test(path)), []);
+  assert.deepEqual(later.filter((path) => /playground|agent_memory_widgets|\/elements[-_]/.test(path)), []);
   assert.deepEqual(await page.evaluate(() => window.violations), []);
   assert.deepEqual(problems, []);
 });
@@ -88,7 +96,7 @@ test("a page with only <memory-forgetting> fetches neither the session nor the p
   await page.getByRole("slider", { name: "time" }).waitFor(WAIT);
   const paths = await fetched();
   assert.ok(paths.includes("/site/pkg/forgetting_bg.wasm"), paths.join("\n"));
-  assert.deepEqual(paths.filter((path) => /compaction|playground|agent_memory_widgets/.test(path)), []);
+  assert.deepEqual(paths.filter((path) => /compaction|playground|agent_memory_widgets|\/elements[-_]/.test(path)), []);
   assert.deepEqual(problems, []);
 });
 
@@ -97,7 +105,7 @@ test("a page with only <memory-forgetting-playground> fetches its own small core
   await page.getByRole("slider", { name: "point in the stream" }).waitFor(WAIT);
   const paths = await fetched();
   assert.ok(paths.includes("/site/pkg/forgetting-playground_bg.wasm"), paths.join("\n"));
-  assert.deepEqual(paths.filter((path) => /compaction|\/forgetting\.js|forgetting_bg|\/playground|agent_memory_widgets/.test(path)), []);
+  assert.deepEqual(paths.filter((path) => /compaction|\/forgetting\.js|forgetting_bg|\/playground|agent_memory_widgets|\/elements[-_]/.test(path)), []);
   assert.deepEqual(await page.evaluate(() => window.violations), []);
   assert.deepEqual(problems, []);
 });

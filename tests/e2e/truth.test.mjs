@@ -36,7 +36,7 @@ const pageText = (page, gap = " ") => page.evaluate((gap) => {
 
 /** The refund desk under the compaction widget's settings, from the page's own wasm module. */
 const coreSession = (page, config, turn) => page.evaluate(async ([config, turn]) => {
-  const { Session } = await import("./pkg/agent_memory_widgets.js");
+  const { Session } = await import("./pkg/elements.js");
   const session = Session.withConfig(config);
   session.goTo(turn);
   const state = session.state();
@@ -292,7 +292,7 @@ test("the decay chart: every line identified, its own colour and dash, a score a
     return { legend, ticks, lines, key: [...root.querySelectorAll(".chart-key li")].map((li) => li.textContent), host: host.localName };
   });
   const core = await page.evaluate(async () => {
-    const { FactStore } = await import("./pkg/agent_memory_widgets.js");
+    const { FactStore } = await import("./pkg/elements.js");
     const store = new FactStore();
     store.setTime(6); store.fire(0); store.fire(1); store.setTime(8); store.consolidate();
     const lines = store.chart(12, 0.25);

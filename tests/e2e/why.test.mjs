@@ -76,7 +76,7 @@ test("Step back shows turn 3's window, and each step shows its diff", async () =
   const { page, problems } = await openPage();
   const widget = page.locator("memory-compaction");
   const expected = await page.evaluate(async () => {
-    const { Session } = await import("./pkg/agent_memory_widgets.js");
+    const { Session } = await import("./pkg/elements.js");
     const session = new Session();
     session.goTo(3);
     const state = session.state();
@@ -110,7 +110,7 @@ test("the budget knob moves the crossings, and Seed values restores 40 / 2 / 4 /
   const shown = await widget.getByRole("region", { name: "steps" }).locator("li.crossed .line")
     .evaluateAll((lines) => lines.map((line) => Number(/^turn (\d+)/.exec(line.textContent)[1])));
   const expected = await page.evaluate(async () => {
-    const { Session } = await import("./pkg/agent_memory_widgets.js");
+    const { Session } = await import("./pkg/elements.js");
     const session = Session.withConfig({ budget: 60 });
     while (session.addTurn() !== null);
     const crossings = session.state().crossings;
