@@ -18,8 +18,9 @@ CARGO_BIN := $(HOME)/.cargo/bin
 export PATH := $(CARGO_BIN):$(CURDIR)/node_modules/.bin:$(PATH)
 MDBOOK_VERSION := 0.4.52
 # -O1 gives the smallest gzip here: -Oz is smaller raw but compresses worse (BENCHMARKS.md).
-# wasm-bindgen has read the target_features section by then; browsers do not need it.
-WASM_OPT := -O1 --strip-target-features
+# wasm-bindgen has read the target_features section by then; browsers do not need it, nor the
+# names (kept until drop-dead-shims has read them: for a names-kept build, -g in place of --strip-debug).
+WASM_OPT := -O1 --strip-target-features --strip-debug
 PORT ?= 8000
 
 .PHONY: help serve test bench fuzz mutants build dist examples tools tools-browser tools-mdbook test-native test-wasm test-size test-fuzz test-e2e clean
@@ -59,10 +60,13 @@ tools-mdbook:
 ## Build --------------------------------------------------------------------------------------
 
 # Glue and optimised wasm for the wasm file $(1), named $(2) in $(PKG): the glue checks for a
-# freed object before it enters wasm, and both use short import names (tools/minify-names.mjs).
+# freed object before it enters wasm, wasm-bindgen's dead closure shims leave the function table
+# (tools/drop-dead-shims.mjs, which finds them by the names wasm-opt then strips), and both use
+# short import names (tools/minify-names.mjs).
 define bindgen
-	wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir $(PKG) --out-name $(2) $(1)
+	wasm-bindgen --target web --remove-producers-section --out-dir $(PKG) --out-name $(2) $(1)
 	node tools/guard-glue.mjs $(PKG)/$(2).js
+	node tools/drop-dead-shims.mjs $(PKG)/$(2)_bg.wasm
 	wasm-opt $(WASM_OPT) $(PKG)/$(2)_bg.wasm -o $(PKG)/$(2)_bg.wasm
 	node tools/minify-names.mjs $(PKG)/$(2)
 endef
@@ -127,7 +131,7 @@ test-wasm:
 	WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) $(WASM_FEATURES) --test wasm
 
 test-size: dist
-	node --test tests/size.test.mjs
+	node --test tests/size.test.mjs tests/tools.test.mjs
 
 # A few thousand random sequences against the release package, with a fixed seed so that CI is
 # reproducible; `make fuzz` runs many more, from a new seed each time (FUZZ_SEED to replay one).

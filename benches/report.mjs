@@ -253,6 +253,7 @@ playground, forgetting playground, index, bundle), measured from the built site:
 | snapshot errors kept as Rust text, so no serde-wasm-bindgen error is read through the page's \`String()\`; \`wasm-opt --strip-target-features\` | 40.5 | 53.4 | 55.1 | 39.7 | 104.6 | 101.6 |
 | the compaction elements' model reader in the chunk only they load (\`www/session.js\`), the capped stream reader with the links and \`src=\` code that use it (\`www/streams.js\`) | 40.5 | 53.1 | 55.1 | 39.3 | 104.5 | 101.6 |
 | the index page's core without \`importConversation\` (\`elements\`): its readers fetch the import core when they first import, as on every other page (full core 69.8, \`elements\` 66.4) | 40.5 | 53.1 | 55.1 | 39.3 | 100.8 | 101.6 |
+| the function-table slots of wasm-bindgen's closure shims (34, though no core makes a closure) and js-sys's task waker given a trapping stub before wasm-opt, which then drops them (\`tools/drop-dead-shims.mjs\`): 2.7 KB raw a core | 39.8 | 52.8 | 54.3 | 39.1 | 99.9 | 100.7 |
 
 The first meter, each change measured side by side with the one before in alternating loads
 (the ratio to the bare page's first paint; single runs move by ±0.15 on these machines): the
@@ -269,20 +270,20 @@ the wasm, loading the other elements' modules only after the first frame, and
 \`content-visibility: auto\` for the widgets off screen, each within the noise.
 
 What stands between this and the goals (18 KB for a one-element page, 30 KB for the index): the
-compaction page is now 25.5 KB of wasm and 15.1 KB of JavaScript and CSS (the element 5.2, the code
-every element shares 6.5 with 1.7 of stylesheet, the glue 2.2, the conversation mixin 0.8, the
-loader 0.5). On the compaction core \`twiggy\` (\`wasm-opt -O1 -g\`) counts about 64 KB raw of code and
-data (69 before this round): the session, its policies and the script checks 11.4,
-\`Vec\` and allocation code 8.9, reading options at the boundary and the exports 7.0, \`core::fmt\`
-and the panic path 6.7 (std's panic handler formats even with \`panic = "abort"\`; removing it
-needs nightly or \`no_std\`, and serde-wasm-bindgen, js-sys and wasm-bindgen's runtime are built on
-std), data (the refund desk, messages, panic locations) 6.1, our \`Serialize\` impls and serde 4.5,
-the snapshot serializer's code for each type 3.1, wasm-bindgen's runtime, js-sys and the externref
-table 4.8 (of which 2.2 is js-sys's promise-integration task poller, kept through the function
-table), \`str\` helpers 1.7; no item over 2.7 KB. The index page's JavaScript alone (33 KB) is past
-its goal of 30. What remains is a core written lean from the start throughout, and element code
-written the same way: issue 11 measured a Session-only core at 10.9 KB, and with the page's
-JavaScript at 15 KB even that would leave the compaction page near 26 KB.
+compaction page is now 24.7 KB of wasm and 15.1 KB of JavaScript and CSS (the element 5.2, the code
+every element shares 6.2 with 1.7 of stylesheet, the glue 2.2, the conversation mixin 1.1, the
+loader 0.5). On the compaction core \`twiggy\` (\`wasm-opt -O1 -g\`) counts 62 KB raw of code and
+data (69 at the start of the round before this one): the session, its policy, the script checks
+and the error texts 15.0, \`Vec\` and allocation code 7.6, reading options at the boundary and the
+exports 7.6, data (the refund desk, messages, panic locations) 6.0, \`core::fmt\` and the panic
+path 5.9 (std's panic handler formats even with \`panic = "abort"\`; removing it needs nightly or
+\`no_std\`, and serde-wasm-bindgen, js-sys and wasm-bindgen's runtime are built on std), other
+generic code (iterator folds, slice and closure helpers) 4.9, the snapshot serializer 3.7, \`str\`
+helpers 3.6, wasm-bindgen's runtime, js-sys and the externref table 3.4, our \`Serialize\` impls
+and serde 3.8, the allocator 0.7; no item over 2.7 KB. The index page's JavaScript and CSS alone
+(34 KB) are past its goal of 30. What remains is a core written lean from the start throughout,
+and element code written the same way: issue 11 measured a Session-only core at 10.9 KB, and with
+the page's JavaScript at 15 KB even that would leave the compaction page near 26 KB.
 Tried in this round and not kept (gzip of the compaction core, 26.6 KB, unless named): every
 \`format!\` in the crate replaced by a builder that pushes strings and whole numbers onto a
 \`String\` (-0.16, forgetting core -0.45, the full core no smaller and 1.6 KB larger raw: std's

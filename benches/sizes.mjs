@@ -39,19 +39,20 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * off the forgetting pages, and the capped stream reader (www/streams.js, for links and src=
  * files) moved to what loads on demand (+0.25 KB there). The index page's core without
  * `importConversation` (the `elements` core; the import core loads when a reader imports, as on
- * every other page) took 3.7 KB off the index page.
+ * every other page) took 3.7 KB off the index page, and emptying the function-table slots of
+ * wasm-bindgen's dead closure shims (tools/drop-dead-shims.mjs) 0.2 to 0.9 KB off every page.
  */
 export const PAGES = [
-  { name: "only <memory-compaction>", families: ["compaction"], goal: 18_000, budget: 41_000 },
-  { name: "only <memory-forgetting>", families: ["forgetting"], goal: 18_000, budget: 53_600 },
-  { name: "only <memory-playground>", families: ["playground"], goal: 18_000, budget: 55_600 },
-  { name: "only <memory-forgetting-playground>", families: ["forgetting-playground"], goal: 18_000, budget: 39_800 },
-  { name: "www/index.html: all four", families: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 101_300 },
+  { name: "only <memory-compaction>", families: ["compaction"], goal: 18_000, budget: 40_300 },
+  { name: "only <memory-forgetting>", families: ["forgetting"], goal: 18_000, budget: 53_300 },
+  { name: "only <memory-playground>", families: ["playground"], goal: 18_000, budget: 54_800 },
+  { name: "only <memory-forgetting-playground>", families: ["forgetting-playground"], goal: 18_000, budget: 39_600 },
+  { name: "www/index.html: all four", families: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 100_500 },
 ];
 /** What opening the own-conversation panel fetches (own.js and the import core), at most. */
-export const ON_DEMAND_BUDGET = 19_200;
+export const ON_DEMAND_BUDGET = 19_000;
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 102_100 };
+export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 101_300 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {
