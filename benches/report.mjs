@@ -253,7 +253,7 @@ playground, forgetting playground, index, bundle), measured from the built site:
 | snapshot errors kept as Rust text, so no serde-wasm-bindgen error is read through the page's \`String()\`; \`wasm-opt --strip-target-features\` | 40.5 | 53.4 | 55.1 | 39.7 | 104.6 | 101.6 |
 | the compaction elements' model reader in the chunk only they load (\`www/session.js\`), the capped stream reader with the links and \`src=\` code that use it (\`www/streams.js\`) | 40.5 | 53.1 | 55.1 | 39.3 | 104.5 | 101.6 |
 | the index page's core without \`importConversation\` (\`elements\`): its readers fetch the import core when they first import, as on every other page (full core 69.8, \`elements\` 66.4) | 40.5 | 53.1 | 55.1 | 39.3 | 100.8 | 101.6 |
-| the function-table slots of wasm-bindgen's closure shims (34, though no core makes a closure) and js-sys's task waker given a trapping stub before wasm-opt, which then drops them (\`tools/drop-dead-shims.mjs\`): 2.7 KB raw a core | 39.8 | 52.8 | 54.3 | 39.1 | 99.9 | 100.7 |
+| the function-table slots of wasm-bindgen's closure shims (43 slots, though no core makes a closure) and js-sys's task waker given a trapping stub before wasm-opt, which then drops them (\`tools/drop-dead-shims.mjs\`): 0.5 to 2.8 KB raw a core | 39.8 | 52.8 | 54.3 | 39.1 | 99.9 | 100.7 |
 
 The first meter, each change measured side by side with the one before in alternating loads
 (the ratio to the bare page's first paint; single runs move by ±0.15 on these machines): the

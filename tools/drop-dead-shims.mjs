@@ -1,18 +1,20 @@
 // Empties the function-table slots of wasm-bindgen's closure shims, so that wasm-opt drops them
 // and the code only they reach: `make build` runs it on each core between wasm-bindgen and
-// wasm-opt. About 2.7 KB raw and 0.8 KB gzip on every core (BENCHMARKS.md).
+// wasm-opt. 0.5 to 2.8 KB raw and 0.2 to 0.8 KB gzip a core (BENCHMARKS.md).
 //
 // Why they are dead. wasm-bindgen's `invoke` shim for a closure type has its address taken in
-// one place only: the type's descriptor (`describe_invoke` in wasm-bindgen's closures.rs), which
-// the wasm-bindgen CLI runs at build time and then deletes. The linker had put every such shim in
-// the function table all the same, and a table slot keeps its function alive whatever reads it.
-// A closure is called from JS through an exported function table, and these cores export none
-// (this checks, and stops if one does). js-sys's task waker functions are in the same place: only
-// its JS-promise-integration task poll reaches them, an export that wasm-bindgen removes.
+// one place only: the type's descriptor (`describe_invoke` in wasm-bindgen's convert/closures.rs),
+// which the wasm-bindgen CLI runs at build time and then deletes. The linker had put every such
+// shim in the function table all the same, and a table slot keeps its function alive whatever
+// reads it. A closure that JS does call has its shim exported by the CLI, which keeps that shim
+// alive whatever its slot holds; these cores make no closure. js-sys's task waker functions are
+// in the table for its JS-promise-integration task poll, an export the CLI removes when no export
+// uses that integration; while the poll is exported, they stay.
 //
-// Each slot keeps its index and gets a function that traps, so every other slot stays where the
-// code expects it; and the names the slots are matched by come from the name section, so this
-// runs before anything strips it.
+// Each slot keeps its index and gets a function that traps. What this cannot see, it refuses
+// rather than guess: a table that JS can reach other than the externref table (exported or
+// imported), passive or non-constant element segments, and a module without function names
+// (they come from the name section, so this runs before anything strips it).
 //
 //   node tools/drop-dead-shims.mjs www/pkg/compaction_bg.wasm     (rewrites the file in place)
 
@@ -20,38 +22,63 @@ import binaryen from "binaryen";
 import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
-/** The functions no slot needs: wasm-bindgen's closure shims and js-sys's task waker. */
-export const DEAD = /^wasm_bindgen::convert::closures::_::invoke::|^js_sys::futures::jspi::task_waker::raw_/;
+/** wasm-bindgen's closure shims, by name (legacy and v0 demangled: `wasm_bindgen[..]::`). */
+const SHIM = /^wasm_bindgen(\[[0-9a-f]+\])?::convert::closures::_::invoke::/;
+/** js-sys's task waker, dead unless its task poll is exported. */
+const WAKER = /^js_sys(\[[0-9a-f]+\])?::futures::jspi::task_waker::raw_/;
+const TASK_POLL = "__wbg_jspi_task_poll";
 
 /** What stands in each emptied slot. */
 const TRAP = "dead_table_slot";
 
+/** Stops the build with `message`. */
+function refuse(message) {
+  throw new Error(`drop-dead-shims: ${message}; nothing dropped`);
+}
+
 /**
- * `bytes` (a wasm module with its name section) with every table slot that holds one of the
- * `DEAD` functions given a trapping function instead: `{ bytes, dropped }`. Throws if the module
- * exports a function table, through which JS could call any slot.
+ * `bytes` (a wasm module with its name section) with every table slot that holds one of the dead
+ * functions given a trapping function instead: `{ bytes, dropped }`. Every element segment keeps
+ * its place and order. Throws, changing nothing, where a slot could be reached in a way this does
+ * not see (see the file's comment).
  */
 export function dropDeadShims(bytes) {
   const module = binaryen.readBinary(bytes);
   try {
-    for (let i = 0; i < module.getNumExports(); i++) {
-      const info = binaryen.getExportInfo(module.getExportByIndex(i));
-      // binaryen.js has no wrapper for a table's type: its C function.
-      if (info.kind === binaryen.ExternalTable && binaryen._BinaryenTableGetType(module.getTable(info.value)) === binaryen.funcref) {
-        throw new Error(`drop-dead-shims: the module exports its function table ("${info.name}"), so JS may call any slot; nothing dropped`);
+    const exports = [];
+    for (let i = 0; i < module.getNumExports(); i++) exports.push(binaryen.getExportInfo(module.getExportByIndex(i)));
+    for (let i = 0; i < module.getNumTables(); i++) {
+      const table = module.getTableByIndex(i);
+      const { name, module: imported } = binaryen.getTableInfo(table);
+      const exported = exports.find((info) => info.kind === binaryen.ExternalTable && info.value === name);
+      if ((imported || exported) && binaryen.Table.getType(table) !== binaryen.externref) {
+        refuse(`table "${name}" is ${imported ? "imported" : `exported as "${exported.name}"`}, so JS may call any of its slots`);
       }
     }
-    let dropped = 0;
+    const functions = [];
+    for (let i = 0; i < module.getNumFunctions(); i++) functions.push(binaryen.getFunctionInfo(module.getFunctionByIndex(i)).name);
+    if (functions.length && !functions.some((name) => name.includes("::"))) refuse("the module has no function names (its name section)");
+    const pollExported = exports.some((info) => info.kind === binaryen.ExternalFunction && info.name === TASK_POLL);
+    const dead = (name) => SHIM.test(name) || (!pollExported && WAKER.test(name));
+
     const segments = [];
-    for (let i = 0; i < module.getNumElementSegments(); i++) segments.push(binaryen.getElementSegmentInfo(module.getElementSegmentByIndex(i)));
+    for (let i = 0; i < module.getNumElementSegments(); i++) {
+      const segment = module.getElementSegmentByIndex(i);
+      if (binaryen._BinaryenElementSegmentIsPassive(segment)) refuse("element segment " + i + " is passive");
+      const info = binaryen.getElementSegmentInfo(segment);
+      const offset = binaryen.getExpressionInfo(info.offset);
+      if (offset.id !== binaryen.ConstId || offset.type !== binaryen.i32) refuse(`element segment "${info.name}" has no constant i32 offset`);
+      segments.push({ ...info, offset: offset.value });
+    }
+    if (!segments.some((segment) => segment.data.some(dead))) return { bytes, dropped: 0 };
+
+    // Removed and added again in their order: the later of two overlapping segments wins.
+    module.addFunction(TRAP, binaryen.none, binaryen.none, [], module.unreachable());
+    let dropped = 0;
+    for (const segment of segments) module.removeElementSegment(segment.name);
     for (const segment of segments) {
-      if (!segment.data.some((name) => DEAD.test(name))) continue;
-      if (!module.getFunction(TRAP)) module.addFunction(TRAP, binaryen.none, binaryen.none, [], module.unreachable());
-      const offset = binaryen.getExpressionInfo(segment.offset);
-      if (offset.id !== binaryen.ConstId) throw new Error(`drop-dead-shims: element segment "${segment.name}" has no constant offset`);
-      const data = segment.data.map((name) => (DEAD.test(name) ? (dropped++, TRAP) : name));
-      module.removeElementSegment(segment.name);
-      module.addActiveElementSegment(segment.table, segment.name, data, module.i32.const(offset.value));
+      const data = segment.data.map((name) => (dead(name) ? (dropped++, TRAP) : name));
+      module.addActiveElementSegment(segment.table, segment.name, data, module.i32.const(segment.offset));
     }
     if (!module.validate()) throw new Error("drop-dead-shims: the rewritten module does not validate");
     // Names stay (wasm-opt strips them), so a names-kept build can still be read with twiggy.

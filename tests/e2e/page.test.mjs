@@ -202,7 +202,8 @@ test("the release build in the browser reproduces both golden traces bit for bit
     const { page, problems } = await open(env.browser, golden.url);
     await page.goto(golden.url + "www/index.html");
     const mismatches = await page.evaluate(async () => {
-      const { default: init, Session, FactStore } = await import("./pkg/agent_memory_widgets.js");
+      // The page's own core (www/cores.js picks `elements` for it).
+      const { default: init, Session, FactStore } = await import("./pkg/elements.js");
       await init(); // idempotent: the page's widgets may not have finished loading it yet
       const load = async (name) => (await fetch(`../tests/golden/${name}.json`)).json();
       const out = [];
