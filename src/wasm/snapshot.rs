@@ -1,8 +1,10 @@
 //! State snapshots into plain JS values, through serde.
 //!
-//! serde-wasm-bindgen makes the numbers, strings and `null`s; [`Snapshot`] builds the arrays and
-//! objects around them. For every value this crate hands to JS the result is the same as
-//! serde-wasm-bindgen's own serializer's (`tests/wasm.rs` compares the two). It differs:
+//! For every value this crate hands to JS the result is the same as serde-wasm-bindgen's
+//! serializer's with `serialize_missing_as_null` (`tests/wasm.rs` compares the two), made with
+//! wasm-bindgen alone: serde-wasm-bindgen brings `std`'s `HashMap` and its own error formatting
+//! to every core, and its generic code for each type. Here each serde method is a thin generic
+//! shell around one non-generic step ([`Elements::append`], [`Fields::set_field`]). It differs:
 //!
 //! - in the JS strings for field and variant names, kept in a small direct-mapped table of our
 //!   own ([`name`]) where serde-wasm-bindgen keeps them in a `HashMap`: its code is 1.9 KB of
@@ -11,7 +13,7 @@
 //!   text ([`Error`]), so that nothing a page does to `Object.prototype`, `Array.prototype` or
 //!   `Error.prototype` makes an exception unwind through wasm;
 //! - in what the crate does not serialize: maps (and `#[serde(flatten)]`) become plain objects,
-//!   not JS `Map`s, and their keys must be strings; `i128`, `u128` and
+//!   not JS `Map`s, and their keys must be strings; bytes, `i128`, `u128` and
 //!   `serde_wasm_bindgen::preserve` are not supported.
 
 use std::cell::RefCell;
@@ -53,31 +55,42 @@ impl ser::Error for Error {
     }
 }
 
-/// A primitive made by serde-wasm-bindgen. Only a whole number beyond 2^53 (which no state
-/// holds) can fail; its error is left unread (see [`Error`]).
-fn primitive(made: core::result::Result<JsValue, serde_wasm_bindgen::Error>) -> Result {
-    made.map_err(|_| {
-        Error::new(
+/// The largest whole number JavaScript holds exactly, 2^53 - 1 (`Number.MAX_SAFE_INTEGER`).
+const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// A JS number; fails for a whole number beyond 2^53 - 1 either way (which no state holds), as
+/// serde-wasm-bindgen's does.
+fn whole(magnitude: u64, negative: bool) -> Result {
+    if magnitude > MAX_SAFE_INTEGER {
+        return Err(Error::new(
             "the result could not be built: it holds a number that JavaScript cannot hold exactly",
-        )
-    })
+        ));
+    }
+    let value = magnitude as f64;
+    Ok(JsValue::from_f64(if negative { -value } else { value }))
+}
+
+/// The error for what no snapshot holds.
+fn unsupported(what: &str) -> Result {
+    let mut message = String::from("the result could not be built: ");
+    message.push_str(what);
+    message.push_str(" cannot be made into JavaScript values here");
+    Err(Error(message))
 }
 
 /// `value` as a plain JS value: structs and maps as objects (camelCase as serde names them),
 /// sequences and tuples as arrays, `None` as `null`, a unit variant as its name, any other variant
 /// as `{ variant: value }`.
 pub(super) fn to_value<T: Serialize + ?Sized>(value: &T) -> Result {
-    let primitives = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
-    value.serialize(Snapshot(&primitives))
+    value.serialize(Snapshot)
 }
 
-/// The serializer: primitives by serde-wasm-bindgen, arrays and objects made here.
+/// The serializer.
 #[derive(Clone, Copy)]
-struct Snapshot<'s>(&'s serde_wasm_bindgen::Serializer);
+struct Snapshot;
 
 /// An array being filled.
-struct Elements<'s> {
-    to: Snapshot<'s>,
+struct Elements {
     array: Array,
     /// How many elements are in.
     len: u32,
@@ -86,8 +99,7 @@ struct Elements<'s> {
 }
 
 /// An object being filled.
-struct Fields<'s> {
-    to: Snapshot<'s>,
+struct Fields {
     object: Object,
     /// The key of a map entry whose value is next.
     key: JsValue,
@@ -167,19 +179,17 @@ fn tagged(variant: Option<&'static str>, value: JsValue) -> Result {
     Ok(object.into())
 }
 
-impl<'s> Snapshot<'s> {
-    fn elements(self, variant: Option<&'static str>) -> Elements<'s> {
+impl Snapshot {
+    fn elements(self, variant: Option<&'static str>) -> Elements {
         Elements {
-            to: self,
             array: Array::new(),
             len: 0,
             variant,
         }
     }
 
-    fn fields(self, variant: Option<&'static str>) -> Fields<'s> {
+    fn fields(self, variant: Option<&'static str>) -> Fields {
         Fields {
-            to: self,
             object: Object::new(),
             key: JsValue::UNDEFINED,
             variant,
@@ -187,70 +197,70 @@ impl<'s> Snapshot<'s> {
     }
 }
 
-impl<'s> ser::Serializer for Snapshot<'s> {
+impl ser::Serializer for Snapshot {
     type Ok = JsValue;
     type Error = Error;
-    type SerializeSeq = Elements<'s>;
-    type SerializeTuple = Elements<'s>;
-    type SerializeTupleStruct = Elements<'s>;
-    type SerializeTupleVariant = Elements<'s>;
-    type SerializeMap = Fields<'s>;
-    type SerializeStruct = Fields<'s>;
-    type SerializeStructVariant = Fields<'s>;
+    type SerializeSeq = Elements;
+    type SerializeTuple = Elements;
+    type SerializeTupleStruct = Elements;
+    type SerializeTupleVariant = Elements;
+    type SerializeMap = Fields;
+    type SerializeStruct = Fields;
+    type SerializeStructVariant = Fields;
 
     fn serialize_bool(self, v: bool) -> Result {
-        primitive(self.0.serialize_bool(v))
+        Ok(JsValue::from_bool(v))
     }
     fn serialize_i8(self, v: i8) -> Result {
-        primitive(self.0.serialize_i8(v))
+        Ok(JsValue::from_f64(v.into()))
     }
     fn serialize_i16(self, v: i16) -> Result {
-        primitive(self.0.serialize_i16(v))
+        Ok(JsValue::from_f64(v.into()))
     }
     fn serialize_i32(self, v: i32) -> Result {
-        primitive(self.0.serialize_i32(v))
+        Ok(JsValue::from_f64(v.into()))
     }
     fn serialize_i64(self, v: i64) -> Result {
-        primitive(self.0.serialize_i64(v))
+        whole(v.unsigned_abs(), v < 0)
     }
     fn serialize_u8(self, v: u8) -> Result {
-        primitive(self.0.serialize_u8(v))
+        Ok(JsValue::from_f64(v.into()))
     }
     fn serialize_u16(self, v: u16) -> Result {
-        primitive(self.0.serialize_u16(v))
+        Ok(JsValue::from_f64(v.into()))
     }
     fn serialize_u32(self, v: u32) -> Result {
-        primitive(self.0.serialize_u32(v))
+        Ok(JsValue::from_f64(v.into()))
     }
     fn serialize_u64(self, v: u64) -> Result {
-        primitive(self.0.serialize_u64(v))
+        whole(v, false)
     }
     fn serialize_f32(self, v: f32) -> Result {
-        primitive(self.0.serialize_f32(v))
+        Ok(JsValue::from_f64(v.into()))
     }
     fn serialize_f64(self, v: f64) -> Result {
-        primitive(self.0.serialize_f64(v))
+        Ok(JsValue::from_f64(v))
     }
     fn serialize_char(self, v: char) -> Result {
-        primitive(self.0.serialize_char(v))
+        Ok(JsValue::from_str(v.encode_utf8(&mut [0; 4])))
     }
     fn serialize_str(self, v: &str) -> Result {
-        primitive(self.0.serialize_str(v))
+        Ok(JsValue::from_str(v))
     }
-    fn serialize_bytes(self, v: &[u8]) -> Result {
-        primitive(self.0.serialize_bytes(v))
+    fn serialize_bytes(self, _: &[u8]) -> Result {
+        unsupported("bytes")
     }
     fn serialize_none(self) -> Result {
-        primitive(self.0.serialize_none())
+        Ok(JsValue::NULL)
     }
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result {
         value.serialize(self)
     }
     fn serialize_unit(self) -> Result {
-        primitive(self.0.serialize_unit())
+        Ok(JsValue::NULL)
     }
     fn serialize_unit_struct(self, _name: &'static str) -> Result {
-        primitive(self.0.serialize_unit())
+        Ok(JsValue::NULL)
     }
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result {
         Ok(name(variant))
@@ -271,13 +281,13 @@ impl<'s> ser::Serializer for Snapshot<'s> {
     ) -> Result {
         tagged(Some(variant), value.serialize(self)?)
     }
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Elements<'s>> {
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Elements> {
         Ok(self.elements(None))
     }
-    fn serialize_tuple(self, _len: usize) -> Result<Elements<'s>> {
+    fn serialize_tuple(self, _len: usize) -> Result<Elements> {
         Ok(self.elements(None))
     }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Elements<'s>> {
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Elements> {
         Ok(self.elements(None))
     }
     fn serialize_tuple_variant(
@@ -286,13 +296,13 @@ impl<'s> ser::Serializer for Snapshot<'s> {
         _: u32,
         variant: &'static str,
         _: usize,
-    ) -> Result<Elements<'s>> {
+    ) -> Result<Elements> {
         Ok(self.elements(Some(variant)))
     }
-    fn serialize_map(self, _len: Option<usize>) -> Result<Fields<'s>> {
+    fn serialize_map(self, _len: Option<usize>) -> Result<Fields> {
         Ok(self.fields(None))
     }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Fields<'s>> {
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Fields> {
         Ok(self.fields(None))
     }
     fn serialize_struct_variant(
@@ -301,19 +311,22 @@ impl<'s> ser::Serializer for Snapshot<'s> {
         _: u32,
         variant: &'static str,
         _: usize,
-    ) -> Result<Fields<'s>> {
+    ) -> Result<Fields> {
         Ok(self.fields(Some(variant)))
     }
 }
 
-impl Elements<'_> {
+impl Elements {
     fn push<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.append(value.serialize(Snapshot))
+    }
+
+    /// The element `push` made, at the end: the one step every element type shares, so that
+    /// each type's `push` is only its own `serialize` and this call.
+    #[inline(never)]
+    fn append(&mut self, value: Result) -> Result<()> {
         // `array[len] = value`, catching, rather than `push`, which a page can replace.
-        set(
-            &self.array,
-            JsValue::from(self.len),
-            value.serialize(self.to)?,
-        )?;
+        set(&self.array, JsValue::from(self.len), value?)?;
         self.len += 1;
         Ok(())
     }
@@ -323,9 +336,15 @@ impl Elements<'_> {
     }
 }
 
-impl Fields<'_> {
+impl Fields {
     fn field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
-        set(&self.object, name(key), value.serialize(self.to)?)
+        self.set_field(key, value.serialize(Snapshot))
+    }
+
+    /// The field `field` made, set: shared by every field type, like [`Elements::append`].
+    #[inline(never)]
+    fn set_field(&mut self, key: &'static str, value: Result) -> Result<()> {
+        set(&self.object, name(key), value?)
     }
 
     fn done(self) -> Result {
@@ -336,7 +355,7 @@ impl Fields<'_> {
 /// The serde traits of the kinds of sequence: each adds an element to the array.
 macro_rules! elements {
     ($($kind:ident :: $add:ident),*) => {$(
-        impl ser::$kind for Elements<'_> {
+        impl ser::$kind for Elements {
             type Ok = JsValue;
             type Error = Error;
             fn $add<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
@@ -356,11 +375,11 @@ elements!(
     SerializeTupleVariant::serialize_field
 );
 
-impl ser::SerializeMap for Fields<'_> {
+impl ser::SerializeMap for Fields {
     type Ok = JsValue;
     type Error = Error;
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
-        let key = key.serialize(self.to)?;
+        let key = key.serialize(Snapshot)?;
         if !key.is_string() {
             return Err(Error::new(
                 "the result could not be built: one of its map keys is not a string",
@@ -370,7 +389,7 @@ impl ser::SerializeMap for Fields<'_> {
         Ok(())
     }
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        set(&self.object, self.key.clone(), value.serialize(self.to)?)
+        set(&self.object, self.key.clone(), value.serialize(Snapshot)?)
     }
     fn end(self) -> Result {
         self.done()
@@ -380,7 +399,7 @@ impl ser::SerializeMap for Fields<'_> {
 /// The serde traits of structs and struct variants: each sets a field of the object.
 macro_rules! fields {
     ($($kind:ident),*) => {$(
-        impl ser::$kind for Fields<'_> {
+        impl ser::$kind for Fields {
             type Ok = JsValue;
             type Error = Error;
             fn serialize_field<T: ?Sized + Serialize>(
