@@ -254,6 +254,7 @@ playground, forgetting playground, index, bundle), measured from the built site:
 | the compaction elements' model reader in the chunk only they load (\`www/session.js\`), the capped stream reader with the links and \`src=\` code that use it (\`www/streams.js\`) | 40.5 | 53.1 | 55.1 | 39.3 | 104.5 | 101.6 |
 | the index page's core without \`importConversation\` (\`elements\`): its readers fetch the import core when they first import, as on every other page (full core 69.8, \`elements\` 66.4) | 40.5 | 53.1 | 55.1 | 39.3 | 100.8 | 101.6 |
 | the function-table slots of wasm-bindgen's closure shims (43 slots, though no core makes a closure) and js-sys's task waker given a trapping stub before wasm-opt, which then drops them (\`tools/drop-dead-shims.mjs\`): 0.5 to 2.8 KB raw a core | 39.8 | 52.8 | 54.3 | 39.1 | 99.9 | 100.7 |
+| the snapshots' numbers, strings and \`null\`s made with wasm-bindgen alone, not serde-wasm-bindgen (now only a test's reference), and each field's and element's setting one non-generic step: 1.4 to 4.7 KB raw a core | 39.6 | 52.5 | 54.0 | 38.9 | 99.4 | 100.3 |
 
 The first meter, each change measured side by side with the one before in alternating loads
 (the ratio to the bare page's first paint; single runs move by ±0.15 on these machines): the
@@ -277,7 +278,7 @@ data (69 at the start of the round before this one): the session, its policy, th
 and the error texts 15.0, \`Vec\` and allocation code 7.6, reading options at the boundary and the
 exports 7.6, data (the refund desk, messages, panic locations) 6.0, \`core::fmt\` and the panic
 path 5.9 (std's panic handler formats even with \`panic = "abort"\`; removing it needs nightly or
-\`no_std\`, and serde-wasm-bindgen, js-sys and wasm-bindgen's runtime are built on std), other
+\`no_std\`, of which std's own code is 1.6 KB raw: core's precompiled panics keep the rest), other
 generic code (iterator folds, slice and closure helpers) 4.9, the snapshot serializer 3.7, \`str\`
 helpers 3.6, wasm-bindgen's runtime, js-sys and the externref table 3.4, our \`Serialize\` impls
 and serde 3.8, the allocator 0.7; no item over 2.7 KB. The index page's JavaScript and CSS alone
@@ -290,7 +291,8 @@ Tried in this round and not kept (gzip of the compaction core, 26.6 KB, unless n
 panic path keeps \`core::fmt\` linked, and a builder call per piece costs about what a
 \`format_args!\` costs; an upper bound, every message emptied, was -3.3, which is the text of
 the messages, not the machinery); the snapshot's generic field and element methods handing
-their value to one non-generic setter (+0.1); \`opt-level\` \`"s"\` and \`3\` measured again (+1.4
+their value to one non-generic setter (+0.1; on wasm-bindgen's own primitives, a round later,
+-0.01 to -0.19 and 1.4 to 4.7 KB raw, so kept then); \`opt-level\` \`"s"\` and \`3\` measured again (+1.4
 and +4.0 against \`"z"\`); \`wasm-opt --closed-world --type-ssa --gufa\` (-0.04); key terms found
 by one loop instead of adapters (-0.03); no script option in the compaction core's
 \`withConfig\` (-1.2, but a reader's own conversation would then need a second \`Session\` in
