@@ -44,6 +44,12 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     if (this.id) this.ensureShare();
   }
 
+  /** Shows the model's state in the preview's widget, which is what `mount()` would build. */
+  adoptPreview() {
+    this.#settle();
+    this.#show(this.model.state());
+  }
+
   /** Builds the widget around the model's state, or (from `preview`) the build's `opening`. */
   mount(opening = null) {
     this.#settle();
@@ -111,9 +117,13 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
       ["hot", "HOT turns", { min: 1, step: 1 }],
     ], { budget: 40, hot: 2 });
     this.ensureOwnPanel(true);
-    const state = opening?.state ?? this.model.state();
+    this.#show(opening?.state ?? this.model.state(), opening);
+  }
+
+  /** Renders `state` into the built widget: the model's, or a preview's `opening`. */
+  #show(state, opening = null) {
     if (!opening) this.opened ??= [state.budget, state.hotN]; // a preview's are the seed's
-    ui.settingsNote.textContent = this.settingsSentence(state, opening?.crossings);
+    this.ui.settingsNote.textContent = this.settingsSentence(state, opening?.crossings);
     this.render(state);
     if (opening) return; // the model announces itself, once it is in
     this.announce(state.turn === 0

@@ -155,23 +155,18 @@ export class MemoryWidget extends HTMLElement {
     else this.frame.removeAttribute("aria-busy");
   }
 
-  /** The frame that will paint this element's preview, until it has (see connectedCallback). */
-  #previewFrame = 0;
+  /** Whether this element shows its preview, which its model takes over (see rebuild). */
+  #previewing = false;
 
   async connectedCallback() {
     this.#connected = true;
-    // While the core loads, an element that opens in a state the build knows paints it, inert,
-    // in the next frame. (Built any sooner, before the page's first frame, its content can be
-    // left out of the layout by Chromium once the core's build replaces it: a container-query
-    // bug that showed as an empty widget.)
+    // While the core loads, an element that opens in a state the build knows shows it, inert,
+    // at once: in the page's first paint when its module runs before it.
     const previewed = !this.#model && Boolean(this.canPreview?.());
-    if (previewed) {
-      this.#previewFrame = requestAnimationFrame(() => {
-        this.#previewFrame = 0;
-        if (this.#model || !this.#connected) return;
-        this.preview();
-        this.#busy(true);
-      });
+    if (previewed && !this.#previewing) {
+      this.preview();
+      this.#busy(true);
+      this.#previewing = true;
     }
     try {
       /** The wasm core's module: its classes (`this.core.Session`, ...) make this widget's model. */
@@ -180,7 +175,7 @@ export class MemoryWidget extends HTMLElement {
       // A core that cannot be fetched or compiled (offline, a wrong path, a CSP without
       // 'wasm-unsafe-eval'): say so in the frame rather than leave it blank. A preview's
       // controls have nothing behind them: they go.
-      cancelAnimationFrame(this.#previewFrame);
+      this.#previewing = false;
       this.#busy(false);
       this.body.replaceChildren();
       for (const part of [this.knobs, this.own, this.share]) part?.remove();
@@ -245,8 +240,17 @@ export class MemoryWidget extends HTMLElement {
     this.model = next;
     this.#busy(false); // a preview's place is taken
     this.opened = null; // the settings a widget opened with, for the words around it
-    this.resizeObserver?.disconnect(); // mount() replaces what it watched
-    this.mount();
+    // A preview still true to the element is taken over, not built again: its content stays in
+    // place. (Content built before the page's first frame and then replaced can be left out of
+    // the layout by Chromium, a container-query bug that showed as an empty widget.)
+    const adopt = this.#previewing && this.canPreview();
+    this.#previewing = false;
+    if (adopt) {
+      this.adoptPreview();
+    } else {
+      this.resizeObserver?.disconnect(); // mount() replaces what it watched
+      this.mount();
+    }
     this.fitTables();
     this.showConversation?.();
   }

@@ -173,6 +173,18 @@ test("the built compaction widget paints its opening state before its core arriv
     return [plain, own].map((el) => el.shadowRoot.querySelector(".content").childElementCount);
   }), [6, 0]);
 
+  // The core takes the preview over: its nodes stay, not built again (see rebuild in widget.js).
+  await widget.evaluate((el) => (el.shadowRoot.querySelector("meter").fromPreview = true));
+  // An element whose settings change while its core loads is built from them instead.
+  const changed = opened.page.locator("memory-compaction#changed");
+  await opened.page.evaluate(() => {
+    const el = document.createElement("memory-compaction");
+    el.id = "changed";
+    document.querySelector("main").append(el);
+  });
+  await changed.locator(".meter-label").waitFor(WAIT);
+  await changed.evaluate((el) => el.setAttribute("budget", "30"));
+
   release();
   await widget.getByRole("status").filter({ hasText: "Ready: 10 turns, budget 40 tokens." }).waitFor(WAIT);
   const after = await content();
@@ -181,6 +193,14 @@ test("the built compaction widget paints its opening state before its core arriv
   assert.equal(after.error, null);
   assert.equal(after.text, before.text);
   assert.equal(after.markup, before.markup);
+  assert.equal(await widget.evaluate((el) => el.shadowRoot.querySelector("meter").fromPreview), true, "the preview's own meter");
+  await widget.getByRole("button", { name: "Add next turn" }).click();
+  await widget.getByRole("status").filter({ hasText: /^Turn 1\b/ }).waitFor(WAIT);
+  assert.match(await widget.locator(".meter-label").textContent(), /live window \d+ \/ 40 tokens/);
+
+  await changed.getByRole("status").filter({ hasText: "Ready: 10 turns, budget 30 tokens." }).waitFor(WAIT);
+  assert.match(await changed.locator(".meter-label").textContent(), /\/ 30 tokens/);
+  assert.equal(await changed.evaluate((el) => el.shadowRoot.querySelector("meter").fromPreview), undefined);
 
   assert.deepEqual(opened.problems, []);
 });
