@@ -262,11 +262,16 @@ loader \`async\`, starting the core as it sees the first element, and the first 
 before the others: 2.2 → 1.4–1.6. The compaction element then paints the state it opens in
 (computed by the build with its own core) without waiting for the wasm: little change on this
 machine, where the wasm arrives with the modules, and a large one wherever the wasm takes longer
-to download than the JavaScript. Tried and not kept: holding the index page's first paint for
-the compaction module (\`blocking="render"\`) put the meter in the first paint (1.26 against
-1.35 side by side), but painting that early meets a Chromium container-query bug that leaves
-the widget's later content unrendered (a site test caught it), so the preview waits for the
-next frame; not preloading the modules of the elements further down, a low fetch priority for
+to download than the JavaScript. Then the preview paints as its element connects, and the core takes
+it over in place rather than building it again: a frame sooner (the meter went into the page
+25 ms after its first paint, and now 7; medians of 16 loads), and content built before the first frame is
+no longer replaced, which is what set off a Chromium container-query bug (the style test failed
+2 runs in 8 with a render-blocking module before, none in 20 after). Tried and not kept: holding
+the index page's first paint for the compaction module (\`blocking="render"\`) puts the meter in
+the first paint, but that paint comes later: medians of 16 loads, 220 ms against 168 without
+it, in two runs where the bare page painted at 144 and 140 (the 1.26 measured for it before was
+the start of a frame, as the figure below is, not a paint);
+not preloading the modules of the elements further down, a low fetch priority for
 the wasm, loading the other elements' modules only after the first frame, and
 \`content-visibility: auto\` for the widgets off screen, each within the noise.
 
