@@ -41,7 +41,8 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * `importConversation` (the `elements` core; the import core loads when a reader imports, as on
  * every other page) took 3.7 KB off the index page, and emptying the function-table slots of
  * wasm-bindgen's dead closure shims (tools/drop-dead-shims.mjs) 0.2 to 0.9 KB off every page.
- * Snapshots made with wasm-bindgen alone (no serde-wasm-bindgen) took 0.2 to 0.5 KB more.
+ * Snapshots made with wasm-bindgen alone (no serde-wasm-bindgen) took another 0.1 to 0.5 KB off
+ * every page.
  */
 export const PAGES = [
   { name: "only <memory-compaction>", families: ["compaction"], goal: 18_000, budget: 40_100 },

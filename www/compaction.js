@@ -38,13 +38,16 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     return Boolean(OPENING) && !own && this._scenario === undefined && !this.conversation && !hasLinkState(this);
   }
 
-  /** Paints the opening state; its controls stay inert until the core is in and it rebuilds. */
+  /** Paints the opening state; its controls stay inert until the core is in and takes it over. */
   preview() {
     this.mount(OPENING);
     if (this.id) this.ensureShare();
   }
 
-  /** Shows the model's state in the preview's widget, which is what `mount()` would build. */
+  /**
+   * Shows the model in the preview's widget. What `mount()` builds does not depend on the
+   * settings or the state; only what `#show` does with them, the knobs' values among them.
+   */
   adoptPreview() {
     this.#settle();
     this.#show(this.model.state());
@@ -112,16 +115,16 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
         h("p", { className: "caption" }, "Every turn so far and where it lives now. Focus or hover a WARM or COLD line to see the turns it came from."),
         ui.transcript),
     );
+    this.#show(opening?.state ?? this.model.state(), opening);
+  }
+
+  /** Renders `state` into the built widget, the model's or a preview's `opening`, with its knobs. */
+  #show(state, opening = null) {
     this.ensureKnobs([
       ["budget", "budget", { min: 1, step: 1 }],
       ["hot", "HOT turns", { min: 1, step: 1 }],
     ], { budget: 40, hot: 2 });
     this.ensureOwnPanel(true);
-    this.#show(opening?.state ?? this.model.state(), opening);
-  }
-
-  /** Renders `state` into the built widget: the model's, or a preview's `opening`. */
-  #show(state, opening = null) {
     if (!opening) this.opened ??= [state.budget, state.hotN]; // a preview's are the seed's
     this.ui.settingsNote.textContent = this.settingsSentence(state, opening?.crossings);
     this.render(state);

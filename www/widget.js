@@ -33,7 +33,7 @@ let firstShown = null;
 
 /**
  * Resolves when this widget may build. The first widget on a page builds at once; the others
- * after the frame that shows it (unless it `painted` a preview already), each in a task of its
+ * after the frame that shows it (unless it showed a preview already), each in a task of its
  * own. So the first widget (usually the one in view) paints before the playgrounds replay their
  * policies, and no build blocks input for the time of all of them. A hidden page has no frames:
  * the others wait at most 100 ms for one.
@@ -157,9 +157,13 @@ export class MemoryWidget extends HTMLElement {
 
   /** Whether this element shows its preview, which its model takes over (see rebuild). */
   #previewing = false;
+  /** Counts connections: a build started by an earlier one, still loading, gives way. */
+  #connection = 0;
 
   async connectedCallback() {
     this.#connected = true;
+    const connection = ++this.#connection;
+    const current = () => this.#connected && connection === this.#connection;
     // While the core loads, an element that opens in a state the build knows shows it, inert,
     // at once: in the page's first paint when its module runs before it.
     const previewed = !this.#model && Boolean(this.canPreview?.());
@@ -172,6 +176,7 @@ export class MemoryWidget extends HTMLElement {
       /** The wasm core's module: its classes (`this.core.Session`, ...) make this widget's model. */
       this.core = await loadCore(this.constructor.family);
     } catch (error) {
+      if (!current()) return;
       // A core that cannot be fetched or compiled (offline, a wrong path, a CSP without
       // 'wasm-unsafe-eval'): say so in the frame rather than leave it blank. A preview's
       // controls have nothing behind them: they go.
@@ -189,8 +194,9 @@ export class MemoryWidget extends HTMLElement {
       await new Promise((done) => document.addEventListener("DOMContentLoaded", done, { once: true }));
     }
     await nextBuild(previewed);
+    if (!current()) return;
     const problem = await this.loadSource?.();
-    if (!this.#connected) return;
+    if (!current()) return;
     this.rebuild();
     if (problem) this.fail(problem);
     widgets.add(this);
@@ -225,6 +231,15 @@ export class MemoryWidget extends HTMLElement {
     this.#model = next;
   }
 
+  /**
+   * Shows the new model in the widget its preview built (an element with a `preview()` defines
+   * its own, which keeps the preview's nodes); by default, builds it again.
+   */
+  adoptPreview() {
+    this.resizeObserver?.disconnect();
+    this.mount();
+  }
+
   /** Builds a fresh model from the attributes, or shows why it cannot and keeps working. */
   rebuild() {
     let next;
@@ -240,12 +255,13 @@ export class MemoryWidget extends HTMLElement {
     this.model = next;
     this.#busy(false); // a preview's place is taken
     this.opened = null; // the settings a widget opened with, for the words around it
-    // A preview still true to the element is taken over, not built again: its content stays in
-    // place. (Content built before the page's first frame and then replaced can be left out of
-    // the layout by Chromium, a container-query bug that showed as an empty widget.)
-    const adopt = this.#previewing && this.canPreview();
+    // A preview is taken over, not built again: its frame and containers stay in place, even if
+    // the settings changed meanwhile. (Content built before the page's first frame and then
+    // replaced can be left out of the layout by Chromium, a container-query bug that showed as
+    // an empty widget.)
+    const previewed = this.#previewing;
     this.#previewing = false;
-    if (adopt) {
+    if (previewed) {
       this.adoptPreview();
     } else {
       this.resizeObserver?.disconnect(); // mount() replaces what it watched

@@ -3,8 +3,9 @@
 //! For every value this crate hands to JS the result is the same as serde-wasm-bindgen's
 //! serializer's with `serialize_missing_as_null` (`tests/wasm.rs` compares the two), made with
 //! wasm-bindgen alone: serde-wasm-bindgen brings `std`'s `HashMap` and its own error formatting
-//! to every core, and its generic code for each type. Here each serde method is a thin generic
-//! shell around one non-generic step ([`Elements::append`], [`Fields::set_field`]). It differs:
+//! to every core, and its generic code for each type. Here each element's and field's method is
+//! a thin generic shell around one non-generic step ([`Elements::append`], [`Fields::set_field`]).
+//! It differs:
 //!
 //! - in the JS strings for field and variant names, kept in a small direct-mapped table of our
 //!   own ([`name`]) where serde-wasm-bindgen keeps them in a `HashMap`: its code is 1.9 KB of
@@ -25,8 +26,8 @@ use wasm_bindgen::{JsCast, JsValue};
 
 type Result<T = JsValue> = core::result::Result<T, Error>;
 
-/// Why a snapshot could not be built: a sentence in Rust text. (serde-wasm-bindgen's errors are
-/// JS values, and reading one as text calls the page's `String()`, uncaught.)
+/// Why a snapshot could not be built: a sentence in Rust text, never a JS value (reading a JS
+/// error as text would call the page's `String()`, uncaught).
 #[derive(Debug)]
 pub(super) struct Error(String);
 

@@ -163,27 +163,39 @@ test("the built compaction widget paints its opening state before its core arriv
   assert.equal(before.status, "");
   assert.equal(before.error, null);
 
-  // A widget with settings of its own has no preview: it waits for its core.
+  // The preview is built as the element connects; a widget with settings of its own has none:
+  // it waits for its core.
   assert.deepEqual(await opened.page.evaluate(async () => {
     const plain = document.createElement("memory-compaction");
     const own = document.createElement("memory-compaction");
     own.setAttribute("budget", "30");
     document.querySelector("main").append(plain, own);
+    const built = () => [plain, own].map((el) => el.shadowRoot.querySelector(".content").childElementCount);
+    const now = built();
     await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-    return [plain, own].map((el) => el.shadowRoot.querySelector(".content").childElementCount);
-  }), [6, 0]);
+    return [now, built()];
+  }), [[6, 0], [6, 0]]);
 
-  // The core takes the preview over: its nodes stay, not built again (see rebuild in widget.js).
-  await widget.evaluate((el) => (el.shadowRoot.querySelector("meter").fromPreview = true));
-  // An element whose settings change while its core loads is built from them instead.
+  // The core takes the preview over: its nodes stay, not built again (see rebuild in widget.js),
+  // also for an element whose settings change while its core loads, which shows them, and for
+  // one moved meanwhile, which builds once.
   const changed = opened.page.locator("memory-compaction#changed");
+  const moved = opened.page.locator("memory-compaction#moved");
   await opened.page.evaluate(() => {
-    const el = document.createElement("memory-compaction");
-    el.id = "changed";
-    document.querySelector("main").append(el);
+    for (const id of ["changed", "moved"]) {
+      const el = document.createElement("memory-compaction");
+      el.id = id;
+      document.querySelector("main").append(el);
+    }
   });
   await changed.locator(".meter-label").waitFor(WAIT);
+  for (const el of [widget, changed, moved]) {
+    await el.evaluate((el) => {
+      for (const selector of ["meter", ".controls", ".tiers", ".transcript"]) el.shadowRoot.querySelector(selector).fromPreview = true;
+    });
+  }
   await changed.evaluate((el) => el.setAttribute("budget", "30"));
+  await moved.evaluate((el) => document.querySelector("main").prepend(el));
 
   release();
   await widget.getByRole("status").filter({ hasText: "Ready: 10 turns, budget 40 tokens." }).waitFor(WAIT);
@@ -193,14 +205,19 @@ test("the built compaction widget paints its opening state before its core arriv
   assert.equal(after.error, null);
   assert.equal(after.text, before.text);
   assert.equal(after.markup, before.markup);
-  assert.equal(await widget.evaluate((el) => el.shadowRoot.querySelector("meter").fromPreview), true, "the preview's own meter");
+  const kept = (el) => el.evaluate((el) => ["meter", ".controls", ".tiers", ".transcript"].map((selector) => el.shadowRoot.querySelector(selector).fromPreview === true));
+  assert.deepEqual(await kept(widget), [true, true, true, true], "the preview's own nodes");
   await widget.getByRole("button", { name: "Add next turn" }).click();
   await widget.getByRole("status").filter({ hasText: /^Turn 1\b/ }).waitFor(WAIT);
   assert.match(await widget.locator(".meter-label").textContent(), /live window \d+ \/ 40 tokens/);
 
   await changed.getByRole("status").filter({ hasText: "Ready: 10 turns, budget 30 tokens." }).waitFor(WAIT);
   assert.match(await changed.locator(".meter-label").textContent(), /\/ 30 tokens/);
-  assert.equal(await changed.evaluate((el) => el.shadowRoot.querySelector("meter").fromPreview), undefined);
+  assert.equal(await changed.evaluate((el) => el.shadowRoot.querySelector("#knob-budget").value), "30", "its budget knob");
+  assert.deepEqual(await kept(changed), [true, true, true, true], "the changed element's preview nodes");
+  await moved.getByRole("status").filter({ hasText: "Ready: 10 turns, budget 40 tokens." }).waitFor(WAIT);
+  await opened.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 100))));
+  assert.deepEqual(await kept(moved), [true, true, true, true], "the moved element's preview nodes, after its one build");
 
   assert.deepEqual(opened.problems, []);
 });
