@@ -8,9 +8,9 @@
 // has its widget scripts and preload hints taken out. Loads alternate (A B B A ...), each in a fresh context,
 // and each figure is a median:
 //   meterMs     navigation start to the first frame after <memory-compaction>'s meter is in
-//               (the frame's start, requestAnimationFrame's time: no web API reports when
-//               content in a shadow root is painted, as Element Timing and LCP skip it, so this
-//               is a little early against paintMs, which is a paint's time)
+//               (the frame's start, requestAnimationFrame's time, as Element Timing leaves
+//               content in a shadow root out: a little early against paintMs, which is a
+//               paint's time)
 //   paintMs     navigation start to first contentful paint of the page without the widget scripts
 //   pagePaintMs the page with the widgets: navigation start to its first contentful paint
 //   meterInMs   the page with the widgets: navigation start to the meter put into the page

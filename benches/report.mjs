@@ -69,7 +69,7 @@ if (existsSync(join(ROOT, "target/bench/first-meter.json"))) {
 contentful paint of the same page without its widget scripts, ${f.loads} alternating loads of each, medians.
 Goal: at most 1.3x (${verdict(f.ratio <= 1.3)}). Both times move with the machine's load, the bare page's
 too, so only the ratio within one run means much. The meter's time is the start of the first frame
-that shows it (no web API reports when content in a shadow root is painted), the bare page's a
+that shows it (Element Timing, which would give its paint, leaves shadow roots out), the bare page's a
 paint's, so the ratio is a little kind to the widgets. For the page with the widgets, also its own
 first paint and when the meter went into it.
 
