@@ -71,14 +71,6 @@ fn whole(magnitude: u64, negative: bool) -> Result {
     Ok(JsValue::from_f64(if negative { -value } else { value }))
 }
 
-/// The error for what no snapshot holds.
-fn unsupported(what: &str) -> Result {
-    let mut message = String::from("the result could not be built: ");
-    message.push_str(what);
-    message.push_str(" cannot be made into JavaScript values here");
-    Err(Error(message))
-}
-
 /// `value` as a plain JS value: structs and maps as objects (camelCase as serde names them),
 /// sequences and tuples as arrays, `None` as `null`, a unit variant as its name, any other variant
 /// as `{ variant: value }`.
@@ -249,7 +241,10 @@ impl ser::Serializer for Snapshot {
         Ok(JsValue::from_str(v))
     }
     fn serialize_bytes(self, _: &[u8]) -> Result {
-        unsupported("bytes")
+        // No snapshot holds bytes.
+        Err(Error::new(
+            "the result could not be built: bytes cannot be made into JavaScript values here",
+        ))
     }
     fn serialize_none(self) -> Result {
         Ok(JsValue::NULL)
