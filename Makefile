@@ -88,7 +88,7 @@ FEATURES_forgetting := element-forgetting
 FEATURES_playground := element-compaction,element-playground
 FEATURES_forgetting-playground := element-forgetting-playground
 
-# The wasm builds and their tests leave out the native-only `deserialize` feature (Cargo.toml).
+# The wasm builds leave out the native-only `deserialize` feature and `std` (Cargo.toml).
 WASM_FEATURES := --no-default-features --features element-compaction,element-forgetting,element-playground,element-forgetting-playground,import
 
 build: tools
@@ -126,9 +126,12 @@ test-native:
 	cargo clippy --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 
+# The wasm tests' own crates (wasm-bindgen-test, serde-wasm-bindgen) bring std, so they build
+# the core with it; the release build without it is what the fuzz and the browser tests run.
 test-wasm:
-	cargo clippy --target $(WASM_TARGET) $(WASM_FEATURES) --lib --test wasm -- -D warnings
-	WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) $(WASM_FEATURES) --test wasm
+	cargo clippy --target $(WASM_TARGET) $(WASM_FEATURES) --lib -- -D warnings
+	cargo clippy --target $(WASM_TARGET) $(WASM_FEATURES),std --lib --test wasm -- -D warnings
+	WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) $(WASM_FEATURES),std --test wasm
 
 test-size: dist
 	node --test tests/size.test.mjs tests/tools.test.mjs

@@ -45,16 +45,16 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * every page.
  */
 export const PAGES = [
-  { name: "only <memory-compaction>", families: ["compaction"], goal: 18_000, budget: 40_100 },
-  { name: "only <memory-forgetting>", families: ["forgetting"], goal: 18_000, budget: 53_000 },
-  { name: "only <memory-playground>", families: ["playground"], goal: 18_000, budget: 54_500 },
-  { name: "only <memory-forgetting-playground>", families: ["forgetting-playground"], goal: 18_000, budget: 39_400 },
-  { name: "www/index.html: all four", families: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 100_000 },
+  { name: "only <memory-compaction>", families: ["compaction"], goal: 18_000, budget: 37_500 },
+  { name: "only <memory-forgetting>", families: ["forgetting"], goal: 18_000, budget: 50_200 },
+  { name: "only <memory-playground>", families: ["playground"], goal: 18_000, budget: 50_800 },
+  { name: "only <memory-forgetting-playground>", families: ["forgetting-playground"], goal: 18_000, budget: 36_900 },
+  { name: "www/index.html: all four", families: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 96_400 },
 ];
 /** What opening the own-conversation panel fetches (own.js and the import core), at most. */
-export const ON_DEMAND_BUDGET = 19_000;
+export const ON_DEMAND_BUDGET = 16_100;
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 100_800 };
+export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 97_600 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {

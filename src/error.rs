@@ -1,7 +1,9 @@
 //! The one error type of the crate: a sentence a person can act on, and a kind a program can
 //! match.
 
-use std::fmt;
+use crate::float;
+use crate::prelude::*;
+use core::fmt;
 
 use crate::units::{EventIndex, FactId};
 
@@ -157,27 +159,33 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl core::error::Error for Error {}
 
 /// Checks that `value` is a whole number in `min..=max`, the rule for counts given as JS numbers.
 pub(crate) fn whole_number(field: &str, value: f64, min: u32, max: u32) -> Result<u32, Error> {
-    let whole = value.is_finite() && value.fract() == 0.0;
+    let whole = value.is_finite() && float::fract(value) == 0.0;
     if whole && value >= f64::from(min) && value <= f64::from(max) {
         // The checks above make this cast exact.
         Ok(value as u32)
     } else if whole && value > f64::from(max) {
         Err(Error::invalid(
             field,
-            format!(
-                "{field} must be a whole number of at most {max}, got {}",
+            text!(
+                field,
+                " must be a whole number of at most ",
+                max,
+                ", got ",
                 fmt_number(value)
             ),
         ))
     } else {
         Err(Error::invalid(
             field,
-            format!(
-                "{field} must be a whole number of at least {min}, got {}",
+            text!(
+                field,
+                " must be a whole number of at least ",
+                min,
+                ", got ",
                 fmt_number(value)
             ),
         ))
@@ -198,7 +206,7 @@ pub(crate) fn fmt_number(value: f64) -> String {
     let sign = if value < 0.0 { "-" } else { "" };
     let magnitude = value.abs();
     if magnitude.is_infinite() {
-        return format!("{sign}Infinity");
+        return text!(sign, "Infinity");
     }
     if magnitude == 0.0 {
         return "0".into();
@@ -216,32 +224,35 @@ pub(crate) fn fmt_number(value: f64) -> String {
             exponent -= 1;
         }
         // Rounding to three decimals can carry into a tenth digit (9.9996 -> 10).
-        if (mantissa * 1000.0).round() >= 10_000.0 {
+        if float::round(mantissa * 1000.0) >= 10_000.0 {
             mantissa /= 10.0;
             exponent += 1;
         }
         let mantissa = fixed(mantissa, 3);
-        return format!("{sign}{mantissa}e{exponent}");
+        return text!(sign, mantissa, "e", exponent);
     }
     // Keep six decimals while the scaled value still fits in a u64.
     let decimals = if magnitude < 1e12 { 6 } else { 0 };
-    format!("{sign}{}", fixed(magnitude, decimals))
+    text!(sign, fixed(magnitude, decimals))
 }
 
 /// `magnitude` (with `magnitude * 10^decimals` below `2^64`) with at most `decimals` decimals, trailing zeros trimmed.
 fn fixed(magnitude: f64, decimals: u32) -> String {
     let scale = 10u64.pow(decimals);
     // A float-to-integer cast saturates and never panics.
-    let scaled = (magnitude * scale as f64).round() as u64;
+    let scaled = float::round(magnitude * scale as f64) as u64;
     let (whole, frac) = (scaled / scale, scaled % scale);
     if frac == 0 {
-        return whole.to_string();
+        return text!(whole);
     }
-    let mut digits = format!("{frac:0width$}", width = decimals as usize);
+    // The decimals with their leading zeros: `frac` below `scale`, written as scale + frac
+    // without its leading 1.
+    let mut digits = text!(scale + frac);
+    digits.remove(0);
     while digits.ends_with('0') {
         digits.pop();
     }
-    format!("{whole}.{digits}")
+    text!(whole, ".", digits)
 }
 
 #[cfg(test)]

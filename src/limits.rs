@@ -8,6 +8,7 @@
 //!
 //! [`Error`]: crate::Error
 
+use crate::prelude::*;
 /// The most turns in a script given as options (`Session::from_options`, and from JS). A
 /// native [`Script::new`](crate::Script::new) takes any length.
 pub const MAX_TURNS: usize = 1_000;
@@ -50,7 +51,13 @@ pub(crate) fn check_text(path: &str, text: &str) -> Result<(), Error> {
     } else {
         Err(Error::over_limit(
             "MAX_TEXT_CHARS",
-            format!("{path}: must have at most {MAX_TEXT_CHARS} characters, got {chars}"),
+            text!(
+                path,
+                ": must have at most ",
+                MAX_TEXT_CHARS,
+                " characters, got ",
+                chars
+            ),
         ))
     }
 }
@@ -67,7 +74,7 @@ pub(crate) fn check_len(
     } else {
         Err(Error::over_limit(
             limit,
-            format!("{path} must have at most {max} items, got {len}"),
+            text!(path, " must have at most ", max, " items, got ", len),
         ))
     }
 }
@@ -91,9 +98,12 @@ impl TextBudget {
         } else {
             Err(Error::over_limit(
                 "MAX_TOTAL_TEXT_CHARS",
-                format!(
-                "{path}: all texts together must have at most {MAX_TOTAL_TEXT_CHARS} characters"
-            ),
+                text!(
+                    path,
+                    ": all texts together must have at most ",
+                    MAX_TOTAL_TEXT_CHARS,
+                    " characters"
+                ),
             ))
         }
     }

@@ -8,7 +8,9 @@
 //! FMAs), so series evaluated with them give the same bits on every target. Both functions are
 //! accurate to a couple of units in the last place, far below what the widgets display.
 
-use std::f64::consts::{LN_2, LOG2_E, SQRT_2};
+use core::f64::consts::{LN_2, LOG2_E, SQRT_2};
+
+use crate::float;
 
 /// `2^x`, correctly rounded at every multiple of 1/64 (so `exp2(-1.5)` is the nearest double
 /// to `2^-1.5`) and within a hair of half a unit in the last place elsewhere.
@@ -23,7 +25,7 @@ pub(crate) fn exp2(x: f64) -> f64 {
         return 0.0;
     }
     // x = k/64 + r with k whole and |r| <= 1/128; the subtraction is exact (Sterbenz).
-    let k = (x * 64.0).round();
+    let k = float::round(x * 64.0);
     let r = x - k / 64.0;
     let k = k as i32;
     let (m, j) = (k.div_euclid(64), k.rem_euclid(64) as usize);
@@ -213,7 +215,7 @@ mod tests {
         assert_eq!(exp2(-1.5), 0.3535533905932738);
         assert_eq!(exp2(-0.25), 0.8408964152537145);
         assert_eq!(exp2(-0.75), 0.5946035575013605);
-        assert_eq!(exp2(0.5), std::f64::consts::SQRT_2);
+        assert_eq!(exp2(0.5), core::f64::consts::SQRT_2);
     }
 
     #[test]

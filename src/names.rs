@@ -2,6 +2,7 @@
 //! `Display`, `FromStr` and serde from one table, so a name is written once.
 
 use crate::error::Error;
+use crate::prelude::*;
 
 /// Writes, for a fieldless enum, from one table of `Variant => "name"`:
 ///
@@ -23,13 +24,13 @@ macro_rules! named {
             }
         }
 
-        impl std::fmt::Display for $ty {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        impl core::fmt::Display for $ty {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 f.write_str(self.name())
             }
         }
 
-        impl std::str::FromStr for $ty {
+        impl core::str::FromStr for $ty {
             type Err = $crate::Error;
 
             /// The value named `name`, exactly as [`name`](Self::name) writes it.
@@ -74,5 +75,5 @@ pub(crate) fn unknown(what: &str, got: &str, names: &[&str]) -> Error {
         }
         list.push_str(name);
     }
-    Error::invalid(what, format!("unknown {what} \"{got}\"; use {list}"))
+    Error::invalid(what, text!("unknown ", what, " \"", got, "\"; use ", list))
 }

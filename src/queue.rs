@@ -6,6 +6,7 @@
 //! a slice, and a pop moves the front index on: O(1), with the spent front dropped in one go by a
 //! later push once it is half the queue (amortised O(1)).
 
+use crate::prelude::*;
 /// A FIFO queue of `T` whose live items are one slice: push 1 and 2, pop 1, and `as_slice()`
 /// is `[2]` (the tests below).
 #[derive(Clone, Debug)]
@@ -66,7 +67,7 @@ impl<T> Queue<T> {
 impl<T: Default> Queue<T> {
     /// Removes and returns the front item.
     pub(crate) fn pop_front(&mut self) -> Option<T> {
-        let item = std::mem::take(self.items.get_mut(self.head)?);
+        let item = core::mem::take(self.items.get_mut(self.head)?);
         self.head += 1;
         Some(item)
     }

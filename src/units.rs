@@ -2,13 +2,15 @@
 //! a token count is never confused with a turn number, a fact id with an event index, and a time
 //! is always a checked, finite, non-negative number.
 
-use std::fmt;
-use std::ops::{Add, AddAssign, Sub, SubAssign};
+use crate::prelude::*;
+use core::fmt;
+use core::ops::{Add, AddAssign, Sub, SubAssign};
 
 use serde::Serialize;
 
 use crate::error::{fmt_number, Error};
 use crate::limits::MAX_TIME;
+use crate::text::Piece;
 
 /// A number of tokens, estimated as a word count so that every run is reproducible.
 ///
@@ -67,6 +69,12 @@ impl fmt::Display for Tokens {
     }
 }
 
+impl Piece for Tokens {
+    fn push_to(&self, out: &mut String) {
+        self.0.push_to(out);
+    }
+}
+
 /// A point on the forgetting timeline: from 0 to [`MAX_TIME`](crate::limits::MAX_TIME), in the
 /// same abstract units as the half-life.
 ///
@@ -109,9 +117,11 @@ impl Time {
         } else {
             Err(Error::invalid(
                 field,
-                format!(
-                    "{field} must be a number from 0 to {}, got {}",
+                text!(
+                    field,
+                    " must be a number from 0 to ",
                     fmt_number(MAX_TIME),
+                    ", got ",
                     fmt_number(t)
                 ),
             ))
@@ -138,6 +148,12 @@ impl fmt::Display for Time {
     }
 }
 
+impl Piece for Time {
+    fn push_to(&self, out: &mut String) {
+        out.push_str(&fmt_number(self.0));
+    }
+}
+
 /// A number that names one thing, such as a fact or a turn: a `u32` that cannot be passed where
 /// another kind of number is expected. It compares with a plain `u32` for convenience, and
 /// serialises as one.
@@ -158,6 +174,12 @@ macro_rules! id_newtype {
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 write!(f, "{}", self.0)
+            }
+        }
+
+        impl Piece for $name {
+            fn push_to(&self, out: &mut String) {
+                self.0.push_to(out);
             }
         }
     };

@@ -6,6 +6,7 @@
 //! objects (camelCase, `null` for absent values), and turns every core [`Error`](crate::Error)
 //! into a thrown JS `Error` with the core's message. No JS input can reach a panic.
 
+use crate::prelude::*;
 use js_sys::{Array, JsString, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -218,8 +219,10 @@ pub fn import_conversation(text: &JsString) -> Result<JsValue, JsError> {
     // Checked before it is copied into wasm memory: more UTF-16 units than twice the limit are
     // more characters than it.
     if text.length() as usize > 2 * MAX_TOTAL_TEXT_CHARS {
-        return Err(JsError::new(&format!(
-            "conversation: must have at most {MAX_TOTAL_TEXT_CHARS} characters"
+        return Err(JsError::new(&text!(
+            "conversation: must have at most ",
+            MAX_TOTAL_TEXT_CHARS,
+            " characters"
         )));
     }
     let text = String::from(text);
@@ -264,8 +267,10 @@ fn chat_messages(value: &JsValue) -> Result<Vec<crate::ChatMessage>, JsError> {
             }
         };
         let Some(role) = field("role").and_then(|role| role.as_string()) else {
-            return Err(JsError::new(&format!(
-                "messages[{i}] must be an object with a string role (user, assistant, tool or system)"
+            return Err(JsError::new(&text!(
+                "messages[",
+                i,
+                "] must be an object with a string role (user, assistant, tool or system)"
             )));
         };
         let content = field("content").unwrap_or(JsValue::NULL);
@@ -289,8 +294,10 @@ fn chat_messages(value: &JsValue) -> Result<Vec<crate::ChatMessage>, JsError> {
         } else if content.is_null() || content.is_undefined() {
             String::new() // an assistant's bare tool call
         } else {
-            return Err(JsError::new(&format!(
-                "messages[{i}].content must be a string or a list of {{ type: \"text\", text }} parts, got {}",
+            return Err(JsError::new(&text!(
+                "messages[",
+                i,
+                "].content must be a string or a list of { type: \"text\", text } parts, got ",
                 type_of(&content)
             )));
         };
@@ -659,7 +666,8 @@ extern "C" {
     feature = "element-forgetting-playground"
 ))]
 mod options {
-    use std::{cell::Cell, rc::Rc};
+    use alloc::rc::Rc;
+    use core::cell::Cell;
 
     use js_sys::Object;
 
@@ -694,9 +702,11 @@ mod options {
             }
             let array = is_array(value).map_err(|err| threw(path, &err))?;
             if !value.is_object() || array {
-                return Err(JsError::new(&format!(
-                    "{path} must be an object with any of: {}; got {}",
+                return Err(JsError::new(&text!(
+                    path,
+                    " must be an object with any of: ",
                     listed(known),
+                    "; got ",
                     type_of(value)
                 )));
             }
@@ -704,8 +714,12 @@ mod options {
             for key in keys.iter() {
                 let name = key.as_string().unwrap_or_default();
                 if !known.contains(&name.as_str()) {
-                    return Err(JsError::new(&format!(
-                        "unknown option \"{name}\" in {path}; use any of: {}",
+                    return Err(JsError::new(&text!(
+                        "unknown option \"",
+                        name,
+                        "\" in ",
+                        path,
+                        "; use any of: ",
                         listed(known)
                     )));
                 }
@@ -728,7 +742,7 @@ mod options {
         pub(super) fn name(&self, key: &str) -> String {
             match self.path.as_str() {
                 "withConfig" | "scenario" => key.to_owned(),
-                path => format!("{path}.{key}"),
+                path => text!(path, ".", key),
             }
         }
 
@@ -740,7 +754,7 @@ mod options {
             }
             let name = self.name(key);
             value.as_f64().map(Some).ok_or_else(|| {
-                JsError::new(&format!("{name} must be a number, got {}", type_of(&value)))
+                JsError::new(&text!(name, " must be a number, got ", type_of(&value)))
             })
         }
 
@@ -754,21 +768,29 @@ mod options {
             }
             let name = self.name(key);
             let Some(string) = value.dyn_ref::<JsString>() else {
-                return Err(JsError::new(&format!(
-                    "{name} must be a string, got {}",
+                return Err(JsError::new(&text!(
+                    name,
+                    " must be a string, got ",
                     type_of(&value)
                 )));
             };
             let units = string.length() as usize;
             if units > 2 * MAX_TEXT_CHARS {
-                return Err(JsError::new(&format!(
-                    "{name}: must have at most {MAX_TEXT_CHARS} characters, got {units}"
+                return Err(JsError::new(&text!(
+                    name,
+                    ": must have at most ",
+                    MAX_TEXT_CHARS,
+                    " characters, got ",
+                    units
                 )));
             }
             let total = self.text_units.get() + units;
             if total > 2 * MAX_TOTAL_TEXT_CHARS {
-                return Err(JsError::new(&format!(
-                    "{name}: all texts together must have at most {MAX_TOTAL_TEXT_CHARS} characters"
+                return Err(JsError::new(&text!(
+                    name,
+                    ": all texts together must have at most ",
+                    MAX_TOTAL_TEXT_CHARS,
+                    " characters"
                 )));
             }
             self.text_units.set(total);
@@ -807,8 +829,11 @@ mod options {
             }
             let name = self.name(key);
             if !is_array(&value).map_err(|err| threw(&name, &err))? {
-                return Err(JsError::new(&format!(
-                    "{name} must be {what}, got {}",
+                return Err(JsError::new(&text!(
+                    name,
+                    " must be ",
+                    what,
+                    ", got ",
                     type_of(&value)
                 )));
             }
@@ -838,7 +863,7 @@ mod options {
             name: &str,
             i: usize,
         ) -> Result<JsValue, JsError> {
-            Reflect::get_u32(array, i as u32).map_err(|err| threw(&format!("{name}[{i}]"), &err))
+            Reflect::get_u32(array, i as u32).map_err(|err| threw(&text!(name, "[", i, "]"), &err))
         }
 
         /// An optional array of at most `max` objects with keys among `known`, each read by `item`.
@@ -870,12 +895,9 @@ mod options {
             known: &[&str],
         ) -> Result<Fields, JsError> {
             let value = self.item(array, name, i)?;
-            let path = format!("{name}[{i}]");
+            let path = text!(name, "[", i, "]");
             self.child(&value, &path, known)?.ok_or_else(|| {
-                JsError::new(&format!(
-                    "{path} must be an object, got {}",
-                    type_of(&value)
-                ))
+                JsError::new(&text!(path, " must be an object, got ", type_of(&value)))
             })
         }
 
@@ -891,8 +913,11 @@ mod options {
             for i in 0..length {
                 let item = self.item(&array, &name, i)?;
                 let Some(number) = item.as_f64() else {
-                    return Err(JsError::new(&format!(
-                        "{name}[{i}] must be a number, got {}",
+                    return Err(JsError::new(&text!(
+                        name,
+                        "[",
+                        i,
+                        "] must be a number, got ",
                         type_of(&item)
                     )));
                 };
@@ -922,7 +947,7 @@ fn threw(name: &str, exception: &JsValue) -> JsError {
         .and_then(|message| message.as_string())
         .or_else(|| exception.as_string())
         .unwrap_or_else(|| "a value that is not an Error".into());
-    JsError::new(&format!("{name} could not be read: it threw {message}"))
+    JsError::new(&text!(name, " could not be read: it threw ", message))
 }
 
 /// A JS value's type in words, for error messages: `undefined`, `null`, `an array`, `a number`.
@@ -938,7 +963,7 @@ fn type_of(value: &JsValue) -> String {
     }
     let name = value.js_typeof().as_string().unwrap_or_default();
     let article = if name.starts_with('o') { "an" } else { "a" };
-    format!("{article} {name}")
+    text!(article, " ", name)
 }
 
 /// A snapshot as a plain JS value (see [`snapshot`]).

@@ -17,6 +17,8 @@
 
 use crate::compaction::script::{Kind, Turn};
 use crate::compaction::{Compaction, CompactionPolicy, Line, Script, SessionConfig, Window};
+use crate::float;
+use crate::prelude::*;
 use crate::units::{Tokens, TurnNumber};
 
 /// **Letta**'s sliding window with a recursive summary (its default compaction mode,
@@ -83,7 +85,7 @@ impl CompactionPolicy for SlidingWindow {
         let mut cut = None;
         while kept_tokens * 10 >= budget * 7 && percentage < 1.0 {
             percentage += 0.1;
-            let cutoff = (percentage * total as f64).round_ties_even() as usize;
+            let cutoff = float::round_ties_even(percentage * total as f64) as usize;
             cut = None;
             let mut i = cutoff.min(total - 1);
             while i >= first {
@@ -125,13 +127,18 @@ impl CompactionPolicy for SlidingWindow {
 
     fn over_budget_reason(&self, window: &Window, config: &SessionConfig) -> Option<String> {
         let summary = window.tokens() - window.verbatim_tokens();
-        Some(format!(
-            "Letta checks the fit without its new summary: the turns it kept take {} tokens, \
-             under 70% of the window, but the summary adds {summary}, so the window holds {} \
-             tokens, more than the budget of {}. Letta logs this and carries on.",
+        Some(text!(
+            "Letta checks the fit without its new summary: the turns it kept take ",
             window.verbatim_tokens(),
+            " tokens, \
+             under 70% of the window, but the summary adds ",
+            summary,
+            ", so the window holds ",
             window.tokens(),
-            config.budget()
+            " \
+             tokens, more than the budget of ",
+            config.budget(),
+            ". Letta logs this and carries on."
         ))
     }
 }
@@ -159,7 +166,7 @@ fn clip_letta(line: Line) -> Line {
     let text = if head.is_empty() {
         suffix.to_owned()
     } else {
-        format!("{head} {suffix}")
+        text!(head, " ", suffix)
     };
     line.with_text(text)
 }
@@ -203,10 +210,13 @@ impl CompactionPolicy for SummaryBuffer {
 
     fn over_budget_reason(&self, window: &Window, config: &SessionConfig) -> Option<String> {
         let summary = window.tokens() - window.verbatim_tokens();
-        Some(format!(
-            "The summary buffer keeps its verbatim turns within the limit of {} tokens but does not \
-             count its moving summary, which adds {summary} more.",
-            config.budget()
+        Some(text!(
+            "The summary buffer keeps its verbatim turns within the limit of ",
+            config.budget(),
+            " tokens but does not \
+             count its moving summary, which adds ",
+            summary,
+            " more."
         ))
     }
 }
@@ -304,11 +314,15 @@ impl CompactionPolicy for HandoffCheckpoint {
 
     fn over_budget_reason(&self, window: &Window, config: &SessionConfig) -> Option<String> {
         let summary = window.tokens() - window.verbatim_tokens();
-        Some(format!(
-            "Codex's handoff summary has no length limit: it takes {summary} tokens, and the user \
-             messages kept with it {}, more than the budget of {}.",
+        Some(text!(
+            "Codex's handoff summary has no length limit: it takes ",
+            summary,
+            " tokens, and the user \
+             messages kept with it ",
             window.verbatim_tokens(),
-            config.budget()
+            ", more than the budget of ",
+            config.budget(),
+            "."
         ))
     }
 }
@@ -418,11 +432,15 @@ impl CompactionPolicy for Interval {
     }
 
     fn over_budget_reason(&self, window: &Window, config: &SessionConfig) -> Option<String> {
-        Some(format!(
-            "ADK compacts every {INTERVAL} user invocations whatever the budget, and keeps every \
-             summary: its summaries and the turns since take {} tokens, more than the budget of {}.",
+        Some(text!(
+            "ADK compacts every ",
+            INTERVAL,
+            " user invocations whatever the budget, and keeps every \
+             summary: its summaries and the turns since take ",
             window.tokens(),
-            config.budget()
+            " tokens, more than the budget of ",
+            config.budget(),
+            "."
         ))
     }
 }
@@ -501,7 +519,7 @@ impl CompactionPolicy for ObservationMasking {
         }
         let older = self.newest_tool.replace(newest)?;
         window
-            .replace_verbatim(older, format!("[tool output of turn {older} omitted]"))
+            .replace_verbatim(older, text!("[tool output of turn ", older, " omitted]"))
             .then(Compaction::default)
     }
 
@@ -510,11 +528,13 @@ impl CompactionPolicy for ObservationMasking {
     }
 
     fn over_budget_reason(&self, window: &Window, config: &SessionConfig) -> Option<String> {
-        Some(format!(
+        Some(text!(
             "Observation masking only hides old tool outputs; it never summarises or drops a \
-             turn, so the window keeps {} tokens, more than the budget of {}.",
+             turn, so the window keeps ",
             window.tokens(),
-            config.budget()
+            " tokens, more than the budget of ",
+            config.budget(),
+            "."
         ))
     }
 }

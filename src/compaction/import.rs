@@ -8,6 +8,7 @@
 use crate::compaction::script::{Kind, TurnSpec};
 use crate::error::Error;
 use crate::limits::{check_len, TextBudget, MAX_TOTAL_TEXT_CHARS, MAX_TURNS};
+use crate::prelude::*;
 
 /// How [`infer_kind`] reads a turn, in the order it applies the rules.
 pub const KIND_RULE: &str = "A tool's turn (role or speaker \"tool\") is a tool output. A turn \
@@ -102,9 +103,10 @@ pub fn import_lines(text: &str) -> Result<Vec<TurnSpec>, Error> {
             (None, None) => {
                 return Err(Error::invalid(
                     "conversation",
-                    format!(
-                        "line {}: a conversation starts with a speaker, like \"Dana: Hello\"",
-                        index + 1
+                    text!(
+                        "line ",
+                        index + 1,
+                        ": a conversation starts with a speaker, like \"Dana: Hello\""
                     ),
                 ))
             }
@@ -160,9 +162,12 @@ pub fn import_messages(messages: Vec<ChatMessage>) -> Result<Vec<TurnSpec>, Erro
         ) {
             return Err(Error::invalid(
                 "messages",
-                format!(
-                    "messages[{index}].role: unknown role \"{}\"; use user, assistant, tool or system",
-                    message.role
+                text!(
+                    "messages[",
+                    index,
+                    "].role: unknown role \"",
+                    message.role,
+                    "\"; use user, assistant, tool or system"
                 ),
             ));
         }
@@ -201,7 +206,11 @@ fn check_size(bytes: usize) -> Result<(), Error> {
     } else {
         Err(Error::over_limit(
             "MAX_TOTAL_TEXT_CHARS",
-            format!("conversation: must have at most {MAX_TOTAL_TEXT_CHARS} characters"),
+            text!(
+                "conversation: must have at most ",
+                MAX_TOTAL_TEXT_CHARS,
+                " characters"
+            ),
         ))
     }
 }
@@ -221,7 +230,7 @@ fn specs(turns: Vec<(String, String)>) -> Result<Vec<TurnSpec>, Error> {
         if text.trim().is_empty() {
             continue;
         }
-        budget.take(&format!("conversation turn {}", index + 1), &text)?;
+        budget.take(&text!("conversation turn ", index + 1), &text)?;
         out.push(TurnSpec {
             kind: Some(infer_kind(&speaker, &text).name().to_owned()),
             speaker: Some(speaker),

@@ -4,6 +4,7 @@
 //! the window then holds more than the budget (a *crossing*), the session's
 //! [`CompactionPolicy`] runs a step. The default policy is [`HotWarmCold`].
 
+use crate::prelude::*;
 mod frameworks;
 mod import;
 mod playground;
@@ -654,18 +655,30 @@ impl Session {
         let turns = if verbatim == 1 {
             "turn".to_owned()
         } else {
-            format!("{verbatim} turns")
+            text!(verbatim, " turns")
         };
         let verbatim_tokens = self.window.verbatim_tokens();
         Some(if verbatim_tokens > budget {
-            format!(
-                "The last {turns} must stay verbatim and alone take {verbatim_tokens} tokens, \
-                 more than the budget of {budget}, so no compaction can bring the window under it."
+            text!(
+                "The last ",
+                turns,
+                " must stay verbatim and alone take ",
+                verbatim_tokens,
+                " tokens, \
+                 more than the budget of ",
+                budget,
+                ", so no compaction can bring the window under it."
             )
         } else {
-            format!(
-                "Everything older than the last {turns} is already compacted, and the window \
-                 still takes {tokens} tokens, more than the budget of {budget}."
+            text!(
+                "Everything older than the last ",
+                turns,
+                " is already compacted, and the window \
+                 still takes ",
+                tokens,
+                " tokens, more than the budget of ",
+                budget,
+                "."
             )
         })
     }
@@ -678,8 +691,8 @@ impl Default for Session {
     }
 }
 
-impl std::fmt::Debug for Session {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Debug for Session {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Session")
             .field("config", &self.config)
             .field("turns", &self.turn_count())

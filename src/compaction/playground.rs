@@ -1,5 +1,6 @@
 //! The same session replayed under seven compaction policies, side by side.
 
+use crate::prelude::*;
 use serde::Serialize;
 
 use crate::compaction::frameworks::{

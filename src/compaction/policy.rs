@@ -2,6 +2,7 @@
 
 use crate::compaction::script::Kind;
 use crate::compaction::{Line, Script, SessionConfig, Window};
+use crate::prelude::*;
 use crate::units::TurnNumber;
 
 /// What one compaction step moved. Every list holds turn numbers, ascending.

@@ -1,5 +1,6 @@
 //! The turns a session is made of, and the refund-desk script both widgets tell.
 
+use crate::prelude::*;
 use serde::Serialize;
 
 use crate::compaction::summarizer::extract;
@@ -250,7 +251,7 @@ impl Script {
         }
         let mut turns = Vec::with_capacity(specs.len());
         for (index, spec) in specs.into_iter().enumerate() {
-            let at = |field: &str| format!("script[{index}].{field} (turn {})", index + 1);
+            let at = |field: &str| text!("script[", index, "].", field, " (turn ", index + 1, ")");
             let mut turn = validate(&at, spec, need_summary)?;
             if turn.summary.is_none() && turn.kind != Kind::Chatter {
                 turn.summary = Some(extract(&turn.text));
@@ -294,7 +295,7 @@ impl Script {
             ] {
                 if let Some(text) = text {
                     budget.take(
-                        &format!("script[{index}].{field} (turn {})", index + 1),
+                        &text!("script[", index, "].", field, " (turn ", index + 1, ")"),
                         text,
                     )?;
                 }
@@ -380,7 +381,7 @@ fn required(
         }
         _ => Err(Error::invalid(
             &at(field),
-            format!("{}: must be a non-empty text", at(field)),
+            text!(at(field), ": must be a non-empty text"),
         )),
     }
 }
@@ -394,7 +395,7 @@ fn validate(
     let kind_name = required(at, "kind", spec.kind)?;
     let kind = kind_name
         .parse::<Kind>()
-        .map_err(|err| Error::invalid(&at("kind"), format!("{}: {}", at("kind"), err.message())))?;
+        .map_err(|err| Error::invalid(&at("kind"), text!(at("kind"), ": ", err.message())))?;
     let text = required(at, "text", spec.text)?;
     let summary = match kind {
         Kind::Chatter => None,
@@ -402,10 +403,11 @@ fn validate(
         _ => Some(required(at, "summary", spec.summary).map_err(|_| {
             Error::invalid(
                 &at("summary"),
-                format!(
-                    "{}: a {} turn needs a one-line summary (only chatter goes without)",
+                text!(
                     at("summary"),
-                    kind.name()
+                    ": a ",
+                    kind.name(),
+                    " turn needs a one-line summary (only chatter goes without)"
                 ),
             )
         })?),

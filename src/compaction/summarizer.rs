@@ -2,6 +2,7 @@
 
 use crate::compaction::script::{Kind, Turn};
 use crate::error::{Error, ErrorKind};
+use crate::prelude::*;
 
 /// Writes the one-line summary that stands for a turn once it leaves the verbatim window.
 ///

@@ -1,5 +1,6 @@
 //! The live window: what the model sees, in order COLD, WARM, verbatim turns.
 
+use crate::prelude::*;
 use serde::Serialize;
 
 use crate::queue::Queue;
@@ -231,7 +232,7 @@ impl Window {
     /// Replaces the COLD gist and returns the old one.
     pub fn set_cold(&mut self, cold: Option<Line>) -> Option<Line> {
         self.tokens += cold.as_ref().map_or(Tokens(0), |line| line.tokens);
-        let old = std::mem::replace(&mut self.cold, cold);
+        let old = core::mem::replace(&mut self.cold, cold);
         self.tokens -= old.as_ref().map_or(Tokens(0), |line| line.tokens);
         old
     }

@@ -2,6 +2,7 @@
 //! same capacity, and the question an agent cares about: was the fact still there when it was
 //! needed?
 
+use crate::prelude::*;
 use serde::Serialize;
 
 use crate::forgetting::{LiveStore, StoreConfig};
@@ -150,25 +151,27 @@ impl Stream {
             } else {
                 (20 + draw() % 381) * 100
             };
-            let user = write(&mut events, b, format!("the user is {name}"), 0.4, None);
+            let user = write(&mut events, b, text!("the user is ", name), 0.4, None);
             write(
                 &mut events,
                 b,
-                format!("order ORD-{order} was {}", dollars(cents)),
+                text!("order ORD-", order, " was ", dollars(cents)),
                 0.55,
                 None,
             );
             let pending = write(
                 &mut events,
                 b + 1,
-                format!("the refund for ORD-{order} is pending"),
+                text!("the refund for ORD-", order, " is pending"),
                 0.65,
                 None,
             );
             read(&mut events, b + 2, user);
             read(&mut events, b + 3, rule);
-            let refund = format!(
-                "refund approved for ORD-{order}: {}",
+            let refund = text!(
+                "refund approved for ORD-",
+                order,
+                ": ",
                 dollars(cents / 10 * 9)
             );
             approved.push(write(&mut events, b + 3, refund, 0.9, Some(pending)));
@@ -182,7 +185,7 @@ impl Stream {
                 write(
                     &mut events,
                     b + 5,
-                    format!("{name} asks about the {product} warranty"),
+                    text!(name, " asks about the ", product, " warranty"),
                     0.7,
                     None,
                 );
@@ -199,7 +202,8 @@ impl Stream {
 
 /// `cents` as `$12.34`.
 fn dollars(cents: u32) -> String {
-    format!("${}.{:02}", cents / 100, cents % 100)
+    let pad = if cents % 100 < 10 { "0" } else { "" };
+    text!("$", cents / 100, ".", pad, cents % 100)
 }
 
 /// A forgetting policy the comparison runs.
@@ -427,7 +431,7 @@ fn weakest(id: ForgettingPolicyId, held: &[Held], now: f64) -> usize {
         // e^(-t/S) = 2^(-t/S · log2 e); S is 1 + the reads, at most 3.
         _ => {
             let strength = 1.0 + f64::from(h.reads.min(2));
-            exp2(-(now - h.touched) / strength * std::f64::consts::LOG2_E)
+            exp2(-(now - h.touched) / strength * core::f64::consts::LOG2_E)
         }
     };
     let mut best = 0;

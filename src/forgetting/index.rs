@@ -5,6 +5,7 @@
 //! in the caller's table and asks the caller whether the entry at a position is the one sought,
 //! so one small table serves every key: only its lookup loop is generic.
 
+use crate::prelude::*;
 /// A slot no entry has used.
 const EMPTY: usize = usize::MAX;
 /// A slot whose entry was removed: lookups probe past it, inserts reuse it.
@@ -79,7 +80,7 @@ impl HashIndex {
     /// Re-inserts every entry into a table with room for as many again, and drops the GONE
     /// slots. Amortised O(1) per insert: it runs once the table is half full.
     fn rebuild(&mut self, hash_of: &dyn Fn(usize) -> u64) {
-        let old = std::mem::take(&mut self.slots);
+        let old = core::mem::take(&mut self.slots);
         let mut live = 0;
         for &position in &old {
             live += usize::from(position != EMPTY && position != GONE);

@@ -5,6 +5,8 @@
 //! added, each with its time, replayed into a `LiveStore` up to the slider's time `t`. Its state
 //! is therefore a pure function of those inputs, and dragging the slider back undoes events.
 
+use crate::float;
+use crate::prelude::*;
 mod compare;
 mod index;
 mod ranking;
@@ -128,9 +130,10 @@ impl StoreConfig {
         if !(0.0..=MAX_ACCESS_BOOST).contains(&access_boost) {
             return Err(Error::invalid(
                 "access_boost",
-                format!(
-                    "access_boost must be a number from 0 to {}, got {}",
+                text!(
+                    "access_boost must be a number from 0 to ",
                     fmt_number(MAX_ACCESS_BOOST),
+                    ", got ",
                     fmt_number(access_boost)
                 ),
             ));
@@ -196,10 +199,13 @@ fn check_half_life(field: &str, value: f64) -> Result<(), Error> {
     } else {
         Err(Error::invalid(
             field,
-            format!(
-                "{field} must be a number from {} to {}, got {}",
+            text!(
+                field,
+                " must be a number from ",
                 fmt_number(MIN_HALF_LIFE),
+                " to ",
                 fmt_number(MAX_HALF_LIFE),
+                ", got ",
                 fmt_number(value)
             ),
         ))
@@ -619,9 +625,15 @@ impl FactStore {
             return Err(Error::new(
                 ErrorKind::NoSuchEvent { index },
                 match count {
-                    0 => format!("there is no write event {index}: this scenario has none"),
-                    _ => format!(
-                        "there is no write event {index}: events are numbered 0 to {}",
+                    0 => text!(
+                        "there is no write event ",
+                        index,
+                        ": this scenario has none"
+                    ),
+                    _ => text!(
+                        "there is no write event ",
+                        index,
+                        ": events are numbered 0 to ",
                         count - 1
                     ),
                 },
@@ -630,8 +642,12 @@ impl FactStore {
         if let Some(at) = *slot {
             return Err(Error::new(
                 ErrorKind::InvalidState,
-                format!(
-                    "write event {index} was already fired at t = {at}; unfire it to fire it again"
+                text!(
+                    "write event ",
+                    index,
+                    " was already fired at t = ",
+                    at,
+                    "; unfire it to fire it again"
                 ),
             ));
         }
@@ -646,7 +662,7 @@ impl FactStore {
         change.ok_or_else(|| {
             Error::new(
                 ErrorKind::InvalidState,
-                format!("write event {index} did not apply"),
+                text!("write event ", index, " did not apply"),
             )
         })
     }
@@ -663,12 +679,12 @@ impl FactStore {
             Some(slot) => slot.take().ok_or_else(|| {
                 Error::new(
                     ErrorKind::InvalidState,
-                    format!("write event {index} has not been fired"),
+                    text!("write event ", index, " has not been fired"),
                 )
             }),
             None => Err(Error::new(
                 ErrorKind::NoSuchEvent { index },
-                format!("there is no write event {index}"),
+                text!("there is no write event ", index),
             )),
         }
     }
@@ -684,7 +700,11 @@ impl FactStore {
         if self.scenario.reads().len() + self.reader_reads.len() >= MAX_READS {
             return Err(Error::over_limit(
                 "MAX_READS",
-                format!("a timeline holds at most {MAX_READS} reads; reset to read again"),
+                text!(
+                    "a timeline holds at most ",
+                    MAX_READS,
+                    " reads; reset to read again"
+                ),
             ));
         }
         let (mut store, _) = self.replay();
@@ -713,7 +733,11 @@ impl FactStore {
         if let Some(at) = self.consolidated_at {
             return Err(Error::new(
                 ErrorKind::InvalidState,
-                format!("consolidation already ran at t = {at}; unconsolidate to run it again"),
+                text!(
+                    "consolidation already ran at t = ",
+                    at,
+                    "; unconsolidate to run it again"
+                ),
             ));
         }
         self.consolidated_at = Some(self.t);
@@ -836,24 +860,31 @@ impl FactStore {
         if !(step.is_finite() && step > 0.0 && samples <= 10_000.0) {
             return Err(Error::invalid(
                 "step",
-                format!(
-                    "step must be above 0 and give at most 10001 samples up to {until}, got {}",
+                text!(
+                    "step must be above 0 and give at most 10001 samples up to ",
+                    until,
+                    ", got ",
                     fmt_number(step)
                 ),
             ));
         }
         // The checks above make this cast exact.
-        let samples = samples.floor() as usize + 1;
+        let samples = float::floor(samples) as usize + 1;
         let changes = self.change_times();
         let facts = self.scenario.fact_count();
         let points = (samples + 2 * changes.len()).saturating_mul(facts);
         if points > MAX_CHART_POINTS {
             return Err(Error::over_limit(
                 "MAX_CHART_POINTS",
-                format!(
-                "step {} draws {points} points, more than {MAX_CHART_POINTS}; use a larger step",
-                fmt_number(step)
-            ),
+                text!(
+                    "step ",
+                    fmt_number(step),
+                    " draws ",
+                    points,
+                    " points, more than ",
+                    MAX_CHART_POINTS,
+                    "; use a larger step"
+                ),
             ));
         }
         let mut times: Vec<(f64, bool)> = Vec::with_capacity(samples + changes.len());

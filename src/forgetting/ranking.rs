@@ -1,6 +1,7 @@
 //! The ordered set a [`LiveStore`](super::LiveStore) ranks each kind's active facts in.
 
-use std::cmp::Ordering;
+use crate::prelude::*;
+use core::cmp::Ordering;
 
 use crate::units::FactId;
 

@@ -1,5 +1,6 @@
 //! The facts, scheduled reads and write events a forgetting timeline starts from.
 
+use crate::prelude::*;
 use serde::Serialize;
 
 use crate::error::{whole_number, Error};
@@ -195,13 +196,13 @@ impl Scenario {
             )
         })?;
         let fact_id = |path: String, value: Option<f64>| {
-            let value = value.ok_or_else(|| Error::invalid(&path, format!("{path}: required")))?;
+            let value = value.ok_or_else(|| Error::invalid(&path, text!(path, ": required")))?;
             whole_number(&path, value, 1, max_id)
                 .map(FactId)
                 .map_err(|err| {
                     Error::invalid(
                         &path,
-                        format!("{}; facts and events number 1 to {max_id}", err.message()),
+                        text!(err.message(), "; facts and events number 1 to ", max_id),
                     )
                 })
         };
@@ -217,7 +218,7 @@ impl Scenario {
         for (i, read) in spec.reads.into_iter().enumerate() {
             let at = read.at.ok_or_else(|| {
                 let path = item_path("reads", i, "at");
-                Error::invalid(&path, format!("{path}: required"))
+                Error::invalid(&path, text!(path, ": required"))
             })?;
             reads.push(ScheduledRead {
                 fact: fact_id(item_path("reads", i, "fact"), read.fact)?,
@@ -235,7 +236,11 @@ impl Scenario {
             if supersedes == Some(FactId(first_event_id + i as u32)) {
                 return Err(Error::invalid(
                     &item_path("events", i, "supersedes"),
-                    format!("events[{i}].supersedes: an event cannot supersede its own fact"),
+                    text!(
+                        "events[",
+                        i,
+                        "].supersedes: an event cannot supersede its own fact"
+                    ),
                 ));
             }
             events.push(WriteEvent {
@@ -258,20 +263,31 @@ impl Scenario {
                 _ => {
                     let other = rule.kind.as_deref();
                     return Err(Error::invalid(
-                        &format!("{path}.kind"),
-                        format!(
-                            "{path}.kind: must be \"semantic\" or \"procedural\", got {}",
-                            other.map_or("nothing".to_owned(), |k| format!("\"{k}\""))
-                        ),
+                        &text!(path, ".kind"),
+                        match other {
+                            Some(other) => text!(
+                                path,
+                                ".kind: must be \"semantic\" or \"procedural\", got \"",
+                                other,
+                                "\""
+                            ),
+                            None => text!(
+                                path,
+                                ".kind: must be \"semantic\" or \"procedural\", got nothing"
+                            ),
+                        },
                     ));
                 }
             };
-            let sources_path = format!("{path}.sources");
+            let sources_path = text!(path, ".sources");
             if rule.sources.len() > max_id as usize {
                 return Err(Error::invalid(
                     &sources_path,
-                    format!(
-                        "{sources_path} must have at most {max_id} items, got {}",
+                    text!(
+                        sources_path,
+                        " must have at most ",
+                        max_id,
+                        " items, got ",
                         rule.sources.len()
                     ),
                 ));
@@ -279,17 +295,17 @@ impl Scenario {
             if rule.sources.is_empty() {
                 return Err(Error::invalid(
                     &sources_path,
-                    format!("{sources_path}: name at least one episode"),
+                    text!(sources_path, ": name at least one episode"),
                 ));
             }
             let mut sources = Vec::with_capacity(rule.sources.len());
             for (i, &id) in rule.sources.iter().enumerate() {
-                sources.push(fact_id(format!("{path}.sources[{i}]"), Some(id))?);
+                sources.push(fact_id(text!(path, ".sources[", i, "]"), Some(id))?);
             }
             consolidation.push(ConsolidationRule {
                 kind,
-                text: text(&mut budget, format!("{path}.text"), rule.text)?,
-                importance: importance(format!("{path}.importance"), rule.importance)?,
+                text: text(&mut budget, text!(path, ".text"), rule.text)?,
+                importance: importance(text!(path, ".importance"), rule.importance)?,
                 sources,
             });
         }
@@ -415,7 +431,7 @@ impl Default for Scenario {
 /// `list[i].field` (or `list[i]` when `field` is empty): one function, so that the many paths
 /// cost one `format!` of wasm.
 fn item_path(list: &str, i: usize, field: &str) -> String {
-    let mut path = format!("{list}[{i}]");
+    let mut path = text!(list, "[", i, "]");
     if !field.is_empty() {
         path.push('.');
         path.push_str(field);
@@ -431,13 +447,13 @@ fn text(budget: &mut TextBudget, path: String, value: Option<String>) -> Result<
         }
         _ => Err(Error::invalid(
             &path,
-            format!("{path}: must be a non-empty text"),
+            text!(path, ": must be a non-empty text"),
         )),
     }
 }
 
 fn importance(path: String, value: Option<f64>) -> Result<f64, Error> {
-    let value = value.ok_or_else(|| Error::invalid(&path, format!("{path}: required")))?;
+    let value = value.ok_or_else(|| Error::invalid(&path, text!(path, ": required")))?;
     check_importance(&path, value)?;
     Ok(value)
 }

@@ -1,6 +1,7 @@
 //! A fact store that ranks, decays, supersedes and evicts in O(log n) per operation.
 
-use std::cmp::Ordering;
+use crate::prelude::*;
+use core::cmp::Ordering;
 
 use serde::Serialize;
 
@@ -94,8 +95,8 @@ impl Status {
     }
 }
 
-impl std::fmt::Display for Status {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Display for Status {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.name())
     }
 }
@@ -337,10 +338,16 @@ impl LiveStore {
     /// [`ErrorKind::TimeWentBack`] when `t` is before [`time`](LiveStore::time).
     pub fn advance_to(&mut self, t: Time) -> Result<(), Error> {
         if t < self.time {
-            return Err(Error::new(ErrorKind::TimeWentBack, format!(
-                "t must not go back in a LiveStore (now {}, got {}); replay into a new store instead",
-                self.time, t
-            )));
+            return Err(Error::new(
+                ErrorKind::TimeWentBack,
+                text!(
+                    "t must not go back in a LiveStore (now ",
+                    self.time,
+                    ", got ",
+                    t,
+                    "); replay into a new store instead"
+                ),
+            ));
         }
         self.time = t;
         Ok(())
@@ -466,7 +473,7 @@ impl LiveStore {
             if !self.facts.contains_key(&old) {
                 return Err(Error::new(
                     ErrorKind::NoSuchFact { id: old },
-                    format!("supersedes names fact {old}, which does not exist"),
+                    text!("supersedes names fact ", old, ", which does not exist"),
                 ));
             }
         }
@@ -549,14 +556,17 @@ impl LiveStore {
             }
             Some(_) => Err(Error::new(
                 ErrorKind::FactNotActive { id },
-                format!(
-                    "fact {id} is no longer active at t = {}; only active facts can be read",
-                    self.time
+                text!(
+                    "fact ",
+                    id,
+                    " is no longer active at t = ",
+                    self.time,
+                    "; only active facts can be read"
                 ),
             )),
             None => Err(Error::new(
                 ErrorKind::NoSuchFact { id },
-                format!("there is no fact {id}"),
+                text!("there is no fact ", id),
             )),
         }
     }
@@ -584,7 +594,7 @@ impl LiveStore {
     /// Every active fact's id, best first: the kinds' rankings merged by score now.
     pub fn ranked(&self) -> impl Iterator<Item = FactId> + '_ {
         let mut heads = self.ranked.each_ref().map(|set| set.iter_rev().peekable());
-        std::iter::from_fn(move || {
+        core::iter::from_fn(move || {
             // The strongest of the kinds' next facts: highest score, then newest, then highest id.
             let best = heads
                 .iter_mut()
@@ -654,7 +664,7 @@ impl LiveStore {
 /// ```
 /// use agent_memory_widgets::{ErrorKind, FactId, LiveStore, SavedStore, StoreConfig};
 ///
-/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # fn main() -> Result<(), Box<dyn core::error::Error>> {
 /// let mut store = LiveStore::new(StoreConfig::default());
 /// store.write(FactId(1), "the user is Dana", 0.4, None)?;
 /// let json = serde_json::to_string(&store)?;
@@ -728,22 +738,25 @@ impl TryFrom<SavedStore> for LiveStore {
         let mut store = LiveStore::new(saved.config);
         store.time = saved.time;
         for (i, fact) in saved.facts.into_iter().enumerate() {
-            let at = |field: &str| format!("facts[{i}].{field}");
+            let at = |field: &str| text!("facts[", i, "].", field);
             check_importance(&at("importance"), fact.importance)?;
             if fact.text.trim().is_empty() {
                 let field = at("text");
                 return Err(Error::invalid(
                     &field,
-                    format!("{field} must be a non-empty text"),
+                    text!(field, " must be a non-empty text"),
                 ));
             }
             if fact.last_touch > store.time {
                 let field = at("lastTouch");
                 return Err(Error::invalid(
                     &field,
-                    format!(
-                        "{field} must not be after the store's time {}, got {}",
-                        store.time, fact.last_touch
+                    text!(
+                        field,
+                        " must not be after the store's time ",
+                        store.time,
+                        ", got ",
+                        fact.last_touch
                     ),
                 ));
             }
@@ -755,7 +768,7 @@ impl TryFrom<SavedStore> for LiveStore {
                     let field = at("text");
                     return Err(Error::invalid(
                         &field,
-                        format!("{field} repeats the text of active fact {other}"),
+                        text!(field, " repeats the text of active fact ", other),
                     ));
                 }
                 store.ranked[fact.kind.index()].insert(store.rank(&fact));
@@ -767,9 +780,12 @@ impl TryFrom<SavedStore> for LiveStore {
                 if !store.facts.contains_key(&cited) {
                     return Err(Error::new(
                         ErrorKind::NoSuchFact { id: cited },
-                        format!(
-                            "fact {} names fact {cited}, which the store does not hold",
-                            fact.id
+                        text!(
+                            "fact ",
+                            fact.id,
+                            " names fact ",
+                            cited,
+                            ", which the store does not hold"
                         ),
                     ));
                 }
@@ -779,9 +795,11 @@ impl TryFrom<SavedStore> for LiveStore {
         if store.active_count() > capacity {
             return Err(Error::invalid(
                 "facts",
-                format!(
-                    "facts has {} active facts, more than the capacity of {capacity}",
-                    store.active_count()
+                text!(
+                    "facts has ",
+                    store.active_count(),
+                    " active facts, more than the capacity of ",
+                    capacity
                 ),
             ));
         }
@@ -826,7 +844,7 @@ fn check_fact(importance: f64, text: &str) -> Result<(), Error> {
 fn duplicate_id(id: FactId) -> Error {
     Error::new(
         ErrorKind::DuplicateId { id },
-        format!("fact {id} already exists; ids must be unique"),
+        text!("fact ", id, " already exists; ids must be unique"),
     )
 }
 
@@ -837,8 +855,9 @@ pub(crate) fn check_importance(field: &str, importance: f64) -> Result<(), Error
     } else {
         Err(Error::invalid(
             field,
-            format!(
-                "{field} must be a number above 0 and at most 1, got {}",
+            text!(
+                field,
+                " must be a number above 0 and at most 1, got ",
                 fmt_number(importance)
             ),
         ))

@@ -17,8 +17,9 @@
 //!   not JS `Map`s, and their keys must be strings; bytes, `i128`, `u128` and
 //!   `serde_wasm_bindgen::preserve` are not supported.
 
-use std::cell::RefCell;
-use std::fmt;
+use crate::prelude::*;
+use core::cell::RefCell;
+use core::fmt;
 
 use js_sys::{Array, Object};
 use serde::ser::{self, Serialize};
@@ -48,11 +49,11 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl core::error::Error for Error {}
 
 impl ser::Error for Error {
     fn custom<T: fmt::Display>(message: T) -> Error {
-        Error(message.to_string())
+        Error(alloc::string::ToString::to_string(&message))
     }
 }
 
@@ -128,12 +129,17 @@ fn set(object: &Object, key: JsValue, value: JsValue) -> Result<()> {
 const NAME_SLOTS: u32 = 256;
 const _: () = assert!(NAME_SLOTS.is_power_of_two());
 
-thread_local! {
-    /// The JS string made for each name, by the name's address: a `&'static str` keeps its
-    /// address for good, so a slot whose address and length match holds that name's string.
-    /// Two names that share a slot only make their strings again.
-    static NAMES: RefCell<Vec<(usize, usize, JsValue)>> = const { RefCell::new(Vec::new()) };
-}
+/// The JS string made for each name, by the name's address: a `&'static str` keeps its address
+/// for good, so a slot whose address and length match holds that name's string. Two names that
+/// share a slot only make their strings again.
+static NAMES: Names = Names(RefCell::new(Vec::new()));
+
+/// A `static` of the table: `no_std` has no `thread_local!`, and a `RefCell` is not `Sync`.
+struct Names(RefCell<Vec<(usize, usize, JsValue)>>);
+
+// SAFETY: the wasm build runs on one thread (wasm32-unknown-unknown without the atomics
+// feature), so no two threads ever reach the cell.
+unsafe impl Sync for Names {}
 
 /// The JS string for a field's or a variant's name, made once and then taken from [`NAMES`]
 /// (made anew each time, by JS decoding its UTF-8, a `state()` takes twice as long).
@@ -141,10 +147,10 @@ fn name(text: &'static str) -> JsValue {
     let (address, len) = (text.as_ptr() as usize, text.len());
     // Fibonacci hashing of the address (wasm32: 32 bits) into 0..NAME_SLOTS.
     let slot = (address as u32).wrapping_mul(0x9E37_79B9) >> (32 - NAME_SLOTS.trailing_zeros());
-    NAMES.with(|names| {
+    {
         // Making a string runs the page's TextDecoder; were that to call back in here, the
         // table is left alone rather than borrowed twice.
-        let Ok(mut slots) = names.try_borrow_mut() else {
+        let Ok(mut slots) = NAMES.0.try_borrow_mut() else {
             return JsValue::from_str(text);
         };
         if slots.is_empty() {
@@ -159,7 +165,7 @@ fn name(text: &'static str) -> JsValue {
             *slot = (address, len, JsValue::from_str(text));
         }
         slot.2.clone()
-    })
+    }
 }
 
 /// `{ variant: value }`, for variants that carry data.

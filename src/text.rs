@@ -1,0 +1,126 @@
+//! Messages built without `core::fmt`.
+//!
+//! `format!` brings Rust's formatting machinery into the WebAssembly build: `core::fmt::write`,
+//! padding, the integer `Display` impls and their tables, about 5 KB of gzip on every core
+//! (ARCHITECTURE.md, "How we keep the wasm small"). Error messages and the few texts the
+//! policies write (a gist, a masked tool output) only ever join words and numbers, so they are
+//! built by [`text!`] instead: each piece is pushed onto a `String` as it is.
+//!
+//! ```text
+//! text!("script[", index, "].kind (turn ", index + 1, ")")  // "script[2].kind (turn 3)"
+//! ```
+
+use crate::prelude::*;
+
+/// Something a message can hold: a text, or a number written as a person writes it.
+pub(crate) trait Piece {
+    /// Appends this piece to `out`.
+    fn push_to(&self, out: &mut String);
+}
+
+impl Piece for str {
+    fn push_to(&self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl Piece for String {
+    fn push_to(&self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl Piece for char {
+    fn push_to(&self, out: &mut String) {
+        out.push(*self);
+    }
+}
+
+impl<T: Piece + ?Sized> Piece for &T {
+    fn push_to(&self, out: &mut String) {
+        (**self).push_to(out);
+    }
+}
+
+/// Whole numbers in decimal, through [`push_whole`].
+macro_rules! whole_pieces {
+    (unsigned: $($ty:ty),*; signed: $($signed:ty),*) => {
+        $(impl Piece for $ty {
+            fn push_to(&self, out: &mut String) {
+                push_whole(out, *self as u64);
+            }
+        })*
+        $(impl Piece for $signed {
+            fn push_to(&self, out: &mut String) {
+                if *self < 0 {
+                    out.push('-');
+                }
+                push_whole(out, self.unsigned_abs() as u64);
+            }
+        })*
+    };
+}
+
+whole_pieces!(unsigned: u32, u64, usize; signed: i32, i64);
+
+/// Appends `value` in decimal.
+///
+/// ```text
+/// 0 -> "0"    40 -> "40"    18446744073709551615 -> "18446744073709551615"
+/// ```
+pub(crate) fn push_whole(out: &mut String, mut value: u64) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (value % 10) as u8;
+        value /= 10;
+        if value == 0 {
+            break;
+        }
+    }
+    for &digit in &digits[start..] {
+        out.push(char::from(digit));
+    }
+}
+
+/// A `String` of its pieces, each pushed as it is: text as text, numbers in decimal. The
+/// `format!` of this crate, without `core::fmt` (see the module docs).
+macro_rules! text {
+    ($($piece:expr),+ $(,)?) => {{
+        let mut out = $crate::prelude::String::new();
+        $( $crate::text::Piece::push_to(&$piece, &mut out); )+
+        out
+    }};
+}
+
+pub(crate) use text;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::{FactId, Tokens};
+
+    #[test]
+    fn pieces_join_as_written() {
+        let check = |got: String, expect: &str| assert_eq!(got, expect);
+        check(text!("a", 'b', String::from("c")), "abc");
+        check(
+            text!(0u32, " ", 40usize, " ", u64::MAX),
+            "0 40 18446744073709551615",
+        );
+        check(
+            text!(-7i32, " ", i64::MIN, " ", 9i64),
+            "-7 -9223372036854775808 9",
+        );
+        check(
+            text!("fact ", FactId(12), ": ", Tokens(41), " tokens"),
+            "fact 12: 41 tokens",
+        );
+        let turn = 3;
+        check(
+            text!("script[", turn - 1, "] (turn ", turn, ")"),
+            "script[2] (turn 3)",
+        );
+    }
+}
