@@ -21,7 +21,7 @@ mod snapshot;
 use crate::error::whole_number;
 #[cfg(any(
     feature = "element-compaction",
-    feature = "element-forgetting",
+    all(feature = "element-forgetting", feature = "scenario"),
     feature = "element-playground",
     feature = "import"
 ))]
@@ -36,12 +36,13 @@ use crate::Error;
     feature = "import"
 ))]
 use crate::limits::MAX_TURNS;
-#[cfg(feature = "element-forgetting")]
+#[cfg(all(feature = "element-forgetting", feature = "scenario"))]
 use crate::{
     limits::{MAX_EVENTS, MAX_FACTS, MAX_READS, MAX_RULES},
-    EventIndex, EventSpec, FactId, ReadSpec, RuleSpec, ScenarioSpec, SeedFactSpec, StoreOptions,
-    Time,
+    EventSpec, ReadSpec, RuleSpec, ScenarioSpec, SeedFactSpec,
 };
+#[cfg(feature = "element-forgetting")]
+use crate::{EventIndex, FactId, StoreOptions, Time};
 #[cfg(any(feature = "element-compaction", feature = "element-playground"))]
 use crate::{SessionOptions, TurnSpec};
 
@@ -447,9 +448,14 @@ impl JsFactStore {
     pub fn with_config(
         #[wasm_bindgen(unchecked_param_type = "FactStoreConfig")] options: JsValue,
     ) -> Result<JsFactStore, JsError> {
-        crate::FactStore::from_options(store_options(&options)?)
-            .map(JsFactStore)
-            .map_err(js_error)
+        let options = store_options(&options)?;
+        #[cfg(feature = "scenario")]
+        let store = crate::FactStore::from_options(options);
+        // The refund desk: its scenario needs no checks.
+        #[cfg(not(feature = "scenario"))]
+        let store = crate::StoreConfig::from_options(&options)
+            .map(|config| crate::FactStore::new(config, crate::Scenario::refund_desk()));
+        store.map(JsFactStore).map_err(js_error)
     }
 
     /// The slider's time.
@@ -566,76 +572,16 @@ fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
         "accessBoost",
         "semanticHalfLife",
         "proceduralHalfLife",
+        #[cfg(feature = "scenario")]
         "scenario",
     ];
     let Some(options) = options::Fields::root(value, &known)? else {
         return Ok(StoreOptions::default());
     };
-    let scenario = match options.child(
-        &options.get("scenario")?,
-        "scenario",
-        &["facts", "reads", "events", "consolidation"],
-    )? {
-        None => None,
-        Some(scenario) => Some(ScenarioSpec {
-            facts: scenario
-                .list(
-                    "facts",
-                    MAX_FACTS,
-                    |fact| {
-                        Ok(SeedFactSpec {
-                            text: fact.text("text")?,
-                            importance: fact.number("importance")?,
-                        })
-                    },
-                    &["text", "importance"],
-                )?
-                .unwrap_or_default(),
-            reads: scenario
-                .list(
-                    "reads",
-                    MAX_READS,
-                    |read| {
-                        Ok(ReadSpec {
-                            fact: read.number("fact")?,
-                            at: read.number("at")?,
-                        })
-                    },
-                    &["fact", "at"],
-                )?
-                .unwrap_or_default(),
-            events: scenario
-                .list(
-                    "events",
-                    MAX_EVENTS,
-                    |event| {
-                        Ok(EventSpec {
-                            label: event.text("label")?,
-                            text: event.text("text")?,
-                            importance: event.number("importance")?,
-                            supersedes: event.number("supersedes")?,
-                        })
-                    },
-                    &["label", "text", "importance", "supersedes"],
-                )?
-                .unwrap_or_default(),
-            consolidation: scenario
-                .list(
-                    "consolidation",
-                    MAX_RULES,
-                    |rule| {
-                        Ok(RuleSpec {
-                            kind: rule.text("kind")?,
-                            text: rule.text("text")?,
-                            importance: rule.number("importance")?,
-                            sources: rule.numbers("sources")?,
-                        })
-                    },
-                    &["kind", "text", "importance", "sources"],
-                )?
-                .unwrap_or_default(),
-        }),
-    };
+    #[cfg(feature = "scenario")]
+    let scenario = scenario_spec(&options)?;
+    #[cfg(not(feature = "scenario"))]
+    let scenario = None;
     Ok(StoreOptions {
         half_life: options.number("halfLife")?,
         capacity: options.number("capacity")?,
@@ -644,6 +590,80 @@ fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
         procedural_half_life: options.number("proceduralHalfLife")?,
         scenario,
     })
+}
+
+/// The custom scenario in the options, if any: only a core built with the `scenario` feature
+/// reads one (Cargo.toml); without it, `scenario` is an unknown option, and neither this reader
+/// nor the scenario checks (`Scenario::new`) are in the core.
+#[cfg(all(feature = "element-forgetting", feature = "scenario"))]
+fn scenario_spec(options: &options::Fields) -> Result<Option<ScenarioSpec>, JsError> {
+    Ok(
+        match options.child(
+            &options.get("scenario")?,
+            "scenario",
+            &["facts", "reads", "events", "consolidation"],
+        )? {
+            None => None,
+            Some(scenario) => Some(ScenarioSpec {
+                facts: scenario
+                    .list(
+                        "facts",
+                        MAX_FACTS,
+                        |fact| {
+                            Ok(SeedFactSpec {
+                                text: fact.text("text")?,
+                                importance: fact.number("importance")?,
+                            })
+                        },
+                        &["text", "importance"],
+                    )?
+                    .unwrap_or_default(),
+                reads: scenario
+                    .list(
+                        "reads",
+                        MAX_READS,
+                        |read| {
+                            Ok(ReadSpec {
+                                fact: read.number("fact")?,
+                                at: read.number("at")?,
+                            })
+                        },
+                        &["fact", "at"],
+                    )?
+                    .unwrap_or_default(),
+                events: scenario
+                    .list(
+                        "events",
+                        MAX_EVENTS,
+                        |event| {
+                            Ok(EventSpec {
+                                label: event.text("label")?,
+                                text: event.text("text")?,
+                                importance: event.number("importance")?,
+                                supersedes: event.number("supersedes")?,
+                            })
+                        },
+                        &["label", "text", "importance", "supersedes"],
+                    )?
+                    .unwrap_or_default(),
+                consolidation: scenario
+                    .list(
+                        "consolidation",
+                        MAX_RULES,
+                        |rule| {
+                            Ok(RuleSpec {
+                                kind: rule.text("kind")?,
+                                text: rule.text("text")?,
+                                importance: rule.number("importance")?,
+                                sources: rule.numbers("sources")?,
+                            })
+                        },
+                        &["kind", "text", "importance", "sources"],
+                    )?
+                    .unwrap_or_default(),
+            }),
+        },
+    )
 }
 
 // The JS functions the options reader calls, each in its catching form: a caller's getter,
@@ -680,7 +700,17 @@ mod options {
         path: String,
         // The UTF-16 units of every text read so far from the same options, shared by the objects
         // below them: it stops a list of long texts from filling memory before the core's exact
-        // character count sees it (UTF-16 units bound characters from above).
+        // character count sees it (UTF-16 units bound characters from above). (A forgetting core
+        // without custom scenarios reads numbers only.)
+        #[cfg_attr(
+            not(any(
+                feature = "element-compaction",
+                feature = "element-playground",
+                feature = "element-forgetting-playground",
+                feature = "scenario"
+            )),
+            allow(dead_code)
+        )]
         text_units: Rc<Cell<usize>>,
     }
 
@@ -761,6 +791,15 @@ mod options {
         /// An optional string. Its JS length is checked before it is copied into wasm memory: a
         /// string of more than twice [`MAX_TEXT_CHARS`] UTF-16 units has more than that many
         /// characters; the core checks the exact count.
+        #[cfg_attr(
+            not(any(
+                feature = "element-compaction",
+                feature = "element-playground",
+                feature = "element-forgetting-playground",
+                feature = "scenario"
+            )),
+            allow(dead_code)
+        )]
         pub(super) fn text(&self, key: &str) -> Result<Option<String>, JsError> {
             let value = self.get(key)?;
             if value.is_undefined() || value.is_null() {
@@ -801,7 +840,7 @@ mod options {
     // Lists and nested objects: only the cores whose options have them.
     #[cfg(any(
         feature = "element-compaction",
-        feature = "element-forgetting",
+        all(feature = "element-forgetting", feature = "scenario"),
         feature = "element-playground"
     ))]
     impl Fields {
@@ -902,7 +941,7 @@ mod options {
         }
 
         /// An optional array of numbers; absent is empty.
-        #[cfg(feature = "element-forgetting")]
+        #[cfg(all(feature = "element-forgetting", feature = "scenario"))]
         pub(super) fn numbers(&self, key: &str) -> Result<Vec<f64>, JsError> {
             let max = MAX_FACTS + MAX_EVENTS + MAX_RULES;
             let Some((array, length)) = self.array(key, max, "an array of ids")? else {

@@ -28,6 +28,11 @@ test("a page downloads only the code and the core its elements use", () => {
   // The own-conversation panel's code and the import core load only when a reader opens it.
   assert.ok(!compaction.some((file) => /\/own-|\/import[-_]/.test(file)), compaction.join(", "));
   assert.ok(!forgetting.some((file) => /compaction|playground|agent_memory_widgets|\/elements[-_]/.test(file)), forgetting.join(", "));
+  // The refund desk's core: custom scenarios are in a core of their own, for an element with one.
+  assert.ok(!forgetting.some((file) => /scenario/.test(file)), forgetting.join(", "));
+  const scenario = files("only <memory-forgetting> with a custom scenario");
+  assert.ok(scenario.includes("site/pkg/forgetting-scenario_bg.wasm"), scenario.join(", "));
+  assert.ok(!scenario.includes("site/pkg/forgetting_bg.wasm"), scenario.join(", "));
   const comparison = files("only <memory-forgetting-playground>");
   assert.ok(comparison.includes("site/pkg/forgetting-playground_bg.wasm"), comparison.join(", "));
   assert.ok(!comparison.some((file) => /compaction|\/forgetting[._]|\/playground|agent_memory_widgets|\/elements[-_]/.test(file)), comparison.join(", "));

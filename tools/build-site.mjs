@@ -118,8 +118,12 @@ function adoptStyles(root, family) {
   };
 }
 
-/** The files (paths from the root) that a page with elements of `families` fetches, besides itself. */
-export function pageFiles(meta, families) {
+/**
+ * The files (paths from the root) that a page fetches, besides itself, whose elements need
+ * `needs` of a core: their families, and what else they need (www/cores.js: a custom scenario).
+ */
+export function pageFiles(meta, needs) {
+  const families = needs.filter((need) => FAMILIES.includes(need));
   const files = new Set(["site/page.css"]);
   const visit = (path) => {
     if (files.has(path)) return;
@@ -129,7 +133,7 @@ export function pageFiles(meta, families) {
   visit("site/widgets.js");
   if (families.length === 0) return [...files];
   for (const family of families) visit(`site/${family}.js`);
-  const core = coreFor(families);
+  const core = coreFor(needs);
   const glue = Object.keys(meta.outputs).find((path) => meta.outputs[path].entryPoint === `www/pkg/${core}.js`);
   if (!glue) throw new Error(`build: no chunk for the ${core} core`);
   visit(glue);

@@ -6,33 +6,51 @@
 export const FAMILIES = ["compaction", "forgetting", "playground", "forgetting-playground"];
 
 /**
+ * What an element can need of a core (its `coreNeed()`): its family, or for a
+ * <memory-forgetting> with a custom scenario, "forgetting-scenario"; and "import", for
+ * `importConversation` (own.js).
+ */
+export const SCENARIO = "forgetting-scenario";
+
+/**
  * The cores by name (www/pkg/<name>.js and <name>_bg.wasm), the element cores smallest first:
  * what each serves and how to load its glue. The playground's core also serves <memory-compaction>, which is most of it.
  */
 export const CORES = {
   compaction: { serves: ["compaction"], load: () => import("./pkg/compaction.js") },
+  // The refund desk only: the custom scenario's checks are a third of the store's code.
   forgetting: { serves: ["forgetting"], load: () => import("./pkg/forgetting.js") },
   "forgetting-playground": { serves: ["forgetting-playground"], load: () => import("./pkg/forgetting-playground.js") },
-  playground: { serves: ["compaction", "playground"], load: () => import("./pkg/playground.js") },
-  // Every element, for a page with elements of two families; `importConversation` is left to the
-  // import core, which only a reader who imports needs.
-  elements: { serves: FAMILIES, load: () => import("./pkg/elements.js") },
-  // Everything: for direct use from JS (README) and the one-file bundle; no page loader picks it.
-  agent_memory_widgets: { serves: [...FAMILIES, "import"], load: () => import("./pkg/agent_memory_widgets.js") },
+  [SCENARIO]: { serves: ["forgetting", SCENARIO], load: () => import("./pkg/forgetting-scenario.js") },
   // Only `importConversation`, for a page whose core has none: own.js loads it when a reader
   // opens the panel for their own conversation, or for a `src` file.
   import: { serves: ["import"], load: () => import("./pkg/import.js") },
+  playground: { serves: ["compaction", "playground"], load: () => import("./pkg/playground.js") },
+  // Every element, for a page with elements of two families; `importConversation` is left to the
+  // import core, which only a reader who imports needs, and custom scenarios to the full core.
+  elements: { serves: FAMILIES, load: () => import("./pkg/elements.js") },
+  // Everything: for direct use from JS (README), the one-file bundle, and a page with elements of
+  // two families and a custom scenario.
+  agent_memory_widgets: { serves: [...FAMILIES, SCENARIO, "import"], load: () => import("./pkg/agent_memory_widgets.js") },
 };
 
 /**
- * The smallest core that serves every family in `families`.
+ * The smallest core that serves every need in `needs` (families, and the other needs above).
  *
  *   coreFor(["compaction"])                 // "compaction"
  *   coreFor(["compaction", "playground"])   // "playground"
  *   coreFor(["compaction", "forgetting"])   // "elements"
+ *   coreFor(["forgetting", SCENARIO])       // "forgetting-scenario"
  */
-export function coreFor(families) {
-  return Object.keys(CORES).find((name) => families.every((family) => CORES[name].serves.includes(family)));
+export function coreFor(needs) {
+  return Object.keys(CORES).find((name) => needs.every((need) => CORES[name].serves.includes(need)));
+}
+
+/** What the elements on this page need, as far as their tags and attributes say. */
+function pageNeeds() {
+  const needs = FAMILIES.filter((family) => document.querySelector(`memory-${family}`));
+  if (document.querySelector("memory-forgetting[scenario]")) needs.push(SCENARIO);
+  return needs;
 }
 
 /**
@@ -48,29 +66,36 @@ function preloadedCore() {
 
 /** Each core's module once initialised, by name: a page compiles each core it uses once. */
 const loaded = new Map();
+/** The names each initialised core module was loaded by (one module has them all in the bundle). */
+const names = new WeakMap();
+
+/** Whether the core module `core` (from loadCore) serves `need`. */
+export const serves = (core, need) => [...(names.get(core) ?? [])].some((name) => CORES[name].serves.includes(need));
 /** The core chosen for the element families on the page when the first core was asked for. */
 let pageCore = null;
 
 /**
- * The initialised core module for an element of `family`. The first call picks one core for every
- * element family on the page (the one the page preloads, or else, once the page is parsed, the
- * smallest that serves them all), so that a page with all four compiles one wasm, not four.
- * An element of a family that core does not serve, added later, gets its own. widgets.js calls
- * this before it loads the element modules, so that the wasm compiles while they load.
+ * The initialised core module for an element that needs `need` (its family, usually). The first
+ * call picks one core for every element on the page (the one the page preloads, or else, once
+ * the page is parsed, the smallest that serves them all), so that a page with all four compiles
+ * one wasm, not four. An element that core does not serve (of another family, or given a custom
+ * scenario later) gets a core of its own. widgets.js calls this before it loads the element
+ * modules, so that the wasm compiles while they load.
  */
-export function loadCore(family) {
+export function loadCore(need) {
   pageCore ??= preloadedCore();
   if (pageCore === null && document.readyState === "loading") {
     // No hint, and the page is still being parsed (the loader is async): choose once every
     // element is in, so that one core serves them all.
     return new Promise((done) => document.addEventListener("DOMContentLoaded", done, { once: true }))
-      .then(() => loadCore(family));
+      .then(() => loadCore(need));
   }
-  pageCore ??= coreFor(FAMILIES.filter((name) => name === family || document.querySelector(`memory-${name}`)));
-  const name = CORES[pageCore].serves.includes(family) ? pageCore : family;
+  pageCore ??= coreFor([need, ...pageNeeds()]);
+  const name = CORES[pageCore].serves.includes(need) ? pageCore : coreFor([need]);
   if (!loaded.has(name)) {
     const loading = CORES[name].load().then(async (core) => {
       await core.default({ module_or_path: new URL(`./pkg/${name}_bg.wasm`, import.meta.url) });
+      names.set(core, (names.get(core) ?? new Set()).add(name));
       return core;
     });
     // A failed load is not kept: the next element to connect tries again.

@@ -5,6 +5,7 @@
 //   <memory-forgetting half-life="4" capacity="4"></memory-forgetting>
 
 import { h, plural, quote, num, readAttributes, MemoryWidget, SVG, svg, define } from "./widget.js";
+import { SCENARIO } from "./cores.js";
 
 /** The slider's range. */
 const T_MAX = 12;
@@ -33,6 +34,11 @@ class MemoryForgetting extends MemoryWidget {
   static family = "forgetting";
   static observedAttributes = ["half-life", "capacity", "access-boost", "semantic-half-life", "procedural-half-life", "t", "scenario"];
 
+  /** The refund desk's core, or with a custom scenario, the core that checks and plays one. */
+  coreNeed() {
+    return this.scenario !== undefined || this.hasAttribute("scenario") ? SCENARIO : "forgetting";
+  }
+
   createModel({ fallback = false } = {}) {
     if (fallback) return new this.core.FactStore();
     const { options, explain } = readAttributes(this, {
@@ -40,7 +46,8 @@ class MemoryForgetting extends MemoryWidget {
       "semantic-half-life": "semanticHalfLife", "procedural-half-life": "proceduralHalfLife", t: "t",
     });
     const { t, ...config } = options;
-    config.scenario = this.scenarioFromAttribute();
+    const scenario = this.scenarioFromAttribute();
+    if (scenario !== undefined) config.scenario = scenario; // a refund-desk core knows no such option
     try {
       const store = this.core.FactStore.withConfig(config);
       if (t !== undefined) store.setTime(t);

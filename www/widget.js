@@ -3,7 +3,7 @@
 // playground.js, forgetting-playground.js) imports this; widgets.js loads those on demand.
 // Text is always set as text, never parsed as HTML.
 
-import { loadCore } from "./cores.js";
+import { loadCore, serves } from "./cores.js";
 
 export { loadCore };
 
@@ -174,7 +174,7 @@ export class MemoryWidget extends HTMLElement {
     }
     try {
       /** The wasm core's module: its classes (`this.core.Session`, ...) make this widget's model. */
-      this.core = await loadCore(this.constructor.family);
+      this.core = await loadCore(this.coreNeed());
     } catch (error) {
       if (!current()) return;
       // A core that cannot be fetched or compiled (offline, a wrong path, a CSP without
@@ -240,8 +240,38 @@ export class MemoryWidget extends HTMLElement {
     this.mount();
   }
 
+  /**
+   * What this element needs of a wasm core (www/cores.js): its family; an element may need more
+   * for some settings (<memory-forgetting> with a custom scenario).
+   */
+  coreNeed() {
+    return this.constructor.family;
+  }
+
+  /** The core being loaded for settings the element's core does not serve, if any. */
+  #coreSwitch = null;
+
+  /**
+   * Loads a core that serves this element's settings as they are now (a custom scenario given
+   * after it was built), then builds again. Until then the widget shows its last model.
+   */
+  #switchCore() {
+    const need = this.coreNeed();
+    const connection = this.#connection;
+    this.#coreSwitch ??= loadCore(need).then((core) => {
+      this.#coreSwitch = null;
+      if (!this.#connected || connection !== this.#connection) return;
+      this.core = core;
+      this.rebuild();
+    }, (error) => {
+      this.#coreSwitch = null;
+      this.fail(new Error(`This widget could not load its WebAssembly core: ${error?.message ?? error}`));
+    });
+  }
+
   /** Builds a fresh model from the attributes, or shows why it cannot and keeps working. */
   rebuild() {
+    if (!serves(this.core, this.coreNeed())) return this.#switchCore();
     let next;
     try {
       next = this.createModel();

@@ -118,6 +118,33 @@ impl TryFrom<StoreConfigRecord> for StoreConfig {
 pub const LASTING_HALF_LIFE_FACTORS: [f64; 2] = [4.0, 8.0];
 
 impl StoreConfig {
+    /// The settings in `options`, checked as [`FactStore::from_options`] checks them; its
+    /// scenario is not read. (A wasm core without custom scenarios builds its store from this
+    /// and the refund desk, and so carries no scenario checks: src/wasm.rs.)
+    pub(crate) fn from_options(options: &StoreOptions) -> Result<StoreConfig, Error> {
+        let capacity = whole_number(
+            "capacity",
+            options.capacity.unwrap_or(f64::from(CAPACITY)),
+            1,
+            u32::MAX,
+        )?;
+        let config = StoreConfig::new(
+            options.half_life.unwrap_or(HALF_LIFE),
+            capacity,
+            options.access_boost.unwrap_or(ACCESS_BOOST),
+        )?;
+        if options.semantic_half_life.is_none() && options.procedural_half_life.is_none() {
+            return Ok(config);
+        }
+        let semantic = options
+            .semantic_half_life
+            .unwrap_or_else(|| config.half_life_of(FactKind::Semantic));
+        let procedural = options
+            .procedural_half_life
+            .unwrap_or_else(|| config.half_life_of(FactKind::Procedural));
+        config.with_lasting_half_lives(semantic, procedural)
+    }
+
     /// Checks each value: `half_life` from [`MIN_HALF_LIFE`] to [`MAX_HALF_LIFE`], `capacity`
     /// at least 1, `access_boost` from 0 to [`MAX_ACCESS_BOOST`].
     ///
@@ -547,26 +574,7 @@ impl FactStore {
     /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming the first bad value, or
     /// [`ErrorKind::OverLimit`](crate::ErrorKind) when the scenario passes a [limit](crate::limits).
     pub fn from_options(options: StoreOptions) -> Result<FactStore, Error> {
-        let capacity = whole_number(
-            "capacity",
-            options.capacity.unwrap_or(f64::from(CAPACITY)),
-            1,
-            u32::MAX,
-        )?;
-        let mut config = StoreConfig::new(
-            options.half_life.unwrap_or(HALF_LIFE),
-            capacity,
-            options.access_boost.unwrap_or(ACCESS_BOOST),
-        )?;
-        if options.semantic_half_life.is_some() || options.procedural_half_life.is_some() {
-            let semantic = options
-                .semantic_half_life
-                .unwrap_or_else(|| config.half_life_of(FactKind::Semantic));
-            let procedural = options
-                .procedural_half_life
-                .unwrap_or_else(|| config.half_life_of(FactKind::Procedural));
-            config = config.with_lasting_half_lives(semantic, procedural)?;
-        }
+        let config = StoreConfig::from_options(&options)?;
         let scenario = match options.scenario {
             Some(spec) => Scenario::new(spec)?,
             None => Scenario::refund_desk(),

@@ -100,6 +100,40 @@ test("a page with only <memory-forgetting> fetches neither the session nor the p
   assert.deepEqual(problems, []);
 });
 
+test("a custom scenario loads the core that checks one: at once when the page has it, or when it is given", async () => {
+  const scenario = { facts: [{ text: "the cat is Misu", importance: 0.9 }, { text: "the dog is Rex", importance: 0.4 }] };
+  // Given later: the element played the refund desk on its small core, then switches.
+  const { page, problems, fetched } = await openPage("tests/e2e/pages/site-forgetting.html");
+  const widget = page.locator("memory-forgetting");
+  await widget.getByRole("slider", { name: "time" }).waitFor(WAIT);
+  assert.deepEqual((await fetched()).filter((path) => /scenario/.test(path)), []);
+  await page.evaluate((value) => (document.querySelector("memory-forgetting").scenario = value), scenario);
+  const store = widget.getByRole("table", { name: "The store, ranked by score" });
+  await store.getByRole("row").filter({ hasText: "the cat is Misu" }).waitFor(WAIT);
+  assert.equal(await store.locator("tbody tr").count(), 2);
+  assert.ok((await fetched()).includes("/site/pkg/forgetting-scenario_bg.wasm"));
+  assert.equal(await widget.getByRole("alert").isHidden(), true);
+  // The slider and the knobs work on the new core.
+  await widget.getByRole("slider", { name: "time" }).fill("6");
+  assert.match(await widget.getByRole("status").textContent(), /t = 6/);
+  assert.deepEqual(problems, []);
+
+  // In the page from the start: only the core that checks it is fetched.
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A custom scenario</title>
+<script type="module" src="/site/widgets.js"></script></head><body>
+<memory-forgetting scenario="#facts"></memory-forgetting>
+<script type="application/json" id="facts">${JSON.stringify(scenario)}</script></body></html>`;
+  const opened = await open(browser, server.url);
+  await opened.page.route(`${server.url}custom-scenario.html`, (route) => route.fulfill({ body: html, contentType: "text/html" }));
+  await opened.page.goto(`${server.url}custom-scenario.html`);
+  await opened.page.getByRole("table", { name: "The store, ranked by score" }).getByRole("row")
+    .filter({ hasText: "the dog is Rex" }).waitFor(WAIT);
+  const paths = await opened.page.evaluate(() => performance.getEntriesByType("resource").map((r) => new URL(r.name).pathname));
+  assert.ok(paths.includes("/site/pkg/forgetting-scenario_bg.wasm"), paths.join("\n"));
+  assert.deepEqual(paths.filter((path) => /_bg\.wasm$/.test(path)), ["/site/pkg/forgetting-scenario_bg.wasm"]);
+  assert.deepEqual(opened.problems, []);
+});
+
 test("a page with only <memory-forgetting-playground> fetches its own small core and nothing else", async () => {
   const { page, problems, fetched } = await openPage("tests/e2e/pages/site-forgetting-playground.html");
   await page.getByRole("slider", { name: "point in the stream" }).waitFor(WAIT);
