@@ -76,15 +76,19 @@ endef
 # built. The full core, with all of them and `importConversation`, is for the one-file bundle,
 # direct use from JS, the wasm tests and the fuzz.
 FAMILIES := compaction forgetting playground forgetting-playground
-# Plus `elements`, every family's exports but not `importConversation`, for a page with elements
-# of two families (the index page); and `import`, only `importConversation`, which www/own.js
-# loads when a reader first imports (on such a page too: the index page is 3.7 KB gzip lighter).
-# And `forgetting-scenario`: the `forgetting` core with custom scenarios, for an element that has
-# one (the others play the refund desk: 6 KB gzip fewer without the scenario checks).
-CORES := $(FAMILIES) forgetting-scenario elements import
+# The family cores play the refund desk only. Custom scripts and scenarios are in cores of their
+# own, for the elements that have one (their checks are a fifth of a core: 4 to 6 KB gzip):
+# `compaction-script`, `playground-script`, `forgetting-scenario`; and with `importConversation`
+# as well, for a `src` file or a reader's own conversation, `compaction-own` and
+# `playground-own`. Plus `elements`, every family's exports, for a page with elements of two
+# families (the index page). www/cores.js says which element loads which.
+CORES := $(FAMILIES) compaction-script compaction-own playground-script playground-own forgetting-scenario elements
 FEATURES_elements := element-compaction,element-forgetting,element-playground,element-forgetting-playground
-FEATURES_import := import
 FEATURES_compaction := element-compaction
+FEATURES_compaction-script := element-compaction,script
+FEATURES_compaction-own := element-compaction,script,import
+FEATURES_playground-script := element-compaction,element-playground,script
+FEATURES_playground-own := element-compaction,element-playground,script,import
 FEATURES_forgetting := element-forgetting
 FEATURES_forgetting-scenario := element-forgetting,scenario
 # <memory-compaction> is most of the playground: this core serves both (www/cores.js picks).
@@ -92,7 +96,7 @@ FEATURES_playground := element-compaction,element-playground
 FEATURES_forgetting-playground := element-forgetting-playground
 
 # The wasm builds leave out the native-only `deserialize` feature and `std` (Cargo.toml).
-WASM_FEATURES := --no-default-features --features element-compaction,element-forgetting,element-playground,element-forgetting-playground,scenario,import
+WASM_FEATURES := --no-default-features --features element-compaction,element-forgetting,element-playground,element-forgetting-playground,script,scenario,import
 
 build: tools
 	cargo build --release --target $(WASM_TARGET) $(WASM_FEATURES)

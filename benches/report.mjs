@@ -58,7 +58,8 @@ ${pages.map(pageDetails).join("\n\n")}
 
 Loaded on demand, not counted above: ${pageName(onDemand)}, **${kb(onDemand.total.gzip)} KB** gzip
 (${onDemand.rows.map((r) => `${code(r.file)} ${kb(r.gzip)}`).join(", ")}), on the index page too:
-its core leaves \`importConversation\` to the import core, which only a reader who imports needs.`);
+every page's core plays the refund desk only, and a reader's own conversation is played by the
+core that also imports one, which only a reader who brings one needs.`);
 
 // First meter.
 if (existsSync(join(ROOT, "target/bench/first-meter.json"))) {

@@ -44,19 +44,26 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * wasm-bindgen's dead closure shims (tools/drop-dead-shims.mjs) 0.2 to 0.9 KB off every page.
  * Snapshots made with wasm-bindgen alone (no serde-wasm-bindgen) took another 0.1 to 0.5 KB off
  * every page. Cores without `core::fmt` (`no_std`, and `text!` for messages) took 2.7 to 3.8 KB
- * off every page, and the refund-desk-only forgetting core (custom scenarios in a core of their
- * own, for the elements that have one) more off the pages with <memory-forgetting>.
+ * off every page. Then the family cores came to play the refund desk only: custom scripts and
+ * scenarios, with their checks, are in cores of their own for the elements that have one
+ * (www/cores.js), 3.7 KB off the compaction and playground pages, 6 off the forgetting page
+ * and 3 off the index page, where a page with a script or scenario of its own weighs what it
+ * did. Opening the own-conversation panel now fetches a core that imports and plays a
+ * conversation (the Session again, with its script checks and the import: +15 KB on demand), so
+ * its budget rose on purpose.
  */
 export const PAGES = [
-  { name: "only <memory-compaction>", needs: ["compaction"], goal: 18_000, budget: 37_500 },
+  { name: "only <memory-compaction>", needs: ["compaction"], goal: 18_000, budget: 33_900 },
+  { name: "only <memory-compaction> with a script of its own", needs: ["compaction", "compaction-script"], goal: 18_000, budget: 37_900 },
   { name: "only <memory-forgetting>", needs: ["forgetting"], goal: 18_000, budget: 44_200 },
   { name: "only <memory-forgetting> with a custom scenario", needs: ["forgetting", "forgetting-scenario"], goal: 18_000, budget: 50_500 },
-  { name: "only <memory-playground>", needs: ["playground"], goal: 18_000, budget: 50_800 },
+  { name: "only <memory-playground>", needs: ["playground"], goal: 18_000, budget: 47_400 },
+  { name: "only <memory-playground> with a script of its own", needs: ["playground", "playground-script"], goal: 18_000, budget: 51_200 },
   { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], goal: 18_000, budget: 36_900 },
-  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 92_300 },
+  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 89_400 },
 ];
-/** What opening the own-conversation panel fetches (own.js and the import core), at most. */
-export const ON_DEMAND_BUDGET = 16_100;
+/** What opening the own-conversation panel fetches (own.js and the script core), at most. */
+export const ON_DEMAND_BUDGET = 31_000;
 /** The one-file bundle, everything inlined. */
 export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 97_600 };
 
@@ -76,7 +83,7 @@ export function measureSizes(files) {
 /**
  * What a page with only <memory-compaction> fetches when a reader first opens the panel for their
  * own conversation and imports one: the panel's module (own.js) and what it imports that the page
- * has not loaded, and the import core (its glue and wasm).
+ * has not loaded, and the core that plays and imports a conversation (its glue and wasm).
  */
 function ownPanelFiles(meta) {
   const loaded = new Set(pageFiles(meta, ["compaction"]));
@@ -89,8 +96,8 @@ function ownPanelFiles(meta) {
     for (const { path: next, kind } of meta.outputs[path].imports) if (kind === "import-statement") visit(next);
   };
   visit(byEntry("www/own.js"));
-  visit(byEntry("www/pkg/import.js"));
-  return [...files, "site/pkg/import_bg.wasm"];
+  visit(byEntry("www/pkg/compaction-own.js"));
+  return [...files, "site/pkg/compaction-own_bg.wasm"];
 }
 
 /** Every page kind with the files it fetches, their sizes, the bundle, and what loads on demand. */

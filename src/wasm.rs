@@ -19,22 +19,14 @@ mod snapshot;
     feature = "element-playground"
 ))]
 use crate::error::whole_number;
-#[cfg(any(
-    feature = "element-compaction",
-    all(feature = "element-forgetting", feature = "scenario"),
-    feature = "element-playground",
-    feature = "import"
-))]
+// The features `script` and `scenario` go with the elements that read them (the Makefile's cores).
+#[cfg(any(feature = "script", feature = "scenario", feature = "import"))]
 use crate::limits::check_len;
 use crate::limits::MAX_TOTAL_TEXT_CHARS;
 use crate::Error;
 // Each element family's exports can be built alone (the Makefile builds one core per family), so
 // what only one family reads is imported for that family only.
-#[cfg(any(
-    feature = "element-compaction",
-    feature = "element-playground",
-    feature = "import"
-))]
+#[cfg(any(feature = "script", feature = "import"))]
 use crate::limits::MAX_TURNS;
 #[cfg(all(feature = "element-forgetting", feature = "scenario"))]
 use crate::{
@@ -172,7 +164,7 @@ impl JsSession {
     pub fn with_config(
         #[wasm_bindgen(unchecked_param_type = "SessionConfig")] options: JsValue,
     ) -> Result<JsSession, JsError> {
-        crate::Session::from_options(session_options(&options)?)
+        session_from(session_options(&options)?)
             .map(JsSession)
             .map_err(js_error)
     }
@@ -333,9 +325,12 @@ impl JsPlayground {
     pub fn with_config(
         #[wasm_bindgen(unchecked_param_type = "SessionConfig")] options: JsValue,
     ) -> Result<JsPlayground, JsError> {
-        crate::Playground::from_options(session_options(&options)?)
-            .map(JsPlayground)
-            .map_err(js_error)
+        // As Playground::from_options, through the session.
+        let session = session_from(session_options(&options)?).map_err(js_error)?;
+        Ok(JsPlayground(crate::Playground::new(
+            session.config(),
+            session.script().clone(),
+        )))
     }
 
     /// Moves every policy to `turn`.
@@ -539,28 +534,73 @@ impl Default for JsFactStore {
 /// carries no float formatting for serde's error messages.
 #[cfg(any(feature = "element-compaction", feature = "element-playground"))]
 fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
-    let Some(options) = options::Fields::root(value, &["budget", "hotN", "script", "compactAt"])?
-    else {
+    let known = [
+        "budget",
+        "hotN",
+        #[cfg(feature = "script")]
+        "script",
+        "compactAt",
+    ];
+    let Some(options) = options::Fields::root(value, &known)? else {
         return Ok(SessionOptions::default());
     };
     Ok(SessionOptions {
         budget: options.number("budget")?,
         hot_n: options.number("hotN")?,
-        script: options.list(
-            "script",
-            MAX_TURNS,
-            |turn| {
-                Ok(TurnSpec {
-                    speaker: turn.text("speaker")?,
-                    kind: turn.text("kind")?,
-                    text: turn.text("text")?,
-                    summary: turn.text("summary")?,
-                })
-            },
-            &["speaker", "kind", "text", "summary"],
-        )?,
+        script: script_specs(&options)?,
         compact_at: options.number("compactAt")?,
     })
+}
+
+/// The custom script in the options, if any: only a core built with the `script` feature reads
+/// one (Cargo.toml); without it, `script` is an unknown option, and neither this reader nor the
+/// script checks (`Script::within_limits`) are in the core.
+#[cfg(all(
+    any(feature = "element-compaction", feature = "element-playground"),
+    feature = "script"
+))]
+fn script_specs(options: &options::Fields) -> Result<Option<Vec<TurnSpec>>, JsError> {
+    options.list(
+        "script",
+        MAX_TURNS,
+        |turn| {
+            Ok(TurnSpec {
+                speaker: turn.text("speaker")?,
+                kind: turn.text("kind")?,
+                text: turn.text("text")?,
+                summary: turn.text("summary")?,
+            })
+        },
+        &["speaker", "kind", "text", "summary"],
+    )
+}
+
+#[cfg(all(
+    any(feature = "element-compaction", feature = "element-playground"),
+    not(feature = "script")
+))]
+fn script_specs(_: &options::Fields) -> Result<Option<Vec<TurnSpec>>, JsError> {
+    Ok(None)
+}
+
+/// A session from `options`, of any script.
+#[cfg(all(
+    any(feature = "element-compaction", feature = "element-playground"),
+    feature = "script"
+))]
+fn session_from(options: SessionOptions) -> Result<crate::Session, Error> {
+    crate::Session::from_options(options)
+}
+
+/// A session from `options` (which hold no script), of the refund desk: its script needs no
+/// checks.
+#[cfg(all(
+    any(feature = "element-compaction", feature = "element-playground"),
+    not(feature = "script")
+))]
+fn session_from(options: SessionOptions) -> Result<crate::Session, Error> {
+    crate::SessionConfig::from_options(&options)
+        .map(|config| crate::Session::new(config, crate::Script::refund_desk()))
 }
 
 /// The fact store options in `value`, checked like [`session_options`].
@@ -700,13 +740,12 @@ mod options {
         path: String,
         // The UTF-16 units of every text read so far from the same options, shared by the objects
         // below them: it stops a list of long texts from filling memory before the core's exact
-        // character count sees it (UTF-16 units bound characters from above). (A forgetting core
-        // without custom scenarios reads numbers only.)
+        // character count sees it (UTF-16 units bound characters from above). (A core without
+        // custom scripts or scenarios, but the forgetting playground's, reads numbers only.)
         #[cfg_attr(
             not(any(
-                feature = "element-compaction",
-                feature = "element-playground",
                 feature = "element-forgetting-playground",
+                feature = "script",
                 feature = "scenario"
             )),
             allow(dead_code)
@@ -793,9 +832,8 @@ mod options {
         /// characters; the core checks the exact count.
         #[cfg_attr(
             not(any(
-                feature = "element-compaction",
-                feature = "element-playground",
                 feature = "element-forgetting-playground",
+                feature = "script",
                 feature = "scenario"
             )),
             allow(dead_code)
@@ -837,12 +875,9 @@ mod options {
         }
     }
 
-    // Lists and nested objects: only the cores whose options have them.
-    #[cfg(any(
-        feature = "element-compaction",
-        all(feature = "element-forgetting", feature = "scenario"),
-        feature = "element-playground"
-    ))]
+    // Lists and nested objects: only the cores whose options have them (a custom script or
+    // scenario).
+    #[cfg(any(feature = "script", feature = "scenario"))]
     impl Fields {
         /// An object inside this one, at `path`.
         pub(super) fn child(

@@ -25,8 +25,13 @@ test("a page downloads only the code and the core its elements use", () => {
   assert.ok(compaction.includes("site/pkg/compaction_bg.wasm"), compaction.join(", "));
   assert.ok(forgetting.includes("site/pkg/forgetting_bg.wasm"), forgetting.join(", "));
   assert.ok(!compaction.some((file) => /forgetting|playground|agent_memory_widgets|\/elements[-_]/.test(file)), compaction.join(", "));
-  // The own-conversation panel's code and the import core load only when a reader opens it.
-  assert.ok(!compaction.some((file) => /\/own-|\/import[-_]/.test(file)), compaction.join(", "));
+  // The own-conversation panel's code and the core that plays a script load only when needed.
+  assert.ok(!compaction.some((file) => /\/own-|-own[-_]|-script[-_]/.test(file)), compaction.join(", "));
+  const scripted = files("only <memory-compaction> with a script of its own");
+  assert.ok(scripted.includes("site/pkg/compaction-script_bg.wasm"), scripted.join(", "));
+  assert.ok(!scripted.includes("site/pkg/compaction_bg.wasm"), scripted.join(", "));
+  const playground = files("only <memory-playground>");
+  assert.ok(playground.includes("site/pkg/playground_bg.wasm") && !playground.some((file) => /-own[-_]|-script[-_]/.test(file)), playground.join(", "));
   assert.ok(!forgetting.some((file) => /compaction|playground|agent_memory_widgets|\/elements[-_]/.test(file)), forgetting.join(", "));
   // The refund desk's core: custom scenarios are in a core of their own, for an element with one.
   assert.ok(!forgetting.some((file) => /scenario/.test(file)), forgetting.join(", "));

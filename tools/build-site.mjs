@@ -4,8 +4,9 @@
 //   site/compaction.js, ...          one module per element, loaded when the page first uses it
 //   site/own-*.js, site/links-*.js   what few readers use, loaded when one first does
 //   site/chunk-*.js                  code two elements share (the base class), loaded once
-//   site/pkg/<family>_bg.wasm        one wasm core per element family (see the Makefile)
-//   site/pkg/import_bg.wasm          importConversation alone, loaded when a reader first imports
+//   site/pkg/<family>_bg.wasm        one wasm core per element family, playing the refund desk
+//   site/pkg/<family>-script_bg.wasm  compaction and playground with custom scripts and imports,
+//                                    forgetting-scenario with custom scenarios (see the Makefile)
 //   site/pkg/elements_bg.wasm        every element's exports, for a page with elements of two families
 //   site/pkg/agent_memory_widgets_bg.wasm   the full core (with the import), for direct use from JS
 //   site/index.html, page.css, favicon.svg

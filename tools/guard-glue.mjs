@@ -52,7 +52,7 @@ glue = parts
 
 const classes = parts.length - 1;
 if (classes === 0 && !/__wbg_ptr/.test(glue)) {
-  // A core of functions only (the import core): no object to free.
+  // A core of functions only (none is built today): no object to free.
   console.log("guard-glue: no classes, nothing to guard");
   process.exit(0);
 }

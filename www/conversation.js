@@ -3,7 +3,7 @@
 // The panel's code (own.js) and the core that imports conversations load when a reader first
 // opens the panel or a `src` file is read, so a page whose readers never do downloads neither.
 
-import { h } from "./widget.js";
+import { h, script, own } from "./widget.js";
 
 /**
  * `Base` (a `MemoryWidget`) with a reader's own conversation. The element keeps it as turn specs
@@ -11,11 +11,22 @@ import { h } from "./widget.js";
  * plays them.
  */
 export const WithConversation = (Base) => class extends Base {
+  /**
+   * The refund desk's core; with a script of the element's own (a scenario, a conversation), the
+   * core that checks and plays one; with a `src` file, the one that also imports it.
+   */
+  coreNeed() {
+    const family = this.constructor.family;
+    if (this.getAttribute("src")) return own(family);
+    const scripted = this.conversation || this.scenario !== undefined || this.hasAttribute("scenario");
+    return scripted ? script(family) : family;
+  }
+
   connectedCallback() {
     // An author's file needs own.js and the import core: fetch them while the element's core loads.
     if (this.getAttribute("src") && !this.ownModule) {
       this.ownModule = import("./own.js");
-      this.ownModule.then((own) => own.prefetch(), () => {}); // loadSource reports a failure
+      this.ownModule.then((own) => own.prefetch(this), () => {}); // loadSource reports a failure
     }
     return super.connectedCallback();
   }
@@ -61,10 +72,10 @@ export const WithConversation = (Base) => class extends Base {
   #ownPanel = null;
   #openOwnPanel(typing) {
     if (!this.own.open) return;
-    this.#ownPanel ??= import("./own.js").then((own) => {
-      own.buildOwnPanel(this, typing);
+    this.#ownPanel ??= import("./own.js").then(async (own) => {
+      await own.buildOwnPanel(this, typing);
       this.showConversation = () => own.showConversation(this);
-    }, (error) => {
+    }).catch((error) => {
       this.#ownPanel = null; // the next opening tries again
       this.fail(new Error(`The panel for your own conversation could not load its code: ${error?.message ?? error}`));
     });

@@ -6,32 +6,54 @@
 export const FAMILIES = ["compaction", "forgetting", "playground", "forgetting-playground"];
 
 /**
- * What an element can need of a core (its `coreNeed()`): its family, or for a
- * <memory-forgetting> with a custom scenario, "forgetting-scenario"; and "import", for
- * `importConversation` (own.js).
+ * What an element can need of a core (its `coreNeed()`): its family; for a <memory-forgetting>
+ * with a custom scenario, "forgetting-scenario"; for a <memory-compaction> or a
+ * <memory-playground> with a script of its own (a scenario, a link's conversation),
+ * "compaction-script" or "playground-script"; and to import a conversation too (a `src` file, or
+ * a reader's in the panel, own.js), "compaction-own" or "playground-own".
  */
 export const SCENARIO = "forgetting-scenario";
+/** The need of a compaction element (`family`) with a script of its own. */
+export const script = (family) => `${family}-script`;
+/** The need of a compaction element (`family`) that imports a conversation and plays it. */
+export const own = (family) => `${family}-own`;
 
 /**
  * The cores by name (www/pkg/<name>.js and <name>_bg.wasm), the element cores smallest first:
  * what each serves and how to load its glue. The playground's core also serves <memory-compaction>, which is most of it.
  */
 export const CORES = {
+  // The refund desk only: a custom script's checks are a fifth of the session's code.
   compaction: { serves: ["compaction"], load: () => import("./pkg/compaction.js") },
-  // The refund desk only: the custom scenario's checks are a third of the store's code.
-  forgetting: { serves: ["forgetting"], load: () => import("./pkg/forgetting.js") },
+  // With custom scripts: for an element with a script of its own.
+  "compaction-script": { serves: ["compaction", script("compaction")], load: () => import("./pkg/compaction-script.js") },
+  // And `importConversation`: for a `src` file, or a reader's own conversation (own.js loads it
+  // when the reader opens the panel for one).
+  "compaction-own": {
+    serves: ["compaction", script("compaction"), own("compaction")],
+    load: () => import("./pkg/compaction-own.js"),
+  },
   "forgetting-playground": { serves: ["forgetting-playground"], load: () => import("./pkg/forgetting-playground.js") },
+  // The refund desk only: the custom scenario's checks are a fifth of the store's code.
+  forgetting: { serves: ["forgetting"], load: () => import("./pkg/forgetting.js") },
   [SCENARIO]: { serves: ["forgetting", SCENARIO], load: () => import("./pkg/forgetting-scenario.js") },
-  // Only `importConversation`, for a page whose core has none: own.js loads it when a reader
-  // opens the panel for their own conversation, or for a `src` file.
-  import: { serves: ["import"], load: () => import("./pkg/import.js") },
   playground: { serves: ["compaction", "playground"], load: () => import("./pkg/playground.js") },
-  // Every element, for a page with elements of two families; `importConversation` is left to the
-  // import core, which only a reader who imports needs, and custom scenarios to the full core.
+  "playground-script": {
+    serves: ["compaction", script("compaction"), "playground", script("playground")],
+    load: () => import("./pkg/playground-script.js"),
+  },
+  "playground-own": {
+    serves: ["compaction", script("compaction"), own("compaction"), "playground", script("playground"), own("playground")],
+    load: () => import("./pkg/playground-own.js"),
+  },
+  // Every element, for a page with elements of two families, playing the refund desk.
   elements: { serves: FAMILIES, load: () => import("./pkg/elements.js") },
   // Everything: for direct use from JS (README), the one-file bundle, and a page with elements of
-  // two families and a custom scenario.
-  agent_memory_widgets: { serves: [...FAMILIES, SCENARIO, "import"], load: () => import("./pkg/agent_memory_widgets.js") },
+  // two families and a script or scenario of their own.
+  agent_memory_widgets: {
+    serves: [...FAMILIES, SCENARIO, ...["compaction", "playground"].flatMap((family) => [script(family), own(family)])],
+    load: () => import("./pkg/agent_memory_widgets.js"),
+  },
 };
 
 /**
@@ -50,6 +72,10 @@ export function coreFor(needs) {
 function pageNeeds() {
   const needs = FAMILIES.filter((family) => document.querySelector(`memory-${family}`));
   if (document.querySelector("memory-forgetting[scenario]")) needs.push(SCENARIO);
+  for (const family of ["compaction", "playground"]) {
+    if (document.querySelector(`memory-${family}[src]`)) needs.push(own(family));
+    else if (document.querySelector(`memory-${family}[scenario]`)) needs.push(script(family));
+  }
   return needs;
 }
 

@@ -4,8 +4,7 @@
 //   <script type="module" src="widgets.js"></script>
 //   <memory-forgetting half-life="4" capacity="4"></memory-forgetting>
 
-import { h, plural, quote, num, readAttributes, MemoryWidget, SVG, svg, define } from "./widget.js";
-import { SCENARIO } from "./cores.js";
+import { h, plural, quote, num, readAttributes, MemoryWidget, SVG, svg, define, SCENARIO } from "./widget.js";
 
 /** The slider's range. */
 const T_MAX = 12;

@@ -4,6 +4,7 @@
 // (CompressionStream) in base64url. Loaded when a reader copies a link or a page opens with one.
 
 import { readCapped } from "./streams.js";
+import { script } from "./widget.js";
 
 /** The most characters one element's state may take in a link. */
 export const LINK_LIMIT = 32_000;
@@ -91,6 +92,16 @@ export async function openLink(el, packed, version) {
   // A later fragment, or the element's removal, overtook this one while it unpacked.
   if (version !== el.linkVersion || !el.isConnected || !el.model) return;
   const { a = el.openedWith, c = null, p = null } = saved ?? {};
+  if (c !== null) {
+    // A reader's conversation is played by the core that takes a script of its own.
+    try {
+      await el.coreServing(script(el.constructor.family));
+    } catch (error) {
+      if (version === el.linkVersion) el.fail(new Error(`The link's state for #${el.id} could not be opened: its WebAssembly core did not load (${error?.message ?? error})`));
+      return;
+    }
+    if (version !== el.linkVersion || !el.isConnected || !el.model) return;
+  }
   const observed = el.constructor.observedAttributes.filter((name) => name !== "scenario" && name !== "src");
   const error = el.reconfigure(() => {
     for (const name of observed) {

@@ -5,18 +5,21 @@
 // downloads neither. The element's side (`WithConversation`) is in conversation.js. Text is set
 // as text, never parsed as HTML.
 
-import { h, loadCore, plural } from "./widget.js";
+import { h, plural, own } from "./widget.js";
 import { readCapped } from "./streams.js";
 
 /** The largest conversation file read: the core takes at most 1,000,000 characters. */
 const MAX_FILE_BYTES = 4_000_000;
 
-/** The core with `importConversation`: the page's own when it has one, else the import core. */
-const importer = () => loadCore("import");
+/**
+ * The element's core once it can import a conversation and play it (www/cores.js: the
+ * `compaction-own` or `playground-own` core, or the page's, when it has that much).
+ */
+const importer = (el) => el.coreServing(own(el.constructor.family));
 
-/** Starts fetching the import core; a failure is reported where it is used. */
-export function prefetch() {
-  importer().catch(() => {});
+/** Starts fetching that core; a failure is reported where it is used. */
+export function prefetch(el) {
+  importer(el).catch(() => {});
 }
 
 /** A response's body as text, refused past `limit` bytes before it is all read. */
@@ -39,7 +42,7 @@ export async function loadSource(el, src) {
   if (url.origin !== location.origin) {
     throw new Error(`only a file from this page's own origin (${location.origin}) can be read, not one from ${url.origin}`);
   }
-  const core = importer(); // fetched alongside the file
+  const core = importer(el); // fetched alongside the file
   core.catch(() => {}); // reported below, once awaited
   const response = await fetch(url, { credentials: "same-origin" });
   if (new URL(response.url || url).origin !== location.origin) throw new Error("the file redirects to another origin");
@@ -52,10 +55,16 @@ export async function loadSource(el, src) {
 /**
  * Fills the element's panel (`el.own`, a closed <details> until now): a turn to type (`typing`,
  * for <memory-compaction>), a conversation to import, each turn's kind. Built once, outside the
- * content a rebuild replaces, so that focus stays put.
+ * content a rebuild replaces, so that focus stays put, and once the element's core is one that
+ * plays a reader's conversation (until then the panel says it is loading).
  */
-export function buildOwnPanel(el, typing) {
-  prefetch(); // while the reader types
+export async function buildOwnPanel(el, typing) {
+  // What the reader types or imports is played by the core that takes a script of its own.
+  try {
+    await importer(el);
+  } catch (error) {
+    throw new Error(`its WebAssembly core did not load (${error?.message ?? error})`);
+  }
   el.own.querySelector(".own-loading")?.remove();
   const ui = {};
   const field = (control, label) => h("div", { className: "field" }, h("label", { htmlFor: control.id }, label), control);
@@ -122,7 +131,7 @@ function changeKind(el, index, kind) {
 async function importPasted(el) {
   let core;
   try {
-    core = await importer();
+    core = await importer(el);
   } catch (error) {
     el.fail(new Error(`The import could not load its WebAssembly core: ${error?.message ?? error}`));
     return;

@@ -21,7 +21,8 @@ export function sessionModel(el, Model, more = {}) {
   if (scenario !== undefined && !Array.isArray(scenario) && !Array.isArray(scenario?.script)) {
     throw new Error(`scenario: expected { "script": [turns...] } for <${el.localName}>`);
   }
-  config.script = el.conversation ?? (Array.isArray(scenario) ? scenario : scenario?.script);
+  const script = el.conversation ?? (Array.isArray(scenario) ? scenario : scenario?.script);
+  if (script !== undefined) config.script = script; // a refund-desk core knows no such option
   try {
     const model = Model.withConfig(config);
     if (turn !== undefined) model.goTo(turn);

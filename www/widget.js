@@ -3,9 +3,10 @@
 // playground.js, forgetting-playground.js) imports this; widgets.js loads those on demand.
 // Text is always set as text, never parsed as HTML.
 
-import { loadCore, serves } from "./cores.js";
+import { loadCore, serves, script, own, SCENARIO } from "./cores.js";
 
-export { loadCore };
+// Through this module, so that the build keeps www/cores.js in the chunk every element shares.
+export { loadCore, script, own, SCENARIO };
 
 // bundle:styles-begin (the build swaps this for a constructed stylesheet: tools/build-site.mjs)
 const STYLESHEET = new URL("./style.css", import.meta.url).href;
@@ -248,20 +249,27 @@ export class MemoryWidget extends HTMLElement {
     return this.constructor.family;
   }
 
+  /**
+   * This element's core, once it serves `need` (www/cores.js): the one it has, or another, loaded
+   * and made its core. Its model stays on the old core until it is built again.
+   */
+  async coreServing(need) {
+    if (!serves(this.core, need)) this.core = await loadCore(need);
+    return this.core;
+  }
+
   /** The core being loaded for settings the element's core does not serve, if any. */
   #coreSwitch = null;
 
   /**
    * Loads a core that serves this element's settings as they are now (a custom scenario given
-   * after it was built), then builds again. Until then the widget shows its last model.
+   * after it was built, say), then builds again. Until then the widget shows its last model.
    */
   #switchCore() {
-    const need = this.coreNeed();
     const connection = this.#connection;
-    this.#coreSwitch ??= loadCore(need).then((core) => {
+    this.#coreSwitch ??= this.coreServing(this.coreNeed()).then(() => {
       this.#coreSwitch = null;
       if (!this.#connected || connection !== this.#connection) return;
-      this.core = core;
       this.rebuild();
     }, (error) => {
       this.#coreSwitch = null;

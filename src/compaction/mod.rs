@@ -94,6 +94,29 @@ impl TryFrom<SessionConfigRecord> for SessionConfig {
 }
 
 impl SessionConfig {
+    /// The settings in `options`, checked as [`Session::from_options`] checks them; its script
+    /// is not read. (A wasm core without custom scripts builds its sessions from this and the
+    /// refund desk, and so carries no script checks: src/wasm.rs.)
+    pub(crate) fn from_options(options: &SessionOptions) -> Result<SessionConfig, Error> {
+        let budget = whole_number(
+            "budget",
+            options.budget.unwrap_or(f64::from(BUDGET.0)),
+            1,
+            u32::MAX,
+        )?;
+        let hot_n = whole_number(
+            "hot_n",
+            options.hot_n.unwrap_or(f64::from(HOT_N)),
+            1,
+            u32::MAX,
+        )?;
+        let compact_at = match options.compact_at {
+            Some(percent) => Some(whole_number("compact_at", percent, 1, 100)?),
+            None => None,
+        };
+        SessionConfig::new(Tokens(budget), hot_n)?.with_compact_at(compact_at)
+    }
+
     /// Checks that `budget` and `hot_n` are at least 1.
     ///
     /// # Errors
@@ -448,27 +471,11 @@ impl Session {
     /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming the first bad value, or
     /// [`ErrorKind::OverLimit`](crate::ErrorKind) when the script passes a [limit](crate::limits).
     pub fn from_options(options: SessionOptions) -> Result<Session, Error> {
-        let budget = whole_number(
-            "budget",
-            options.budget.unwrap_or(f64::from(BUDGET.0)),
-            1,
-            u32::MAX,
-        )?;
-        let hot_n = whole_number(
-            "hot_n",
-            options.hot_n.unwrap_or(f64::from(HOT_N)),
-            1,
-            u32::MAX,
-        )?;
-        let compact_at = match options.compact_at {
-            Some(percent) => Some(whole_number("compact_at", percent, 1, 100)?),
-            None => None,
-        };
+        let config = SessionConfig::from_options(&options)?;
         let script = match options.script {
             Some(specs) => Script::within_limits(specs)?,
             None => Script::refund_desk(),
         };
-        let config = SessionConfig::new(Tokens(budget), hot_n)?.with_compact_at(compact_at)?;
         Ok(Session::new(config, script))
     }
 

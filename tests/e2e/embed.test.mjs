@@ -149,8 +149,10 @@ test("custom scenarios: a property or a JSON script element; bad fields are repo
       { speaker: "agent", kind: "decision", text: "seven eight nine", summary: "three" },
     ] };
   });
+  // c1 played the refund desk: its core checks no custom script, so it loads the one that does
+  // first (www/cores.js), then builds.
   const c1 = page.locator("#c1");
-  assert.match(await c1.locator("#done-note").textContent(), /Turn 0 of 2/);
+  await c1.locator("#done-note").filter({ hasText: /Turn 0 of 2\b/ }).waitFor(WAIT);
   await c1.getByRole("button", { name: "Add next turn" }).click();
   assert.match(await meterOf(page, "c1").textContent(), /live window 6 \//);
 
@@ -163,8 +165,7 @@ test("custom scenarios: a property or a JSON script element; bad fields are repo
   await page.evaluate(() => {
     document.getElementById("f1").scenario = { facts: [{ text: "a", importance: 0.5 }], reads: [{ fact: 9, at: 1 }] };
   });
-  // f1 played the refund desk: its core checks no custom scenario, so it loads the one that does
-  // first (www/cores.js), and then reports.
+  // So did f1, for a custom scenario.
   const f1Alert = page.locator("#f1").getByRole("alert");
   await f1Alert.filter({ hasText: "reads[0]" }).waitFor(WAIT);
   assert.equal(await f1Alert.textContent(),

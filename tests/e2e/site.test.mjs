@@ -44,13 +44,16 @@ test("the built index page works under the strict CSP and compiles one core for 
   const wasm = (await fetched()).filter((path) => path.endsWith(".wasm"));
   assert.deepEqual(wasm, ["/site/pkg/elements_bg.wasm"]);
 
-  // Its core has no importConversation: a reader who imports fetches the import core then.
+  // Its core plays the refund desk only: a reader who imports fetches the core that plays (and
+  // imports) a conversation then, for that element.
   const widget = page.locator("memory-compaction");
   await widget.locator("details.own > summary").click();
   await widget.getByRole("textbox", { name: "Conversation to import" }).fill("Dana: Hi there!\nagent: Your refund of 40 EUR for ORD-7 is on its way.");
   await widget.getByRole("button", { name: "Import" }).click();
   assert.equal(await widget.getByRole("combobox", { name: "Kind of turn 2" }).inputValue(), "decision");
-  assert.ok((await fetched()).includes("/site/pkg/import_bg.wasm"));
+  assert.ok((await fetched()).includes("/site/pkg/compaction-own_bg.wasm"));
+  // The turns so far replay on it: the imported conversation opens at turn 0, the others kept theirs.
+  assert.match(await widget.getByRole("status").textContent(), /^Imported 2 turns/);
   assert.deepEqual(await page.evaluate(() => window.violations), []);
   assert.deepEqual(problems, []);
 });
@@ -76,7 +79,7 @@ test("the panel for a reader's own conversation, and the core that imports one, 
   const { page, problems, fetched } = await openPage("tests/e2e/pages/site-compaction.html");
   const widget = page.locator("memory-compaction");
   await widget.getByRole("button", { name: "Add next turn" }).waitFor(WAIT);
-  const lazy = (paths) => paths.filter((path) => /\/own-|\/import[-_]|\/links-/.test(path));
+  const lazy = (paths) => paths.filter((path) => /\/own-|-own[-_]|-script[-_]|\/links-/.test(path));
   assert.deepEqual(lazy(await fetched()), []);
 
   await widget.locator("details.own > summary").click();
@@ -86,7 +89,10 @@ test("the panel for a reader's own conversation, and the core that imports one, 
   assert.equal(await widget.getByRole("combobox", { name: "Kind of turn 1" }).inputValue(), "chatter");
   const paths = lazy(await fetched());
   assert.ok(paths.some((path) => /^\/site\/own-\w+\.js$/.test(path)), paths.join("\n"));
-  assert.ok(paths.includes("/site/pkg/import_bg.wasm"), paths.join("\n"));
+  assert.ok(paths.includes("/site/pkg/compaction-own_bg.wasm"), paths.join("\n"));
+  // No core that plays the refund desk only is fetched twice over: the element now has its script core.
+  assert.deepEqual((await fetched()).filter((path) => path.endsWith(".wasm")),
+    ["/site/pkg/compaction-own_bg.wasm", "/site/pkg/compaction_bg.wasm"]);
   assert.deepEqual(await page.evaluate(() => window.violations), []);
   assert.deepEqual(problems, []);
 });
