@@ -292,6 +292,9 @@ test("with the async loader, a scenario=\"#id\" script after its element is stil
   await widget.getByRole("status").filter({ hasText: "Ready" }).waitFor(WAIT);
   assert.match(await widget.getByRole("status").textContent(), /Ready: 2 turns/);
   assert.equal(await widget.getByRole("alert").isHidden(), true);
+  // Its script is played by the core that checks one (the preloaded core plays the refund desk).
+  const paths = await page.evaluate(() => performance.getEntriesByType("resource").map((r) => new URL(r.name).pathname));
+  assert.ok(paths.includes("/site/pkg/compaction-script_bg.wasm"), paths.join("\n"));
   assert.deepEqual(problems, []);
 });
 
