@@ -23,7 +23,7 @@ export const WithConversation = (Base) => class extends Base {
   }
 
   connectedCallback() {
-    // An author's file needs own.js and the import core: fetch them while the element's core loads.
+    // An author's file needs own.js and the core that imports it: fetch them while the page loads.
     if (this.getAttribute("src") && !this.ownModule) {
       this.ownModule = import("./own.js");
       this.ownModule.then((own) => own.prefetch(this), () => {}); // loadSource reports a failure

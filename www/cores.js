@@ -19,8 +19,9 @@ export const script = (family) => `${family}-script`;
 export const own = (family) => `${family}-own`;
 
 /**
- * The cores by name (www/pkg/<name>.js and <name>_bg.wasm), the element cores smallest first:
- * what each serves and how to load its glue. The playground's core also serves <memory-compaction>, which is most of it.
+ * The cores by name (www/pkg/<name>.js and <name>_bg.wasm), each before the larger ones that
+ * serve what it serves (so the first that serves a need is the smallest): what each serves and
+ * how to load its glue. The playground's cores also serve <memory-compaction>, which is most of it.
  */
 export const CORES = {
   // The refund desk only: a custom script's checks are a fifth of the session's code.
@@ -104,8 +105,8 @@ let pageCore = null;
  * The initialised core module for an element that needs `need` (its family, usually). The first
  * call picks one core for every element on the page (the one the page preloads, or else, once
  * the page is parsed, the smallest that serves them all), so that a page with all four compiles
- * one wasm, not four. An element that core does not serve (of another family, or given a custom
- * scenario later) gets a core of its own. widgets.js calls this before it loads the element
+ * one wasm, not four. An element that core does not serve (of another family, or given a script
+ * or scenario later) gets a core of its own. widgets.js calls this before it loads the element
  * modules, so that the wasm compiles while they load.
  */
 export function loadCore(need) {
