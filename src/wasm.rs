@@ -718,7 +718,8 @@ extern "C" {
     fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
 }
 
-// The options reader (`options::Fields`), for every element's core; the import core reads none.
+// The options reader (`options::Fields`), for every element's core (`importConversation` alone
+// reads none).
 #[cfg(any(
     feature = "element-compaction",
     feature = "element-forgetting",
