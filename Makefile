@@ -133,9 +133,16 @@ test-native:
 	cargo clippy --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 
+define lint-core
+	cargo clippy --quiet --target $(WASM_TARGET) --no-default-features --features $(FEATURES_$(1)) --lib -- -D warnings
+
+endef
+
 # The wasm tests' own crates (wasm-bindgen-test, serde-wasm-bindgen) bring std, so they build
 # the core with it; the release build without it is what the fuzz and the browser tests run.
+# Each core's feature set is linted too: what one core leaves out must leave no dead code behind.
 test-wasm:
+	$(foreach c,$(CORES),$(call lint-core,$(c)))
 	cargo clippy --target $(WASM_TARGET) $(WASM_FEATURES) --lib -- -D warnings
 	cargo clippy --target $(WASM_TARGET) $(WASM_FEATURES),std --lib --test wasm -- -D warnings
 	WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) $(WASM_FEATURES),std --test wasm

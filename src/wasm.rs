@@ -46,7 +46,8 @@ export interface SessionConfig {
   budget?: number;
   /** Turns kept HOT and verbatim at a compaction, a whole number of at least 1 (default 2). */
   hotN?: number;
-  /** A custom script (default: the refund desk). */
+  /** A custom script (default: the refund desk). Only in the cores built with the `script`
+   * feature (the full core, `agent_memory_widgets`, has it); the others refuse it. */
   script?: TurnSpec[];
   /** Compact at this percent of the budget, 1 to 100, every policy with a token trigger
    * (default: each policy's own: ours 100, Letta's and Codex's 90). */
@@ -79,7 +80,8 @@ export interface FactStoreConfig {
   /** Half-lives of distilled facts (default 4 and 8 times halfLife). */
   semanticHalfLife?: number;
   proceduralHalfLife?: number;
-  /** A custom scenario (default: the refund desk). */
+  /** A custom scenario (default: the refund desk). Only in the cores built with the `scenario`
+   * feature (the full core, `agent_memory_widgets`, has it); the others refuse it. */
   scenario?: ScenarioSpec;
 }
 export interface ScenarioSpec {

@@ -5,10 +5,12 @@
 //   site/own-*.js, site/links-*.js   what few readers use, loaded when one first does
 //   site/chunk-*.js                  code two elements share (the base class), loaded once
 //   site/pkg/<family>_bg.wasm        one wasm core per element family, playing the refund desk
-//   site/pkg/<family>-script_bg.wasm  compaction and playground with custom scripts and imports,
-//                                    forgetting-scenario with custom scenarios (see the Makefile)
+//   site/pkg/compaction-script_bg.wasm, playground-script_bg.wasm   with custom scripts;
+//            compaction-own_bg.wasm, playground-own_bg.wasm         and importConversation;
+//            forgetting-scenario_bg.wasm                            with custom scenarios
 //   site/pkg/elements_bg.wasm        every element's exports, for a page with elements of two families
-//   site/pkg/agent_memory_widgets_bg.wasm   the full core (with the import), for direct use from JS
+//   site/pkg/agent_memory_widgets_bg.wasm   the full core, for direct use from JS and a page with
+//                                    elements of two families and a script or scenario of their own
 //   site/index.html, page.css, favicon.svg
 //   site/meta.json                   esbuild's account of what each module imports (for the size test)
 //

@@ -4,7 +4,7 @@
 //   <script type="module" src="widgets.js"></script>
 //   <memory-compaction budget="40" hot="2"></memory-compaction>
 
-import { PEAK_MS, FALL_MS, reducedMotion, h, plural, MemoryWidget, define, hasLinkState } from "./widget.js";
+import { PEAK_MS, FALL_MS, reducedMotion, h, plural, MemoryWidget, define, hasLinkState, script } from "./widget.js";
 import { turnList, sessionModel } from "./session.js";
 import { WithConversation } from "./conversation.js";
 
@@ -180,15 +180,24 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
    * Adds the turn the reader typed as the next turn: the conversation becomes the turns so far
    * and this one, a new session is built from it, and the turn is added as any other.
    */
-  addOwnTurn() {
+  async addOwnTurn() {
+    if (!this.model) return;
+    // The turn joins a script of the reader's own, which a core that takes one plays (the panel
+    // loaded it; this holds even if the element was moved meanwhile).
+    try {
+      await this.coreServing(script(this.constructor.family));
+    } catch (error) {
+      this.fail(new Error(`Your turn could not be added: its WebAssembly core did not load (${error?.message ?? error})`));
+      return;
+    }
     if (!this.model) return;
     this.#settle();
     const ui = this.ownUi;
     const turn = this.model.state().turn;
     const spec = { speaker: ui.speaker.value, kind: ui.kind.value, text: ui.text.value, summary: ui.summary.value.trim() ? ui.summary.value : null };
-    const script = this.attempt(() => this.model.script());
-    if (!script.ok) return;
-    if (!this.useConversation([...script.value.slice(0, turn), spec], `Your turn joins as turn ${turn + 1}`, true)) return;
+    const specs = this.attempt(() => this.model.script());
+    if (!specs.ok) return;
+    if (!this.useConversation([...specs.value.slice(0, turn), spec], `Your turn joins as turn ${turn + 1}`, true)) return;
     ui.text.value = "";
     ui.summary.value = "";
     this.addTurn();

@@ -36,8 +36,12 @@ export const WithConversation = (Base) => class extends Base {
     if (name !== "src") return super.attributeChanged(name);
     this.conversation = this.sourceConversation = null;
     const version = (this.sourceVersion = (this.sourceVersion ?? 0) + 1);
-    this.loadSource().then((problem) => {
+    this.loadSource().then(async (problem) => {
       // A later `src`, or the element's removal, overtook this file.
+      if (version !== this.sourceVersion || !this.isConnected) return;
+      // Built on the core that plays it, so that the build is not handed on and the problem
+      // shown below stays. (One that cannot load is reported by the build.)
+      await this.coreServing(this.coreNeed()).catch(() => {});
       if (version !== this.sourceVersion || !this.isConnected) return;
       this.rebuild();
       if (problem) this.fail(problem);

@@ -119,6 +119,7 @@ export function loadCore(need) {
   }
   pageCore ??= coreFor([need, ...pageNeeds()]);
   const name = CORES[pageCore].serves.includes(need) ? pageCore : coreFor([need]);
+  if (name === undefined) return Promise.reject(new Error(`no core serves "${need}"`));
   if (!loaded.has(name)) {
     const loading = CORES[name].load().then(async (core) => {
       await core.default({ module_or_path: new URL(`./pkg/${name}_bg.wasm`, import.meta.url) });

@@ -92,7 +92,7 @@ export async function openLink(el, packed, version) {
   // A later fragment, or the element's removal, overtook this one while it unpacked.
   if (version !== el.linkVersion || !el.isConnected || !el.model) return;
   const { a = el.openedWith, c = null, p = null } = saved ?? {};
-  if (c !== null) {
+  if (c !== null && el.useConversation) {
     // A reader's conversation is played by the core that takes a script of its own.
     try {
       await el.coreServing(script(el.constructor.family));

@@ -174,8 +174,9 @@ export class MemoryWidget extends HTMLElement {
       this.#previewing = true;
     }
     try {
-      /** The wasm core's module: its classes (`this.core.Session`, ...) make this widget's model. */
-      this.core = await loadCore(this.coreNeed());
+      // The wasm core's module (`this.core`): its classes (`this.core.Session`, ...) make this
+      // widget's model. One a reconnected element has already stays, if it serves.
+      await this.coreServing(this.coreNeed());
     } catch (error) {
       if (!current()) return;
       // A core that cannot be fetched or compiled (offline, a wrong path, a CSP without
@@ -197,6 +198,10 @@ export class MemoryWidget extends HTMLElement {
     await nextBuild(previewed);
     if (!current()) return;
     const problem = await this.loadSource?.();
+    if (!current()) return;
+    // Settings given while the core loaded (a scenario, say) may need another core: build on it.
+    // (One that cannot load is reported by the build.)
+    await this.coreServing(this.coreNeed()).catch(() => {});
     if (!current()) return;
     this.rebuild();
     if (problem) this.fail(problem);
@@ -254,7 +259,11 @@ export class MemoryWidget extends HTMLElement {
    * and made its core. Its model stays on the old core until it is built again.
    */
   async coreServing(need) {
-    if (!serves(this.core, need)) this.core = await loadCore(need);
+    if (!serves(this.core, need)) {
+      const core = await loadCore(need);
+      // Another call may have given it a core that serves as much meanwhile: keep that one.
+      if (!serves(this.core, need)) this.core = core;
+    }
     return this.core;
   }
 
@@ -457,6 +466,8 @@ export class MemoryWidget extends HTMLElement {
     let next;
     try {
       change();
+      // A model is only built on a core that serves the settings (see #switchCore).
+      if (!serves(this.core, this.coreNeed())) throw new Error("the WebAssembly core for these settings is still loading; try again in a moment");
       next = this.createModel();
     } catch (error) {
       for (const [name, value] of before) {

@@ -102,6 +102,21 @@ test("three typed turns: the third crosses the budget, is compacted, and Step ba
   assert.deepEqual(problems, []);
 });
 
+test("an element moved after its panel opened still plays the reader's turns on the core that takes them", async () => {
+  const { problems, session } = await openOwn();
+  await openPanel(session);
+  await session.getByRole("textbox", { name: "Your turn" }).waitFor(WAIT);
+  // Moved: it connects again, keeps the core its panel loaded, and builds anew.
+  await session.evaluate((el) => el.parentElement.append(el));
+  await session.getByRole("button", { name: "Add next turn" }).waitFor(WAIT);
+  await typeTurn(session, "Where is my order ORD-9?", { kind: "question" });
+  await session.getByRole("region", { name: "transcript" }).filter({ hasText: "Where is my order ORD-9?" }).waitFor(WAIT);
+  const now = await state(session);
+  assert.deepEqual([now.turn, now.totalTurns], [1, 1]);
+  assert.equal(await session.getByRole("alert").isHidden(), true);
+  assert.deepEqual(problems, []);
+});
+
 const PLAIN = "Dana: Hi there!\nDana: My order ORD-4410 for $75.00 never arrived. Can you check?\ntool: lookup ORD-4410: lost in transit by Parcelo.\nagent: Parcelo lost it, so I refunded $75.00 as RF-2231.\nIt takes five days.\nDana: Thanks a lot!";
 
 test("an imported conversation, as plain lines or chat JSON: kinds inferred, shown and changeable", async () => {
