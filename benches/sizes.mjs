@@ -59,13 +59,13 @@ export const PAGES = [
   { name: "only <memory-forgetting> with a custom scenario", needs: ["forgetting", "forgetting-scenario"], goal: 18_000, budget: 50_500 },
   { name: "only <memory-playground>", needs: ["playground"], goal: 18_000, budget: 47_400 },
   { name: "only <memory-playground> with a script of its own", needs: ["playground", "playground-script"], goal: 18_000, budget: 51_200 },
-  { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], goal: 18_000, budget: 36_900 },
+  { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], goal: 18_000, budget: 37_300 },
   { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 89_400 },
 ];
 /** What opening the own-conversation panel fetches (own.js and the script core), at most. */
 export const ON_DEMAND_BUDGET = 31_000;
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 97_600 };
+export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 98_100 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {
