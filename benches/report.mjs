@@ -316,8 +316,8 @@ Without any cache of field names the snapshot serializer was 0.4 KB smaller, and
 \`state()\` 2.3 times as slow; with \`Reflect.set\` instead of the catching setter, 2 to 3 times.
 
 Issue 11, the round after: no \`core::fmt\`, and cores that play the refund desk. Each step on
-top of the one before, pages in gzip KB, measured from the built site (the last row is this
-bench's):
+top of the one before, pages in gzip KB, measured from the built site (the last row is as the
+table at the top measures it):
 
 | step | compaction | forgetting | playground | f. playground | index | bundle |
 |---|---|---|---|---|---|---|
@@ -325,6 +325,7 @@ bench's):
 | the wasm build \`no_std\`, with a panic handler that traps, and messages built by \`text!\` instead of \`format!\` (\`src/text.rs\`; f64's rounding from \`src/float.rs\`): no core has \`core::fmt\` any more (compaction core 24.8 → 22.1, forgetting 35.8 → 33.3, full 68.5 → 65.7) | 36.9 | 49.7 | 50.3 | 36.3 | 95.8 | 97.0 |
 | custom scenarios in a core of their own (\`forgetting-scenario\`): the \`forgetting\` and \`elements\` cores play the refund desk (forgetting core 33.3 → 27.2); a page with a scenario 49.9 | 37.1 | 43.7 | 50.5 | 36.5 | 91.8 | 97.0 |
 | custom scripts too (\`compaction-script\`, \`playground-script\`, and with \`importConversation\` \`compaction-own\`, \`playground-own\`, which replace the import core): compaction core 21.9 → 17.9; a page with a script 37.4 and 50.7, as before; the own-conversation panel 30.5 on demand (was 15.5) | 33.4 | 43.8 | 46.8 | 36.7 | 88.9 | 97.4 |
+| a review's fixes to the switching of cores (a reconnected element keeps its core, a first build waits for the core its settings need, \`reconfigure\` builds only on a core that serves them), in the code every element shares | 33.6 | 43.9 | 47.0 | 36.8 | 89.1 | 97.6 |
 
 The round above found that a builder in place of \`format!\` saved nothing, because std's panic
 path kept \`core::fmt\` linked; with the build \`no_std\` as well, the two together took all of
@@ -334,9 +335,9 @@ than pushing each piece in place (+0.23 on the compaction core, +0.74 on the for
 script core that also imports (one core for a \`scenario\` and for a reader's own conversation),
 which made a page with a scenario 4.2 KB heavier than before.
 
-What stands between this and the goals now: the compaction page is 17.9 KB of wasm and 15.5 KB of
-JavaScript and CSS (the code every element shares 6.6, with the table of cores; the element 5.2;
-the glue 2.2; the conversation mixin 1.1; the loader 0.5). On the compaction core \`twiggy\`
+What stands between this and the goals now: the compaction page is 17.9 KB of wasm and 15.9 KB of
+JavaScript and CSS (the code every element shares 6.7, with the table of cores and their
+switching; the element 5.3; the glue 2.2; the conversation mixin 1.2; the loader 0.5). On the compaction core \`twiggy\`
 (\`wasm-opt -O1 -g\`) counts 43.8 KB raw of code and data: \`Vec\` and allocation code 7.9, data
 (the refund desk, messages, field names) 5.0, other generic \`core\` code 4.9, the session 4.5,
 its window 1.6 and policy 1.2, the boundary and its option reader 3.5, wasm-bindgen's runtime 2.6,
