@@ -639,73 +639,72 @@ fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
 /// nor the scenario checks (`Scenario::new`) are in the core.
 #[cfg(all(feature = "element-forgetting", feature = "scenario"))]
 fn scenario_spec(options: &options::Fields) -> Result<Option<ScenarioSpec>, JsError> {
-    Ok(
-        match options.child(
-            &options.get("scenario")?,
-            "scenario",
-            &["facts", "reads", "events", "consolidation"],
-        )? {
-            None => None,
-            Some(scenario) => Some(ScenarioSpec {
-                facts: scenario
-                    .list(
-                        "facts",
-                        MAX_FACTS,
-                        |fact| {
-                            Ok(SeedFactSpec {
-                                text: fact.text("text")?,
-                                importance: fact.number("importance")?,
-                            })
-                        },
-                        &["text", "importance"],
-                    )?
-                    .unwrap_or_default(),
-                reads: scenario
-                    .list(
-                        "reads",
-                        MAX_READS,
-                        |read| {
-                            Ok(ReadSpec {
-                                fact: read.number("fact")?,
-                                at: read.number("at")?,
-                            })
-                        },
-                        &["fact", "at"],
-                    )?
-                    .unwrap_or_default(),
-                events: scenario
-                    .list(
-                        "events",
-                        MAX_EVENTS,
-                        |event| {
-                            Ok(EventSpec {
-                                label: event.text("label")?,
-                                text: event.text("text")?,
-                                importance: event.number("importance")?,
-                                supersedes: event.number("supersedes")?,
-                            })
-                        },
-                        &["label", "text", "importance", "supersedes"],
-                    )?
-                    .unwrap_or_default(),
-                consolidation: scenario
-                    .list(
-                        "consolidation",
-                        MAX_RULES,
-                        |rule| {
-                            Ok(RuleSpec {
-                                kind: rule.text("kind")?,
-                                text: rule.text("text")?,
-                                importance: rule.number("importance")?,
-                                sources: rule.numbers("sources")?,
-                            })
-                        },
-                        &["kind", "text", "importance", "sources"],
-                    )?
-                    .unwrap_or_default(),
-            }),
-        },
-    )
+    let Some(scenario) = options.child(
+        &options.get("scenario")?,
+        "scenario",
+        &["facts", "reads", "events", "consolidation"],
+    )?
+    else {
+        return Ok(None);
+    };
+    Ok(Some(ScenarioSpec {
+        facts: scenario
+            .list(
+                "facts",
+                MAX_FACTS,
+                |fact| {
+                    Ok(SeedFactSpec {
+                        text: fact.text("text")?,
+                        importance: fact.number("importance")?,
+                    })
+                },
+                &["text", "importance"],
+            )?
+            .unwrap_or_default(),
+        reads: scenario
+            .list(
+                "reads",
+                MAX_READS,
+                |read| {
+                    Ok(ReadSpec {
+                        fact: read.number("fact")?,
+                        at: read.number("at")?,
+                    })
+                },
+                &["fact", "at"],
+            )?
+            .unwrap_or_default(),
+        events: scenario
+            .list(
+                "events",
+                MAX_EVENTS,
+                |event| {
+                    Ok(EventSpec {
+                        label: event.text("label")?,
+                        text: event.text("text")?,
+                        importance: event.number("importance")?,
+                        supersedes: event.number("supersedes")?,
+                    })
+                },
+                &["label", "text", "importance", "supersedes"],
+            )?
+            .unwrap_or_default(),
+        consolidation: scenario
+            .list(
+                "consolidation",
+                MAX_RULES,
+                |rule| {
+                    Ok(RuleSpec {
+                        kind: rule.text("kind")?,
+                        text: rule.text("text")?,
+                        importance: rule.number("importance")?,
+                        sources: rule.numbers("sources")?,
+                    })
+                },
+                &["kind", "text", "importance", "sources"],
+            )?
+            .unwrap_or_default(),
+    }))
 }
 
 // The JS functions the options reader calls, each in its catching form: a caller's getter,
