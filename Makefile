@@ -107,6 +107,7 @@ build: tools
 define family
 	CARGO_TARGET_DIR=target/family-$(1) cargo build --release --target $(WASM_TARGET) --no-default-features --features $(FEATURES_$(1))
 	$(call bindgen,target/family-$(1)/$(WASM_TARGET)/release/$(CRATE).wasm,$(1))
+	node tools/trim-glue.mjs $(PKG)/$(1).js
 
 endef
 

@@ -1,5 +1,6 @@
-// The build's wasm rewriting (tools/drop-dead-shims.mjs) on small modules made here with binaryen,
-// so that each case is exact: part of `make test` (test-size).
+// The build's rewriting of the cores: tools/drop-dead-shims.mjs on small modules made here with
+// binaryen, so that each case is exact, and tools/trim-glue.mjs on the full core's glue. Part of
+// `make test` (test-size).
 //
 //   node --test tests/tools.test.mjs
 
@@ -127,4 +128,37 @@ test("a module without such slots comes back byte for byte", () => {
   const { bytes: after, dropped } = dropDeadShims(bytes);
   assert.equal(dropped, 0);
   assert.deepEqual(after, bytes);
+});
+
+// ---- tools/trim-glue.mjs, on the full core's glue (which the build leaves untrimmed) ----------
+
+test("trimmed glue still starts a core and plays it, and has no initSync to call", async () => {
+  const { readFileSync, writeFileSync, mkdtempSync, copyFileSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const { tmpdir } = await import("node:os");
+  const { pathToFileURL } = await import("node:url");
+  const { trimGlue, trimDeclarations } = await import("../tools/trim-glue.mjs");
+  const pkg = new URL("../www/pkg/", import.meta.url);
+  const glue = readFileSync(new URL("agent_memory_widgets.js", pkg), "utf8");
+  assert.match(glue, /function initSync\(/, "the full core keeps initSync");
+  const trimmed = trimGlue(glue);
+  assert.equal(trimGlue(trimmed), trimmed, "trimming twice changes nothing");
+  assert.doesNotMatch(trimmed, /initSync|deprecated parameters|'encodeInto' in/);
+  assert.ok(trimmed.length < glue.length - 800, "about 1 KB of source goes");
+  const types = trimDeclarations(readFileSync(new URL("agent_memory_widgets.d.ts", pkg), "utf8"));
+  assert.doesNotMatch(types, /initSync|SyncInitInput/);
+  assert.match(types, /export default function __wbg_init/);
+
+  const dir = mkdtempSync(join(tmpdir(), "trim-glue-"));
+  writeFileSync(join(dir, "glue.js"), trimmed);
+  copyFileSync(new URL("agent_memory_widgets_bg.wasm", pkg), join(dir, "agent_memory_widgets_bg.wasm"));
+  const core = await import(pathToFileURL(join(dir, "glue.js")).href);
+  assert.equal(core.initSync, undefined);
+  await core.default({ module_or_path: readFileSync(join(dir, "agent_memory_widgets_bg.wasm")) });
+  const session = new core.Session();
+  session.goTo(10);
+  assert.deepEqual(session.state().crossings, [4, 6, 8, 9, 10]);
+  session.free();
+
+  assert.throws(() => trimGlue(glue.replace("function initSync(module) {", "function initSync(m) {")), /cannot find exactly one initSync/);
 });
