@@ -40,16 +40,19 @@ export function replaceOnce(text, from, to, what) {
 /** Where style.css's rules for the page around the widgets begin (index.html only). */
 const PAGE_RULES = "/* ---- The page around the widgets";
 
-/** What an `@elements` comment in style.css looks like: the elements the rules after it style. */
+/**
+ * What an `@elements` comment in style.css looks like: the elements the rules after it style, or
+ * `own`, the reader's-own-conversation panel (rules that own.js brings when it loads).
+ */
 const ELEMENTS_MARK = /^\/\* @elements ([a-z -]+) \*\/$/;
 
 /**
  * The widgets' rules in style.css, by the elements they style: `{ all, compaction, forgetting,
- * playground }`, each in the file's order. Rules are for every element (`all`) until an
+ * playground, forgetting-playground, own }`, each in the file's order. Rules are for every element (`all`) until an
  * `@elements` comment names some; `@elements all` goes back to every element.
  */
 export function rulesByElement(css) {
-  const rules = { all: [], ...Object.fromEntries(FAMILIES.map((family) => [family, []])) };
+  const rules = { all: [], ...Object.fromEntries(FAMILIES.map((family) => [family, []])), own: [] };
   let targets = ["all"];
   for (const line of css.split("\n")) {
     const mark = line.match(ELEMENTS_MARK);
@@ -83,7 +86,9 @@ export async function minifiedCss() {
 /**
  * An esbuild plugin that swaps widget.js's `<link>` to style.css for constructed stylesheets:
  * the rules for every element in widget.js (the shared chunk), and each element's own rules in
- * its module, which hands them to widget.js before it defines its element.
+ * its module, which hands them to widget.js before it defines its element. own.js hands over the
+ * rules of its panel the same way, and adopts them into an element's shadow root when it builds
+ * the panel there (`adoptMoreStyles`).
  */
 export function inlineStyles(shadow) {
   return {
@@ -106,10 +111,13 @@ export function addStyles(family, css) {
 function adoptStyles(root, family) {
   root.adoptedStyleSheets = SHEETS[family] ? [SHEETS.all, SHEETS[family]] : [SHEETS.all];
 }
+export function adoptMoreStyles(root, name) {
+  if (!root.adoptedStyleSheets.includes(SHEETS[name])) root.adoptedStyleSheets = [...root.adoptedStyleSheets, SHEETS[name]];
+}
 `;
         return { contents: source.slice(0, begin) + styles + source.slice(end + "// bundle:styles-end".length), loader: "js" };
       });
-      const elementModule = new RegExp(`[\\\\/]www[\\\\/](${FAMILIES.join("|")})\\.js$`);
+      const elementModule = new RegExp(`[\\\\/]www[\\\\/](${[...FAMILIES, "own"].join("|")})\\.js$`);
       build.onLoad({ filter: elementModule }, (args) => {
         const family = args.path.match(elementModule)[1];
         const source = readFileSync(args.path, "utf8");

@@ -5,7 +5,7 @@
 // downloads neither. The element's side (`WithConversation`) is in conversation.js. Text is set
 // as text, never parsed as HTML.
 
-import { h, plural, own } from "./widget.js";
+import { h, plural, own, adoptMoreStyles } from "./widget.js";
 import { readCapped } from "./streams.js";
 
 /** The largest conversation file read: the core takes at most 1,000,000 characters. */
@@ -66,6 +66,7 @@ export async function buildOwnPanel(el, typing) {
     throw new Error(`its WebAssembly core did not load (${error?.message ?? error})`);
   }
   el.own.querySelector(".own-loading")?.remove();
+  adoptMoreStyles(el.shadowRoot, "own");
   const ui = {};
   const field = (control, label) => h("div", { className: "field" }, h("label", { htmlFor: control.id }, label), control);
   const parts = [];

@@ -24,6 +24,11 @@ function adoptStyles(root) {
   for (const type of ["load", "error"]) link.addEventListener(type, () => (root.adoptedStyleSheets = []));
   root.append(link);
 }
+/**
+ * Adds the rules `name` (`"own"`: the panel own.js builds) to a shadow root. Here every rule is in
+ * the linked stylesheet already; the build's version adopts the sheet own.js brought.
+ */
+export function adoptMoreStyles(_root, _name) {}
 // bundle:styles-end
 
 /** The widgets on the page, for the link that holds their states. */

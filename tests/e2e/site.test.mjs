@@ -330,6 +330,12 @@ async function computedStyles(path, width) {
   await page.locator("memory-playground .policies").waitFor(WAIT);
   const point = page.getByRole("slider", { name: "point in the stream" });
   await point.fill(await point.getAttribute("max"));
+  // The panel for a reader's own conversation, whose rules the build gives to own.js.
+  for (const name of ["memory-compaction", "memory-playground"]) {
+    const widget = page.locator(name).first();
+    await widget.locator("details.own > summary").click();
+    await widget.getByRole("button", { name: "Import" }).waitFor(WAIT);
+  }
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   const styles = await page.evaluate(() => {
     const all = {};
