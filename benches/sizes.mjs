@@ -50,22 +50,24 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * and 3 off the index page, where a page with a script or scenario of its own weighs what it
  * did. Opening the own-conversation panel now fetches a core that imports and plays a
  * conversation (the Session again, with its script checks and the import: +15 KB on demand), so
- * its budget rose on purpose.
+ * its budget rose on purpose. The element cores' glue without what the elements never run
+ * (tools/trim-glue.mjs) took 0.15 KB off every page, and the panel's rules moving into own.js
+ * 0.2 KB off the compaction and playground pages (+0.3 KB on demand).
  */
 export const PAGES = [
-  { name: "only <memory-compaction>", needs: ["compaction"], goal: 18_000, budget: 33_900 },
-  { name: "only <memory-compaction> with a script of its own", needs: ["compaction", "compaction-script"], goal: 18_000, budget: 37_900 },
+  { name: "only <memory-compaction>", needs: ["compaction"], goal: 18_000, budget: 33_800 },
+  { name: "only <memory-compaction> with a script of its own", needs: ["compaction", "compaction-script"], goal: 18_000, budget: 37_800 },
   { name: "only <memory-forgetting>", needs: ["forgetting"], goal: 18_000, budget: 44_200 },
   { name: "only <memory-forgetting> with a custom scenario", needs: ["forgetting", "forgetting-scenario"], goal: 18_000, budget: 50_500 },
-  { name: "only <memory-playground>", needs: ["playground"], goal: 18_000, budget: 47_400 },
-  { name: "only <memory-playground> with a script of its own", needs: ["playground", "playground-script"], goal: 18_000, budget: 51_200 },
-  { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], goal: 18_000, budget: 37_300 },
-  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 89_400 },
+  { name: "only <memory-playground>", needs: ["playground"], goal: 18_000, budget: 47_200 },
+  { name: "only <memory-playground> with a script of its own", needs: ["playground", "playground-script"], goal: 18_000, budget: 51_000 },
+  { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], goal: 18_000, budget: 37_100 },
+  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 89_100 },
 ];
 /** What opening the own-conversation panel fetches (own.js and the script core), at most. */
-export const ON_DEMAND_BUDGET = 31_000;
+export const ON_DEMAND_BUDGET = 31_200;
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 98_100 };
+export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 97_900 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {
