@@ -18,7 +18,7 @@ export const WithConversation = (Base) => class extends Base {
   coreNeed() {
     const family = this.constructor.family;
     if (this.getAttribute("src")) return own(family);
-    const scripted = this.conversation || this.scenario !== undefined || this.hasAttribute("scenario");
+    const scripted = this.conversation || this.hasScenario();
     return scripted ? script(family) : family;
   }
 

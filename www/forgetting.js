@@ -35,7 +35,7 @@ class MemoryForgetting extends MemoryWidget {
 
   /** The refund desk's core, or with a custom scenario, the core that checks and plays one. */
   coreNeed() {
-    return this.scenario !== undefined || this.hasAttribute("scenario") ? SCENARIO : "forgetting";
+    return this.hasScenario() ? SCENARIO : "forgetting";
   }
 
   createModel({ fallback = false } = {}) {

@@ -572,6 +572,11 @@ export class MemoryWidget extends HTMLElement {
     this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
 
+  /** Whether a custom scenario is given, as the `scenario` property or attribute (read or not). */
+  hasScenario() {
+    return this.scenario !== undefined || this.hasAttribute("scenario");
+  }
+
   /** The custom scenario: the `scenario` property, or JSON in the element `scenario="#id"` names. */
   scenarioFromAttribute() {
     if (this._scenario !== undefined) return this._scenario;
