@@ -344,6 +344,22 @@ its window 1.6 and policy 1.2, the boundary and its option reader 3.5, wasm-bind
 our \`Serialize\` impls 2.5 and serde 1.3, error texts 2.0, the snapshot serializer 2.0, the
 allocator 0.7; no item over 2.4 KB. The rest is the lean rewrite issue 11 describes, of the core
 and of the element code alike: even a 10 KB core would leave this page near 26 KB.
+
+Issue 11, a third round: what the page fetches and never runs. Pages in gzip KB, each step on top
+of the one before:
+
+| step | compaction | forgetting | playground | f. playground | index | bundle |
+|---|---|---|---|---|---|---|
+| before (the round above's last bench) | 33.6 | 43.9 | 47.0 | 36.8 | 89.1 | 97.6 |
+| each element core's glue without \`initSync\`, the warnings for deprecated call forms and a \`TextEncoder.encodeInto\` fallback (\`tools/trim-glue.mjs\`; the full core keeps them) | 33.5 | 43.8 | 46.8 | 36.6 | 88.9 | 97.6 |
+| the rules of the panel for a reader's own conversation in \`own.js\`, adopted when it builds the panel (\`@elements own\`): the panel on demand 30.3 → 30.7; and one \`hasScenario()\` in the code every element shares | 33.3 | 43.8 | 46.7 | 36.7 | 88.6 | 97.5 |
+
+Tried and not kept (gzip of the core): an override of serde's \`collect_seq\` in the snapshot
+serializer, one loop per element type in place of serde's 176 bytes a type (280 bytes raw off the
+compaction and forgetting cores, but -0.05 and +0.05 of gzip: the copies it replaced were alike
+and compressed to little); punctuation trimmed byte by byte in place of \`trim_matches\` (-0.01);
+the other elements' modules loaded a frame after the first element's (first meter 1.45 and 1.38
+with it, 1.22 and 1.43 without, in alternating runs of 30 loads: within the noise).
 `;
 
 writeFileSync(join(ROOT, "BENCHMARKS.md"), report);
