@@ -1,5 +1,5 @@
 // Drops from an element core's glue what the elements never run: `make build` runs it on each
-// core but the full one, after guard-glue. About 0.2 KB of gzip a page (BENCHMARKS.md).
+// core but the full one, after guard-glue. About 0.15 KB of gzip a page (BENCHMARKS.md).
 //
 // What goes, and why it is safe:
 // - `initSync`: www/cores.js starts every element core with the async `default` export.
