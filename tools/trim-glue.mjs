@@ -7,7 +7,7 @@
 //   `{ module_or_path }`, and so does the build (tools/build-site.mjs). A bare argument still
 //   works: it is taken as `module_or_path`, as wasm-bindgen takes it, without the warning.
 // - The `TextEncoder.encodeInto` fallback: every browser that runs the elements (custom elements,
-//   adopted stylesheets, wasm) has `encodeInto`.
+//   adopted stylesheets, wasm) has `encodeInto`. (A core that takes no string has no encoder.)
 //
 // The full core (www/pkg/agent_memory_widgets.js) keeps all of it: it is the library's JS API,
 // and callers may use `initSync` or the older forms. The glue's shape is pinned by the exact
@@ -47,7 +47,10 @@ export function trimGlue(glue) {
   if (glue.includes(MARK)) return glue;
   glue = cutOnce(glue, "function initSync(module) {", "\n    return __wbg_finalize_init(instance, module);\n}\n", "initSync");
   glue = replaceOnce(glue, "export { initSync, __wbg_init as default };", "export { __wbg_init as default };", "export list");
-  glue = cutOnce(glue, "if (!('encodeInto' in cachedTextEncoder)) {", "\n    };\n}\n", "encodeInto fallback");
+  // A core that takes no string from JS has no encoder at all.
+  if (glue.includes("cachedTextEncoder")) {
+    glue = cutOnce(glue, "if (!('encodeInto' in cachedTextEncoder)) {", "\n    };\n}\n", "encodeInto fallback");
+  }
   glue = replaceOnce(
     glue,
     `    if (module_or_path !== undefined) {
