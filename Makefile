@@ -96,7 +96,7 @@ FEATURES_playground := element-compaction,element-playground
 FEATURES_forgetting-playground := element-forgetting-playground
 
 # The wasm builds leave out the native-only `deserialize` feature and `std` (Cargo.toml).
-WASM_FEATURES := --no-default-features --features element-compaction,element-forgetting,element-playground,element-forgetting-playground,script,scenario,import
+WASM_FEATURES := --no-default-features --features element-compaction,element-forgetting,element-playground,element-forgetting-playground,options,script,scenario,import
 
 build: tools
 	cargo build --release --target $(WASM_TARGET) $(WASM_FEATURES)
@@ -147,6 +147,9 @@ test-wasm:
 	cargo clippy --target $(WASM_TARGET) $(WASM_FEATURES) --lib -- -D warnings
 	cargo clippy --target $(WASM_TARGET) $(WASM_FEATURES),std --lib --test wasm -- -D warnings
 	WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) $(WASM_FEATURES),std --test wasm
+	# The elements' own cores, which take their settings as numbers (no `options`).
+	cargo clippy --target $(WASM_TARGET) --no-default-features --features $(FEATURES_elements),std --lib --test wasm_settings -- -D warnings
+	WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) --no-default-features --features $(FEATURES_elements),std --test wasm_settings
 
 test-size: dist
 	node --test tests/size.test.mjs tests/tools.test.mjs

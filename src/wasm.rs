@@ -6,8 +6,22 @@
 //! objects (camelCase, `null` for absent values), and turns every core [`Error`](crate::Error)
 //! into a thrown JS `Error` with the core's message. No JS input can reach a panic.
 
+// Texts are built only by the readers of JS values, and for their errors.
+#[cfg(any(
+    feature = "options",
+    feature = "import",
+    feature = "element-forgetting-playground"
+))]
 use crate::prelude::*;
-use js_sys::{Array, JsString, Reflect};
+// What reads JS objects: the options reader and `importConversation`.
+#[cfg(any(
+    feature = "options",
+    feature = "import",
+    feature = "element-forgetting-playground"
+))]
+use js_sys::JsString;
+#[cfg(any(feature = "options", feature = "import"))]
+use js_sys::{Array, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -22,12 +36,20 @@ use crate::error::whole_number;
 // The features `script` and `scenario` go with the elements that read them (the Makefile's cores).
 #[cfg(any(feature = "script", feature = "scenario", feature = "import"))]
 use crate::limits::check_len;
+#[cfg(any(feature = "options", feature = "import"))]
 use crate::limits::MAX_TOTAL_TEXT_CHARS;
 use crate::Error;
 // Each element family's exports can be built alone (the Makefile builds one core per family), so
 // what only one family reads is imported for that family only.
 #[cfg(any(feature = "script", feature = "import"))]
 use crate::limits::MAX_TURNS;
+#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
+use crate::SessionOptions;
+#[cfg(all(
+    any(feature = "element-compaction", feature = "element-playground"),
+    any(feature = "options", feature = "import")
+))]
+use crate::TurnSpec;
 #[cfg(all(feature = "element-forgetting", feature = "scenario"))]
 use crate::{
     limits::{MAX_EVENTS, MAX_FACTS, MAX_READS, MAX_RULES},
@@ -35,8 +57,6 @@ use crate::{
 };
 #[cfg(feature = "element-forgetting")]
 use crate::{EventIndex, FactId, StoreOptions, Time};
-#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
-use crate::{SessionOptions, TurnSpec};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
@@ -161,12 +181,31 @@ impl JsSession {
         JsSession(crate::Session::default())
     }
 
-    /// A session with custom options; throws an `Error` naming the bad option.
+    /// A session with custom options; throws an `Error` naming the bad option. In the cores
+    /// that read options objects (Cargo.toml's `options`), the full core among them.
+    #[cfg(feature = "options")]
     #[wasm_bindgen(js_name = withConfig)]
     pub fn with_config(
         #[wasm_bindgen(unchecked_param_type = "SessionConfig")] options: JsValue,
     ) -> Result<JsSession, JsError> {
         session_from(session_options(&options)?)
+            .map(JsSession)
+            .map_err(js_error)
+    }
+
+    /// A session of the refund desk with the settings `withConfig` takes, as numbers, each
+    /// `undefined` for the seed's: `Session.withSettings(60, 3)`. The same checks and messages
+    /// (`hotN must be a whole number of at least 1, got 0`). In the cores without `withConfig`,
+    /// the elements' own: its reader of options objects is 2.4 KB of gzip, and each core has
+    /// one way in.
+    #[cfg(not(feature = "options"))]
+    #[wasm_bindgen(js_name = withSettings)]
+    pub fn with_settings(
+        budget: Option<f64>,
+        hot_n: Option<f64>,
+        compact_at: Option<f64>,
+    ) -> Result<JsSession, JsError> {
+        session_from(settings(budget, hot_n, compact_at))
             .map(JsSession)
             .map_err(js_error)
     }
@@ -322,13 +361,31 @@ impl JsPlayground {
         JsPlayground(crate::Playground::default())
     }
 
-    /// A playground with custom options (the same as `Session.withConfig`).
+    /// A playground with custom options (the same as `Session.withConfig`, and in the same
+    /// cores).
+    #[cfg(feature = "options")]
     #[wasm_bindgen(js_name = withConfig)]
     pub fn with_config(
         #[wasm_bindgen(unchecked_param_type = "SessionConfig")] options: JsValue,
     ) -> Result<JsPlayground, JsError> {
-        // As Playground::from_options, through the session.
-        let session = session_from(session_options(&options)?).map_err(js_error)?;
+        JsPlayground::of(session_options(&options)?)
+    }
+
+    /// A playground of the refund desk with settings as numbers (the same as
+    /// `Session.withSettings`, and in the same cores).
+    #[cfg(not(feature = "options"))]
+    #[wasm_bindgen(js_name = withSettings)]
+    pub fn with_settings(
+        budget: Option<f64>,
+        hot_n: Option<f64>,
+        compact_at: Option<f64>,
+    ) -> Result<JsPlayground, JsError> {
+        JsPlayground::of(settings(budget, hot_n, compact_at))
+    }
+
+    /// As Playground::from_options, through the session.
+    fn of(options: SessionOptions) -> Result<JsPlayground, JsError> {
+        let session = session_from(options).map_err(js_error)?;
         Ok(JsPlayground(crate::Playground::new(
             session.config(),
             session.script().clone(),
@@ -380,7 +437,9 @@ impl JsForgettingPlayground {
         ))
     }
 
-    /// A playground with custom options; throws an `Error` naming the bad option.
+    /// A playground with custom options; throws an `Error` naming the bad option. Only in the
+    /// cores that read options objects, as `Session.withConfig`.
+    #[cfg(feature = "options")]
     #[wasm_bindgen(js_name = withConfig)]
     pub fn with_config(
         #[wasm_bindgen(unchecked_param_type = "ForgettingPlaygroundConfig")] options: JsValue,
@@ -394,6 +453,22 @@ impl JsForgettingPlayground {
             ),
             None => (None, None, None),
         };
+        crate::ForgettingPlayground::from_options(half_life, capacity, stream.as_deref())
+            .map(JsForgettingPlayground)
+            .map_err(js_error)
+    }
+
+    /// A playground with the settings `withConfig` takes, in its order, each `undefined` for
+    /// the seed's: `ForgettingPlayground.withSettings(4, 6, "refund-desk")`. In the cores without
+    /// `withConfig`, as `Session.withSettings`.
+    #[cfg(not(feature = "options"))]
+    #[wasm_bindgen(js_name = withSettings)]
+    pub fn with_settings(
+        half_life: Option<f64>,
+        capacity: Option<f64>,
+        #[wasm_bindgen(unchecked_param_type = "string | undefined")] stream: JsValue,
+    ) -> Result<JsForgettingPlayground, JsError> {
+        let stream = short_name("stream", &stream)?;
         crate::ForgettingPlayground::from_options(half_life, capacity, stream.as_deref())
             .map(JsForgettingPlayground)
             .map_err(js_error)
@@ -440,12 +515,40 @@ impl JsFactStore {
         JsFactStore(crate::FactStore::default())
     }
 
-    /// A store with custom options; throws an `Error` naming the bad option.
+    /// A store with custom options; throws an `Error` naming the bad option. Only in the cores
+    /// that read options objects, as `Session.withConfig`.
+    #[cfg(feature = "options")]
     #[wasm_bindgen(js_name = withConfig)]
     pub fn with_config(
         #[wasm_bindgen(unchecked_param_type = "FactStoreConfig")] options: JsValue,
     ) -> Result<JsFactStore, JsError> {
-        let options = store_options(&options)?;
+        JsFactStore::of(store_options(&options)?)
+    }
+
+    /// A store of the refund desk with the settings `withConfig` takes, as numbers in its
+    /// order, each `undefined` for the seed's: `FactStore.withSettings(8, 6)`. The same checks
+    /// and messages. In the cores without `withConfig`, as `Session.withSettings`.
+    #[cfg(not(feature = "options"))]
+    #[wasm_bindgen(js_name = withSettings)]
+    pub fn with_settings(
+        half_life: Option<f64>,
+        capacity: Option<f64>,
+        access_boost: Option<f64>,
+        semantic_half_life: Option<f64>,
+        procedural_half_life: Option<f64>,
+    ) -> Result<JsFactStore, JsError> {
+        JsFactStore::of(StoreOptions {
+            half_life,
+            capacity,
+            access_boost,
+            semantic_half_life,
+            procedural_half_life,
+            scenario: None,
+        })
+    }
+
+    /// The store of `options`: of the refund desk, unless the core takes a scenario.
+    fn of(options: StoreOptions) -> Result<JsFactStore, JsError> {
         #[cfg(feature = "scenario")]
         let store = crate::FactStore::from_options(options);
         // The refund desk: its scenario needs no checks.
@@ -534,7 +637,10 @@ impl Default for JsFactStore {
 /// The session options in `value`. Every key and type is checked here, by hand rather than with
 /// serde's `Deserialize`, so that each message gives the path of the bad field and the build
 /// carries no float formatting for serde's error messages.
-#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
+#[cfg(all(
+    any(feature = "element-compaction", feature = "element-playground"),
+    feature = "options"
+))]
 fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
     let known = [
         "budget",
@@ -579,6 +685,7 @@ fn script_specs(options: &options::Fields) -> Result<Option<Vec<TurnSpec>>, JsEr
 
 #[cfg(all(
     any(feature = "element-compaction", feature = "element-playground"),
+    feature = "options",
     not(feature = "script")
 ))]
 fn script_specs(_: &options::Fields) -> Result<Option<Vec<TurnSpec>>, JsError> {
@@ -606,7 +713,7 @@ fn session_from(options: SessionOptions) -> Result<crate::Session, Error> {
 }
 
 /// The fact store options in `value`, checked like [`session_options`].
-#[cfg(feature = "element-forgetting")]
+#[cfg(all(feature = "element-forgetting", feature = "options"))]
 fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
     let known = [
         "halfLife",
@@ -711,6 +818,7 @@ fn scenario_spec(options: &options::Fields) -> Result<Option<ScenarioSpec>, JsEr
 // Proxy trap or revoked Proxy may throw, and an exception that unwinds through wasm frames
 // skips the code that restores wasm-bindgen's shadow stack pointer. Caught here, it becomes an
 // ordinary error that names the option.
+#[cfg(feature = "options")]
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
@@ -719,14 +827,10 @@ extern "C" {
     fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
 }
 
-// The options reader (`options::Fields`), for every element's core (`importConversation` alone
-// reads none).
-#[cfg(any(
-    feature = "element-compaction",
-    feature = "element-forgetting",
-    feature = "element-playground",
-    feature = "element-forgetting-playground"
-))]
+// The options reader (`options::Fields`), for the cores that read options objects
+// (`withConfig`): the full core, and those with custom scripts or scenarios. The elements' own
+// cores take their settings as numbers (`withSettings`): this reader is 2.4 KB of gzip.
+#[cfg(feature = "options")]
 mod options {
     use alloc::rc::Rc;
     use core::cell::Cell;
@@ -1016,7 +1120,43 @@ mod options {
     }
 }
 
+/// The settings of `Session.withSettings` and `Playground.withSettings`: the refund desk.
+#[cfg(all(
+    any(feature = "element-compaction", feature = "element-playground"),
+    not(feature = "options")
+))]
+fn settings(budget: Option<f64>, hot_n: Option<f64>, compact_at: Option<f64>) -> SessionOptions {
+    SessionOptions {
+        budget,
+        hot_n,
+        compact_at,
+        script: None,
+    }
+}
+
+/// An optional short string argument, `undefined` or `null` for none, its JS length checked
+/// before it is copied into wasm memory (as the options reader checks a text).
+#[cfg(all(feature = "element-forgetting-playground", not(feature = "options")))]
+fn short_name(name: &str, value: &JsValue) -> Result<Option<String>, JsError> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    match value.dyn_ref::<JsString>() {
+        Some(string) if string.length() as usize <= 2 * crate::limits::MAX_TEXT_CHARS => {
+            Ok(string.as_string())
+        }
+        Some(_) => Err(JsError::new(&text!(
+            name,
+            ": must have at most ",
+            crate::limits::MAX_TEXT_CHARS,
+            " characters"
+        ))),
+        None => Err(JsError::new(&text!(name, " must be a string"))),
+    }
+}
+
 /// The error for an exception the caller's object threw while `name` was read.
+#[cfg(feature = "options")]
 fn threw(name: &str, exception: &JsValue) -> JsError {
     let message = Reflect::get(exception, &JsValue::from_str("message"))
         .ok()
@@ -1027,6 +1167,7 @@ fn threw(name: &str, exception: &JsValue) -> JsError {
 }
 
 /// A JS value's type in words, for error messages: `undefined`, `null`, `an array`, `a number`.
+#[cfg(feature = "options")]
 fn type_of(value: &JsValue) -> String {
     if value.is_undefined() {
         return "undefined".into();

@@ -1,5 +1,6 @@
 // A fuzz of the release package (www/pkg, as a page loads it), in Node: random operation
-// sequences over Session, FactStore, Playground and ForgettingPlayground with hostile arguments and configs.
+// sequences over Session, FactStore, Playground and ForgettingPlayground with hostile arguments and configs,
+// on the full core (`withConfig`) and on the elements' own (`elements`: `withSettings`).
 //
 // Every call is classified: it returned, it threw a clean Error (an Error with a readable
 // message), or it failed. A failure is a trap (WebAssembly.RuntimeError), a throw of anything
@@ -18,15 +19,17 @@ import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 
 const PKG = resolve(import.meta.dirname, "../www/pkg");
-const WASM = readFileSync(`${PKG}/agent_memory_widgets_bg.wasm`);
+/** The full core, and the elements' own (`elements`: settings as numbers, no options objects). */
+const FULL = "agent_memory_widgets";
+const ELEMENTS = "elements";
 const ITERATIONS = Number(process.env.FUZZ_ITER ?? 3000);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 
 let instances = 0;
-/** A fresh module instance: its own glue module (a new URL) over its own wasm memory. */
-async function instantiate() {
-  const glue = await import(`${pathToFileURL(`${PKG}/agent_memory_widgets.js`)}?instance=${instances++}`);
-  const exports = glue.initSync({ module: WASM });
+/** A fresh instance of `core`: its own glue module (a new URL) over its own wasm memory. */
+async function instantiate(core = FULL) {
+  const glue = await import(`${pathToFileURL(`${PKG}/${core}.js`)}?instance=${instances++}`);
+  const exports = await glue.default({ module_or_path: readFileSync(`${PKG}/${core}_bg.wasm`) });
   return { ...glue, memory: () => exports.memory.buffer.byteLength };
 }
 
@@ -186,6 +189,13 @@ function operation(r) {
     return { slot, cls, call: "withConfig", args: [config(r)] };
   }
   if (roll === 3) return { slot, cls, call: "free" };
+  if (roll === 5) {
+    // The settings as numbers, in withConfig's order: mostly numbers, some not.
+    const arity = cls === "FactStore" ? 5 : 3;
+    const settings = Array.from({ length: arity }, () =>
+      r.chance(0.6) ? ["number", r.pick(NUMBERS)] : r.chance(0.5) ? ["undefined"] : wildValue(r));
+    return { slot, cls, call: "withSettings", args: settings };
+  }
   if (roll === 4 && cls !== "FactStore" && cls !== "ForgettingPlayground") {
     return { slot, cls, call: "import", args: [r.chance(0.8) ? ["string", conversation(r)] : wildValue(r)] };
   }
@@ -215,7 +225,7 @@ function describe(op) {
   if (op.call === "import") return `${op.cls.toLowerCase()}${op.slot} = ${op.cls}.withConfig({ script: importConversation(${show(op.args[0])}) });`;
   const target = `${op.cls.toLowerCase()}${op.slot}`;
   if (op.call === "new") return `${target} = new ${op.cls}();`;
-  if (op.call === "withConfig") return `${target} = ${op.cls}.withConfig(${show(op.args[0])});`;
+  if (op.call === "withConfig" || op.call === "withSettings") return `${target} = ${op.cls}.${op.call}(${op.args.map(show).join(", ")});`;
   if (op.call === "time" || op.call === "turn") return `${target}.${op.call};`;
   return `${target}.${op.call}(${(op.args ?? []).map(show).join(", ")});`;
 }
@@ -292,13 +302,16 @@ class Failure extends Error {}
 function run(lib, ops, counts = { returned: 0, error: 0 }) {
   const objects = { Session: [], FactStore: [], Playground: [], ForgettingPlayground: [] };
   for (const [index, op] of ops.entries()) {
+    // A core has either withConfig (and maybe importConversation) or withSettings.
+    const maker = { import: "withConfig" }[op.call] ?? op.call;
+    if (["withConfig", "withSettings"].includes(maker) && typeof lib[op.cls][maker] !== "function") continue;
     const slots = objects[op.cls];
     let result;
     try {
       try {
         if (op.call === "new") { slots[op.slot]?.free(); slots[op.slot] = new lib[op.cls](); continue; }
-        if (op.call === "withConfig") {
-          const made = lib[op.cls].withConfig(...op.args.map(build));
+        if (op.call === "withConfig" || op.call === "withSettings") {
+          const made = lib[op.cls][op.call](...op.args.map(build));
           slots[op.slot]?.free();
           slots[op.slot] = made;
           counts.returned++;
@@ -341,10 +354,10 @@ function run(lib, ops, counts = { returned: 0, error: 0 }) {
   return counts;
 }
 
-/** Shrinks a failing sequence in fresh instances: drops operations while it still fails. */
-async function shrink(ops) {
+/** Shrinks a failing sequence in fresh instances of `core`: drops operations while it still fails. */
+async function shrink(ops, core) {
   const fails = async (candidate) => {
-    try { run(await instantiate(), candidate); return false; } catch (e) { return e instanceof Failure; }
+    try { run(await instantiate(core), candidate); return false; } catch (e) { return e instanceof Failure; }
   };
   if (!(await fails(ops))) return null; // depends on what earlier sequences did to the instance
   let current = ops;
@@ -360,9 +373,9 @@ async function shrink(ops) {
 
 // ---- Tests -----------------------------------------------------------------------------------
 
-test(`${ITERATIONS} random operation sequences (seed ${SEED}) return or throw clean Errors, with finite states and every invariant kept`, async () => {
-  console.log(`fuzz seed ${SEED} (set FUZZ_SEED to replay), ${ITERATIONS} sequences`);
-  const lib = await instantiate();
+for (const core of [FULL, ELEMENTS]) test(`${ITERATIONS} random operation sequences (seed ${SEED}) on the ${core} core return or throw clean Errors, with finite states and every invariant kept`, async () => {
+  console.log(`fuzz seed ${SEED} (set FUZZ_SEED to replay), ${ITERATIONS} sequences on the ${core} core`);
+  const lib = await instantiate(core);
   const r = random(SEED);
   const counts = { returned: 0, error: 0 };
   for (let i = 0; i < ITERATIONS; i++) {
@@ -371,10 +384,10 @@ test(`${ITERATIONS} random operation sequences (seed ${SEED}) return or throw cl
       run(lib, ops, counts);
     } catch (failure) {
       if (!(failure instanceof Failure)) throw failure;
-      const small = await shrink(ops);
+      const small = await shrink(ops, core);
       const repro = (small ?? ops).map(describe).join("\n  ");
       const note = small ? "shrunk reproduction, from a fresh instance" : "does not fail alone in a fresh instance; the sequence it failed in";
-      assert.fail(`sequence ${i} of seed ${SEED}: ${failure.message}\n${note}:\n  ${repro}`);
+      assert.fail(`sequence ${i} of seed ${SEED} on the ${core} core: ${failure.message}\n${note}:\n  ${repro}`);
     }
   }
   console.log(`fuzz outcomes: ${counts.returned} calls returned, ${counts.error} threw a clean Error, 0 failed`);
@@ -429,6 +442,34 @@ test("100,000 of each kind of failing call leave the instance working", async ()
       assert.ok(error instanceof Error && !(error instanceof WebAssembly.RuntimeError), `${name}: ${error}`);
       assert.ok(error.message.length > 0, `${name}: empty message`);
       if (says[name]) assert.match(error.message, says[name], name);
+    }
+    const session = new lib.Session();
+    session.goTo(10);
+    assert.equal(JSON.stringify(session.state()), golden, `after 100,000 × ${name}, a fresh Session still works`);
+    session.free();
+  }
+});
+
+test("100,000 of each kind of refused settings leave the elements' own core working", async () => {
+  const lib = await instantiate(ELEMENTS);
+  const golden = (() => { const s = new lib.Session(); s.goTo(10); const state = s.state(); s.free(); return JSON.stringify(state); })();
+  const failing = {
+    "a bad budget": () => lib.Session.withSettings(-1),
+    "a half-life of NaN": () => lib.FactStore.withSettings(NaN),
+    "a compactAt over 100": () => lib.Playground.withSettings(40, 2, 101),
+    "a valueOf that throws": () => lib.FactStore.withSettings({ valueOf() { throw new Error("x"); } }),
+    "a Symbol": () => lib.Playground.withSettings(Symbol("s")),
+    "a BigInt": () => lib.Session.withSettings(40, 10n),
+    "a stream that is not a string": () => lib.ForgettingPlayground.withSettings(4, 4, 7),
+    "a stream that does not exist": () => lib.ForgettingPlayground.withSettings(4, 4, "everything"),
+    "a stream of 1 MB": () => lib.ForgettingPlayground.withSettings(4, 4, "x".repeat(1 << 20)),
+  };
+  for (const [name, call] of Object.entries(failing)) {
+    for (let i = 0; i < 100_000; i++) {
+      let error = null;
+      try { call(); } catch (thrown) { error = thrown; }
+      assert.ok(error instanceof Error && !(error instanceof WebAssembly.RuntimeError), `${name}: ${error}`);
+      assert.ok(error.message.length > 0, `${name}: empty message`);
     }
     const session = new lib.Session();
     session.goTo(10);

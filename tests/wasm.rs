@@ -2,7 +2,9 @@
 //! Run in headless Chromium by `make test-wasm`
 //! (`WASM_BINDGEN_USE_BROWSER=1 cargo test --target wasm32-unknown-unknown --test wasm`).
 
-#![cfg(target_arch = "wasm32")]
+// The full core's API (`withConfig`, `importConversation`): built with `options`. The elements'
+// own cores take their settings as numbers instead (tests/wasm_settings.rs).
+#![cfg(all(target_arch = "wasm32", feature = "options"))]
 
 use agent_memory_widgets::wasm::{JsFactStore, JsSession};
 use js_sys::{Array, Object, Reflect, JSON};

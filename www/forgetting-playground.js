@@ -68,7 +68,11 @@ class MemoryForgettingPlayground extends MemoryWidget {
     const stream = this.getAttribute("stream");
     if (stream !== null && stream.trim() !== "") config.stream = stream.trim();
     try {
-      const model = this.core.ForgettingPlayground.withConfig(config);
+      // The full core reads options; the element's own takes the settings as numbers.
+      const { ForgettingPlayground } = this.core;
+      const model = ForgettingPlayground.withConfig
+        ? ForgettingPlayground.withConfig(config)
+        : ForgettingPlayground.withSettings(config.halfLife, config.capacity, config.stream);
       if (t !== undefined) model.setTime(t);
       return model;
     } catch (error) {

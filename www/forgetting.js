@@ -46,9 +46,13 @@ class MemoryForgetting extends MemoryWidget {
     });
     const { t, ...config } = options;
     const scenario = this.scenarioFromAttribute();
-    if (scenario !== undefined) config.scenario = scenario; // a refund-desk core knows no such option
     try {
-      const store = this.core.FactStore.withConfig(config);
+      // A core that reads options gets them (a scenario comes to such a core: www/cores.js);
+      // the refund desk's own core takes the settings as numbers.
+      const { FactStore } = this.core;
+      const store = FactStore.withConfig
+        ? FactStore.withConfig(scenario === undefined ? config : { ...config, scenario })
+        : FactStore.withSettings(config.halfLife, config.capacity, config.accessBoost, config.semanticHalfLife, config.proceduralHalfLife);
       if (t !== undefined) store.setTime(t);
       return store;
     } catch (error) {

@@ -12,7 +12,8 @@ export function turnList(turns) {
 
 /**
  * A `Session` or `Playground` (`Model`) from an element's `budget`, `hot`, `turn` and
- * `scenario`; errors name the attribute.
+ * `scenario`, and the attributes in `more` (the playground's `compact-at`); errors name the
+ * attribute.
  */
 export function sessionModel(el, Model, more = {}) {
   const { options, explain } = readAttributes(el, { budget: "budget", hot: "hotN", turn: "turn", ...more });
@@ -22,9 +23,12 @@ export function sessionModel(el, Model, more = {}) {
     throw new Error(`scenario: expected { "script": [turns...] } for <${el.localName}>`);
   }
   const script = el.conversation ?? (Array.isArray(scenario) ? scenario : scenario?.script);
-  if (script !== undefined) config.script = script; // a refund-desk core knows no such option
   try {
-    const model = Model.withConfig(config);
+    // A core that reads options gets them (a script comes to such a core: www/cores.js); the
+    // refund desk's own cores take the settings as numbers.
+    const model = Model.withConfig
+      ? Model.withConfig(script === undefined ? config : { ...config, script })
+      : Model.withSettings(config.budget, config.hotN, config.compactAt);
     if (turn !== undefined) model.goTo(turn);
     return model;
   } catch (error) {

@@ -6,10 +6,13 @@ import { open, screenshot, axe, useBrowser } from "./harness.mjs";
 
 const env = useBrowser();
 
-/** The core's own view of the playground at `t`, from the page's wasm module. */
+/**
+ * The core's own view of the playground at `t`, from the page's wasm module (`elements`, which
+ * takes its settings as numbers).
+ */
 const coreState = (page, t, config = null) => page.evaluate(async ([t, config]) => {
   const { ForgettingPlayground } = await import("./pkg/elements.js");
-  const playground = config ? ForgettingPlayground.withConfig(config) : new ForgettingPlayground();
+  const playground = config ? ForgettingPlayground.withSettings(config.halfLife, config.capacity, config.stream) : new ForgettingPlayground();
   playground.setTime(t);
   const state = playground.state();
   playground.free();

@@ -9,7 +9,8 @@ const env = useBrowser();
 /** The core's own view of the playground at `turn`, from the page's wasm module. */
 const coreState = (page, turn, config = null) => page.evaluate(async ([turn, config]) => {
   const { Playground } = await import("./pkg/elements.js");
-  const playground = config ? Playground.withConfig(config) : new Playground();
+  // `elements` takes its settings as numbers.
+  const playground = config ? Playground.withSettings(config.budget, config.hotN, config.compactAt) : new Playground();
   playground.goTo(turn);
   const state = playground.state();
   playground.free();

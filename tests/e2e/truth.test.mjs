@@ -37,7 +37,7 @@ const pageText = (page, gap = " ") => page.evaluate((gap) => {
 /** The refund desk under the compaction widget's settings, from the page's own wasm module. */
 const coreSession = (page, config, turn) => page.evaluate(async ([config, turn]) => {
   const { Session } = await import("./pkg/elements.js");
-  const session = Session.withConfig(config);
+  const session = Session.withSettings(config.budget, config.hotN, config.compactAt); // as `elements` takes them
   session.goTo(turn);
   const state = session.state();
   session.free();

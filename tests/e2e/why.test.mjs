@@ -111,7 +111,7 @@ test("the budget knob moves the crossings, and Seed values restores 40 / 2 / 4 /
     .evaluateAll((lines) => lines.map((line) => Number(/^turn (\d+)/.exec(line.textContent)[1])));
   const expected = await page.evaluate(async () => {
     const { Session } = await import("./pkg/elements.js");
-    const session = Session.withConfig({ budget: 60 });
+    const session = Session.withSettings(60);
     while (session.addTurn() !== null);
     const crossings = session.state().crossings;
     session.free();
