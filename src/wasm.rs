@@ -235,7 +235,9 @@ impl JsSession {
     }
 
     /// Every turn of the script as options write it: `withConfig({ script })` of these plays
-    /// the same session. A summary the first-sentence rule wrote is `null`.
+    /// the same session. A summary the first-sentence rule wrote is `null`. Only in the cores
+    /// that take a script (the cores of the refund desk alone need no copy of it).
+    #[cfg(feature = "script")]
     #[wasm_bindgen(unchecked_return_type = "TurnSpec[]")]
     pub fn script(&self) -> Result<JsValue, JsError> {
         to_js(&self.0.script().to_specs())

@@ -195,7 +195,11 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     const ui = this.ownUi;
     const turn = this.model.state().turn;
     const spec = { speaker: ui.speaker.value, kind: ui.kind.value, text: ui.text.value, summary: ui.summary.value.trim() ? ui.summary.value : null };
-    const specs = this.attempt(() => this.model.script());
+    // The turns so far are the model's script; a model on a core that plays only the refund desk
+    // has no `script()` (it needs none), so the refund desk's come from the core now in place.
+    const source = this.model.script ? this.model : new this.core.Session();
+    const specs = this.attempt(() => source.script());
+    if (source !== this.model) source.free();
     if (!specs.ok) return;
     if (!this.useConversation([...specs.value.slice(0, turn), spec], `Your turn joins as turn ${turn + 1}`, true)) return;
     ui.text.value = "";
