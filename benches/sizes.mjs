@@ -53,7 +53,7 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * its budget rose on purpose. The element cores' glue without what the elements never run
  * (tools/trim-glue.mjs) took 0.15 KB off every page, and the panel's rules moving into own.js
  * 0.2 KB off the compaction and playground pages (+0.3 KB on demand). Then the family cores took
- * their settings as numbers (`withSettings`), without the reader of options objects: 2.0 to 2.7 KB
+ * their settings as numbers (`withSettings`), without the reader of options objects: 1.9 to 2.7 KB
  * off every plain page; the bundle's elements now ask which way in their core has (+0.08 KB).
  * `Session.script()` only in the cores that take a script: 0.2 to 0.3 KB off the compaction,
  * playground and index pages.

@@ -196,7 +196,7 @@ impl JsSession {
     /// A session of the refund desk with the settings `withConfig` takes, as numbers, each
     /// `undefined` for the seed's: `Session.withSettings(60, 3)`. The same checks and messages
     /// (`hotN must be a whole number of at least 1, got 0`). In the cores without `withConfig`,
-    /// the elements' own: its reader of options objects is 2.4 KB of gzip, and each core has
+    /// the elements' own: its reader of options objects is 2.3 to 2.4 KB of gzip, and each core has
     /// one way in.
     #[cfg(not(feature = "options"))]
     #[wasm_bindgen(js_name = withSettings)]
@@ -831,7 +831,7 @@ extern "C" {
 
 // The options reader (`options::Fields`), for the cores that read options objects
 // (`withConfig`): the full core, and those with custom scripts or scenarios. The elements' own
-// cores take their settings as numbers (`withSettings`): this reader is 2.4 KB of gzip.
+// cores take their settings as numbers (`withSettings`): this reader is 2.3 to 2.4 KB of gzip.
 #[cfg(feature = "options")]
 mod options {
     use alloc::rc::Rc;
