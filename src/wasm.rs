@@ -194,8 +194,10 @@ impl JsSession {
     }
 
     /// A session of the refund desk with the settings `withConfig` takes, as numbers, each
-    /// `undefined` for the seed's: `Session.withSettings(60, 3)`. The same checks and messages
-    /// (`hotN must be a whole number of at least 1, got 0`). In the cores without `withConfig`,
+    /// `undefined` for the seed's: `Session.withSettings(60, 3)`. The checks and messages are
+    /// `withConfig`'s (`hotN must be a whole number of at least 1, got 0`), but JS turns any other
+    /// value into a number first, as for every method here that takes one (`"60"` is 60, an
+    /// object `NaN`, which is refused). In the cores without `withConfig`,
     /// the elements' own: its reader of options objects is 2.3 to 2.4 KB of gzip, and each core has
     /// one way in.
     #[cfg(not(feature = "options"))]
@@ -468,9 +470,9 @@ impl JsForgettingPlayground {
     pub fn with_settings(
         half_life: Option<f64>,
         capacity: Option<f64>,
-        #[wasm_bindgen(unchecked_param_type = "string | undefined")] stream: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "string")] stream: JsValue,
     ) -> Result<JsForgettingPlayground, JsError> {
-        let stream = short_name("stream", &stream)?;
+        let stream = short_text("stream", &stream)?;
         crate::ForgettingPlayground::from_options(half_life, capacity, stream.as_deref())
             .map(JsForgettingPlayground)
             .map_err(js_error)
@@ -528,8 +530,8 @@ impl JsFactStore {
     }
 
     /// A store of the refund desk with the settings `withConfig` takes, as numbers in its
-    /// order, each `undefined` for the seed's: `FactStore.withSettings(8, 6)`. The same checks
-    /// and messages. In the cores without `withConfig`, as `Session.withSettings`.
+    /// order, each `undefined` for the seed's: `FactStore.withSettings(8, 6)`. As
+    /// `Session.withSettings`, and in the same cores.
     #[cfg(not(feature = "options"))]
     #[wasm_bindgen(js_name = withSettings)]
     pub fn with_settings(
@@ -832,7 +834,15 @@ extern "C" {
 // The options reader (`options::Fields`), for the cores that read options objects
 // (`withConfig`): the full core, and those with custom scripts or scenarios. The elements' own
 // cores take their settings as numbers (`withSettings`): this reader is 2.3 to 2.4 KB of gzip.
-#[cfg(feature = "options")]
+#[cfg(all(
+    feature = "options",
+    any(
+        feature = "element-compaction",
+        feature = "element-forgetting",
+        feature = "element-playground",
+        feature = "element-forgetting-playground"
+    )
+))]
 mod options {
     use alloc::rc::Rc;
     use core::cell::Cell;
@@ -1136,25 +1146,28 @@ fn settings(budget: Option<f64>, hot_n: Option<f64>, compact_at: Option<f64>) ->
     }
 }
 
-/// An optional short string argument, `undefined` or `null` for none, its JS length checked
-/// before it is copied into wasm memory (as the options reader checks a text).
+/// An optional text argument, `undefined` or `null` for none: a string, its JS length checked
+/// before it is copied into wasm memory (as `withConfig` checks a text, in fewer words: the
+/// words for a value's type would be 0.7 KB of gzip).
 #[cfg(all(feature = "element-forgetting-playground", not(feature = "options")))]
-fn short_name(name: &str, value: &JsValue) -> Result<Option<String>, JsError> {
+fn short_text(name: &str, value: &JsValue) -> Result<Option<String>, JsError> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
-    match value.dyn_ref::<JsString>() {
-        Some(string) if string.length() as usize <= 2 * crate::limits::MAX_TEXT_CHARS => {
-            Ok(string.as_string())
-        }
-        Some(_) => Err(JsError::new(&text!(
+    let Some(string) = value.dyn_ref::<JsString>() else {
+        return Err(JsError::new(&text!(name, " must be a string")));
+    };
+    let units = string.length() as usize;
+    if units > 2 * crate::limits::MAX_TEXT_CHARS {
+        return Err(JsError::new(&text!(
             name,
             ": must have at most ",
             crate::limits::MAX_TEXT_CHARS,
-            " characters"
-        ))),
-        None => Err(JsError::new(&text!(name, " must be a string"))),
+            " characters, got ",
+            units
+        )));
     }
+    Ok(string.as_string())
 }
 
 /// The error for an exception the caller's object threw while `name` was read.

@@ -333,7 +333,7 @@ function run(lib, ops, counts = { returned: 0, error: 0 }) {
         }
         const target = slots[op.slot] ?? (slots[op.slot] = new lib[op.cls]());
         if (op.call === "free") { target.free(); counts.returned++; continue; }
-        if (!(op.call in target)) continue; // not in this core: `script()` is in those that take a script
+        if (op.call === "script" && !("script" in target)) continue; // only in the cores that take a script
         result = op.call === "time" || op.call === "turn" ? target[op.call] : target[op.call](...(op.args ?? []).map(build));
       } catch (thrown) {
         if (thrown instanceof WebAssembly.RuntimeError) throw new Failure(`trapped: ${thrown.message}`);

@@ -139,10 +139,11 @@ fn bad_settings_are_refused_in_the_native_core_s_words() {
         stream(JsValue::from_str("all")),
         "unknown stream \"all\"; use refund-desk or tickets"
     );
+    // A text's length is checked before it is copied into wasm memory, as withConfig checks it.
     assert_eq!(stream(JsValue::from(4.0)), "stream must be a string");
     assert_eq!(
         stream(JsValue::from_str(&"x".repeat(20_001))),
-        "stream: must have at most 10000 characters"
+        "stream: must have at most 10000 characters, got 20001"
     );
     // The module keeps working after each refusal.
     assert!(JsSession::with_settings(Some(40.0), Some(2.0), None).is_ok());

@@ -48,7 +48,7 @@ export function trimGlue(glue) {
   glue = cutOnce(glue, "function initSync(module) {", "\n    return __wbg_finalize_init(instance, module);\n}\n", "initSync");
   glue = replaceOnce(glue, "export { initSync, __wbg_init as default };", "export { __wbg_init as default };", "export list");
   // A core that takes no string from JS has no encoder at all.
-  if (glue.includes("cachedTextEncoder")) {
+  if (glue.includes("TextEncoder")) {
     glue = cutOnce(glue, "if (!('encodeInto' in cachedTextEncoder)) {", "\n    };\n}\n", "encodeInto fallback");
   }
   glue = replaceOnce(

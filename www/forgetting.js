@@ -50,6 +50,7 @@ class MemoryForgetting extends MemoryWidget {
       // A core that reads options gets them (a scenario comes to such a core: www/cores.js);
       // the refund desk's own core takes the settings as numbers.
       const { FactStore } = this.core;
+      if (scenario !== undefined && !FactStore.withConfig) throw new Error("a scenario needs the WebAssembly core that takes one");
       const store = FactStore.withConfig
         ? FactStore.withConfig(scenario === undefined ? config : { ...config, scenario })
         : FactStore.withSettings(config.halfLife, config.capacity, config.accessBoost, config.semanticHalfLife, config.proceduralHalfLife);

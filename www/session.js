@@ -26,6 +26,7 @@ export function sessionModel(el, Model, more = {}) {
   try {
     // A core that reads options gets them (a script comes to such a core: www/cores.js); the
     // refund desk's own cores take the settings as numbers.
+    if (script !== undefined && !Model.withConfig) throw new Error("a script needs the WebAssembly core that takes one");
     const model = Model.withConfig
       ? Model.withConfig(script === undefined ? config : { ...config, script })
       : Model.withSettings(config.budget, config.hotN, config.compactAt);
