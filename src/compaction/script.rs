@@ -482,3 +482,19 @@ const REFUND_DESK: [(&str, Kind, &str, Option<&str>); 10] = [
         Some("free Globex replacement opened."),
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cores without custom scripts test for capitals the ASCII way (`policy::is_capital`):
+    /// right only while the refund desk's every letter is ASCII.
+    #[test]
+    fn the_refund_desk_is_ascii() {
+        for turn in Script::refund_desk().turns() {
+            for text in [turn.speaker(), turn.text(), turn.summary().unwrap_or("")] {
+                assert!(text.is_ascii(), "{text:?}");
+            }
+        }
+    }
+}
