@@ -15,19 +15,24 @@
 //   pagePaintMs the page with the widgets: navigation start to its first contentful paint
 //   meterInMs   the page with the widgets: navigation start to the meter put into the page
 //   ratio       meterMs / paintMs (issue 11's goal: at most 1.3)
+//   pairRatios  the quartiles [q1, median, q3] of each pair's own ratio (a load with the widgets
+//               over the bare load next to it): how far one run's ratio can be trusted
 //   layoutShift the page's cumulative layout shift until every widget has rendered
 
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, serve, open, launch } from "../tests/e2e/harness.mjs";
 
-const LOADS = 15;
+const LOADS = 25;
 const log = (...args) => console.error("[first-meter]", ...args);
-const median = (values) => {
+/** The `q` quantile of `values` (0.5: the median), interpolated between the nearest two. */
+const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const at = (sorted.length - 1) * q;
+  const below = Math.floor(at);
+  return sorted[below] + (sorted[Math.ceil(at)] - sorted[below]) * (at - below);
 };
+const median = (values) => quantile(values, 0.5);
 
 /** Installed before the page's scripts: records when the meter first reaches the screen. */
 function watchMeter() {
@@ -127,6 +132,7 @@ export async function measureFirstMeter() {
       meterMs: Number(meterMs.toFixed(1)),
       paintMs: Number(paintMs.toFixed(1)),
       ratio: Number((meterMs / paintMs).toFixed(2)),
+      pairRatios: [0.25, 0.5, 0.75].map((q) => Number(quantile(meters.map((ms, i) => ms / paints[i]), q).toFixed(2))),
       pagePaintMs: Number(median(pagePaints).toFixed(1)),
       meterInMs: Number(median(meterIns).toFixed(1)),
       layoutShift: Number(median(shifts).toFixed(4)),

@@ -72,11 +72,12 @@ Goal: at most 1.3x (${verdict(f.ratio <= 1.3)}). Both times move with the machin
 too, so only the ratio within one run means much. The meter's time is the start of the first frame
 that shows it (Element Timing, which would give its paint, leaves shadow roots out), the bare page's a
 paint's, so the ratio is a little kind to the widgets. For the page with the widgets, also its own
-first paint and when the meter went into it.
+first paint and when the meter went into it. How far to trust the ratio: each pair of loads next to
+each other gives a ratio of its own, and the quartiles of those show the spread within this run.
 
-| first meter ms | bare page's first paint ms | ratio | layout shift until every widget rendered | the page's own first paint ms | meter in the page ms |
-|---|---|---|---|---|---|
-| ${f.meterMs} | ${f.paintMs} | **${f.ratio}** | ${f.layoutShift} | ${f.pagePaintMs ?? "–"} | ${f.meterInMs ?? "–"} |`);
+| first meter ms | bare page's first paint ms | ratio | pairs' ratios: q1, median, q3 | layout shift until every widget rendered | the page's own first paint ms | meter in the page ms |
+|---|---|---|---|---|---|---|
+| ${f.meterMs} | ${f.paintMs} | **${f.ratio}** | ${f.pairRatios?.join(", ") ?? "–"} | ${f.layoutShift} | ${f.pagePaintMs ?? "–"} | ${f.meterInMs ?? "–"} |`);
 }
 
 // Browser.
