@@ -236,23 +236,36 @@ pub(crate) fn fmt_number(value: f64) -> String {
     text!(sign, fixed(magnitude, decimals))
 }
 
-/// `magnitude` (with `magnitude * 10^decimals` below `2^64`) with at most `decimals` decimals, trailing zeros trimmed.
+/// `magnitude` (with `magnitude * 10^decimals` below `2^64`) with at most `decimals` decimals,
+/// trailing zeros trimmed. Written digit by digit into bytes: `String::remove` and `pop` would
+/// bring their panics and a UTF-8 decoder into every core for what is all ASCII.
 fn fixed(magnitude: f64, decimals: u32) -> String {
-    let scale = 10u64.pow(decimals);
     // A float-to-integer cast saturates and never panics.
-    let scaled = float::round(magnitude * scale as f64) as u64;
-    let (whole, frac) = (scaled / scale, scaled % scale);
-    if frac == 0 {
-        return text!(whole);
+    let mut scaled = float::round(magnitude * 10u64.pow(decimals) as f64) as u64;
+    let point = decimals as usize;
+    // The digits, last first (a u64 has at most 20), with at least one before the point.
+    let mut digits = [b'0'; 24];
+    let mut len = 0;
+    while len < digits.len() && (scaled > 0 || len <= point) {
+        digits[len] = b'0' + (scaled % 10) as u8;
+        scaled /= 10;
+        len += 1;
     }
-    // The decimals with their leading zeros: `frac` below `scale`, written as scale + frac
-    // without its leading 1.
-    let mut digits = text!(scale + frac);
-    digits.remove(0);
-    while digits.ends_with('0') {
-        digits.pop();
+    // The decimals' trailing zeros go, and the point with them when no decimal is left.
+    let mut first = 0;
+    while first < point && digits[first] == b'0' {
+        first += 1;
     }
-    text!(whole, ".", digits)
+    let mut out = String::with_capacity(len + 1);
+    let mut at = len;
+    while at > first {
+        at -= 1;
+        out.push(char::from(digits[at]));
+        if at == point && first < point {
+            out.push('.');
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -285,6 +298,55 @@ mod tests {
         check(1e-5, "1e-5");
         check(f64::NAN, "NaN");
         check(f64::NEG_INFINITY, "-Infinity");
+    }
+
+    /// `fixed` as it was written with `String`'s `remove` and `pop`: the oracle for the byte version.
+    fn fixed_with_strings(magnitude: f64, decimals: u32) -> String {
+        let scale = 10u64.pow(decimals);
+        let scaled = float::round(magnitude * scale as f64) as u64;
+        let (whole, frac) = (scaled / scale, scaled % scale);
+        if frac == 0 {
+            return text!(whole);
+        }
+        let mut digits = text!(scale + frac);
+        digits.remove(0);
+        while digits.ends_with('0') {
+            digits.pop();
+        }
+        text!(whole, ".", digits)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fixed_writes_what_the_string_version_wrote(
+            magnitude in proptest::prop_oneof![0.0..1.0, 1.0..1e4, 1e4..1e12, 1e12..1e15f64],
+            decimals in 0u32..=6,
+        ) {
+            let decimals = if magnitude >= 1e12 { 0 } else { decimals };
+            proptest::prop_assert_eq!(fixed(magnitude, decimals), fixed_with_strings(magnitude, decimals));
+        }
+    }
+
+    #[test]
+    fn fixed_keeps_zeros_inside_and_drops_them_at_the_end() {
+        for (magnitude, decimals, expect) in [
+            (0.5, 6, "0.5"),
+            (0.0001, 6, "0.0001"),
+            (10.05, 6, "10.05"),
+            (100.0, 6, "100"),
+            (0.0000004, 6, "0"),
+            (0.000002, 6, "0.000002"),
+            (1.9999999, 6, "2"),
+            (9.9995, 3, "10"),
+            (1234.5, 0, "1235"),
+            (18446744073709550000.0, 0, "18446744073709549568"),
+        ] {
+            assert_eq!(
+                fixed(magnitude, decimals),
+                expect,
+                "{magnitude} to {decimals}"
+            );
+        }
     }
 
     #[test]
