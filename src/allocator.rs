@@ -89,10 +89,13 @@ unsafe impl GlobalAlloc for SizeClasses {
         };
         // SAFETY: single-threaded (see above), and no allocation happens while this borrow lives.
         let state = unsafe { &mut *self.0.get() };
-        let head = state.free[class];
+        let Some(free) = state.free.get_mut(class) else {
+            return null_mut(); // class_of gives a class below CLASSES: `get_mut` has no panic
+        };
+        let head = *free;
         if head != 0 {
             // SAFETY: a free block's first word holds the next free block of its class.
-            state.free[class] = unsafe { *(head as *const usize) };
+            *free = unsafe { *(head as *const usize) };
             return head as *mut u8;
         }
         let size = 1usize << (class as u32 + MIN_CLASS);
@@ -127,8 +130,11 @@ unsafe impl GlobalAlloc for SizeClasses {
         };
         // SAFETY: as in `alloc`; `ptr` is a block of this class that its owner gave back.
         let state = unsafe { &mut *self.0.get() };
-        unsafe { *(ptr as *mut usize) = state.free[class] };
-        state.free[class] = ptr as usize;
+        let Some(free) = state.free.get_mut(class) else {
+            return;
+        };
+        unsafe { *(ptr as *mut usize) = *free };
+        *free = ptr as usize;
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {

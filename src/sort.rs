@@ -19,8 +19,18 @@ pub(crate) fn sort_by<T>(items: &mut [T], mut compare: impl FnMut(&T, &T) -> Ord
         sift_down(items, start, len, &mut compare);
     }
     for end in (1..len).rev() {
-        items.swap(0, end);
+        swap(items, 0, end);
         sift_down(items, 0, end, &mut compare);
+    }
+}
+
+/// Swaps `items[low]` and `items[high]` (`low < high`), and does nothing out of bounds: the
+/// checks of `[T]::swap` and of indexing bring core's panic and its messages into every core.
+fn swap<T>(items: &mut [T], low: usize, high: usize) {
+    if let Some((left, right)) = items.split_at_mut_checked(high) {
+        if let (Some(a), Some(b)) = (left.get_mut(low), right.first_mut()) {
+            core::mem::swap(a, b);
+        }
     }
 }
 
@@ -36,13 +46,21 @@ fn sift_down<T>(
         if child >= end {
             return;
         }
-        if child + 1 < end && compare(&items[child], &items[child + 1]) == Ordering::Less {
-            child += 1;
+        let (Some(left), Some(parent)) = (items.get(child), items.get(root)) else {
+            return;
+        };
+        if let Some(right) = items.get(child + 1).filter(|_| child + 1 < end) {
+            if compare(left, right) == Ordering::Less {
+                child += 1;
+            }
         }
-        if compare(&items[root], &items[child]) != Ordering::Less {
+        let Some(larger) = items.get(child) else {
+            return;
+        };
+        if compare(parent, larger) != Ordering::Less {
             return;
         }
-        items.swap(root, child);
+        swap(items, root, child);
         root = child;
     }
 }

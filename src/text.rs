@@ -69,17 +69,18 @@ whole_pieces!(unsigned: u32, u64, usize; signed: i32, i64);
 /// 0 -> "0"    40 -> "40"    18446744073709551615 -> "18446744073709551615"
 /// ```
 pub(crate) fn push_whole(out: &mut String, mut value: u64) {
+    // Last digit first, into the end of a buffer a u64's 20 digits fill (no index to check).
     let mut digits = [0u8; 20];
     let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (value % 10) as u8;
+    for slot in digits.iter_mut().rev() {
+        *slot = b'0' + (value % 10) as u8;
         value /= 10;
+        start -= 1;
         if value == 0 {
             break;
         }
     }
-    for &digit in &digits[start..] {
+    for &digit in digits.get(start..).unwrap_or_default() {
         out.push(char::from(digit));
     }
 }

@@ -141,11 +141,16 @@ impl HotWarmCold {
     fn absorb(&mut self, line: &Line) {
         let source = line.turns().last().copied().unwrap_or_default();
         for term in key_terms(line.text()) {
-            self.gist.retain(|(kept, _)| kept != term);
+            // The term's earlier mention goes, and the oldest term when the gist is full
+            // without it. (One `retain`, not `Vec::remove(0)`, which brings a panic path.)
+            let full =
+                self.gist.len() >= GIST_TERMS && self.gist.iter().all(|(kept, _)| kept != term);
+            let mut at = 0;
+            self.gist.retain(|(kept, _)| {
+                at += 1;
+                kept != term && !(full && at == 1)
+            });
             self.gist.push((term.to_owned(), source));
-            if self.gist.len() > GIST_TERMS {
-                self.gist.remove(0);
-            }
         }
     }
 
