@@ -176,8 +176,10 @@ impl Stream {
             );
             approved.push(write(&mut events, b + 3, refund, 0.9, Some(pending)));
             if k > 0 {
-                let earlier = approved[(draw() % k) as usize];
-                read(&mut events, b + 4, earlier);
+                // `get`, not an index (the draw is below k): see `weakest`.
+                if let Some(&earlier) = approved.get((draw() % k) as usize) {
+                    read(&mut events, b + 4, earlier);
+                }
             }
             read(&mut events, b + 5, user);
             if k % 2 == 0 {
@@ -407,17 +409,19 @@ impl Store {
 /// the oldest write, then the lowest id.
 fn weakest(id: ForgettingPolicyId, held: &[Held], now: f64) -> usize {
     // Generative Agents scales each term over the facts held.
+    // (No indexing here, nor anywhere in the crate's wasm: an index's bounds check brings core's
+    // panic and its messages into every core. ARCHITECTURE.md, "No panic paths of our own".)
     let recency = |h: &Held| exp2((now - h.touched) * LOG2_0995);
-    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    let widen = |(lo, hi): (f64, f64), value: f64| (lo.min(value), hi.max(value));
+    let empty = (f64::INFINITY, f64::NEG_INFINITY);
+    let (mut recencies, mut importances) = (empty, empty);
     for h in held {
-        for (i, value) in [recency(h), h.importance].into_iter().enumerate() {
-            lo[i] = lo[i].min(value);
-            hi[i] = hi[i].max(value);
-        }
+        recencies = widen(recencies, recency(h));
+        importances = widen(importances, h.importance);
     }
-    let scaled = |value: f64, i: usize| {
-        if hi[i] > lo[i] {
-            (value - lo[i]) / (hi[i] - lo[i])
+    let scaled = |value: f64, (lo, hi): (f64, f64)| {
+        if hi > lo {
+            (value - lo) / (hi - lo)
         } else {
             0.0
         }
@@ -427,7 +431,9 @@ fn weakest(id: ForgettingPolicyId, held: &[Held], now: f64) -> usize {
         ForgettingPolicyId::Lru => h.touched,
         ForgettingPolicyId::Lfu => f64::from(h.reads),
         ForgettingPolicyId::Importance => h.importance,
-        ForgettingPolicyId::GenerativeAgents => scaled(recency(h), 0) + scaled(h.importance, 1),
+        ForgettingPolicyId::GenerativeAgents => {
+            scaled(recency(h), recencies) + scaled(h.importance, importances)
+        }
         // e^(-t/S) = 2^(-t/S · log2 e); S is 1 + the reads, at most 3.
         _ => {
             let strength = 1.0 + f64::from(h.reads.min(2));
@@ -436,7 +442,9 @@ fn weakest(id: ForgettingPolicyId, held: &[Held], now: f64) -> usize {
     };
     let mut best = 0;
     for (i, h) in held.iter().enumerate() {
-        let b = &held[best];
+        let Some(b) = held.get(best) else {
+            break;
+        };
         let order = key(h)
             .total_cmp(&key(b))
             .then(h.written.total_cmp(&b.written))
@@ -470,8 +478,8 @@ impl PolicyRun {
     /// The share of the reads up to event `i` (inclusive) that found their fact; `None` before
     /// the first read.
     pub fn hit_rate(&self, reads: &[u32], i: usize) -> Option<f64> {
-        let reads = *reads.get(i)?;
-        (reads > 0).then(|| f64::from(self.hits[i]) / f64::from(reads))
+        let (reads, hits) = (*reads.get(i)?, *self.hits.get(i)?);
+        (reads > 0).then(|| f64::from(hits) / f64::from(reads))
     }
 }
 
@@ -738,10 +746,10 @@ impl ForgettingPlayground {
             .take_while(|event| event.at <= self.time)
             .count();
         let at = done.checked_sub(1);
-        let count = |values: &[u32]| at.map_or(0, |i| values[i]);
+        let count = |values: &[u32]| at.and_then(|i| values.get(i)).copied().unwrap_or(0);
         let mut superseded: Vec<(FactId, FactId)> = Vec::new();
         let mut texts: Vec<(FactId, &str)> = Vec::new();
-        for event in &events[..done] {
+        for event in events.iter().take(done) {
             if let StreamOp::Write {
                 fact,
                 text,
@@ -762,7 +770,10 @@ impl ForgettingPlayground {
             .iter()
             .zip(&self.series)
             .map(|(run, series)| {
-                let held = at.map_or_else(Vec::new, |i| run.active[i].clone());
+                let held = at
+                    .and_then(|i| run.active.get(i))
+                    .cloned()
+                    .unwrap_or_default();
                 for &id in &held {
                     if !held_ids.contains(&id) {
                         held_ids.push(id);
@@ -792,7 +803,6 @@ impl ForgettingPlayground {
                     .map(|(_, new)| *new),
             })
             .collect();
-        let last = self.comparison.reads.len().checked_sub(1);
         ForgettingPlaygroundState {
             t: self.time,
             until: events.last().map_or(Time::ZERO, |event| event.at),
@@ -800,7 +810,7 @@ impl ForgettingPlayground {
             events: events.len() as u32,
             events_done: done as u32,
             reads: count(&self.comparison.reads),
-            total_reads: last.map_or(0, |i| self.comparison.reads[i]),
+            total_reads: self.comparison.reads.last().copied().unwrap_or(0),
             capacity: self.config.capacity(),
             half_life: self.config.half_life(),
             facts,

@@ -23,6 +23,9 @@ pub(crate) struct HashIndex {
     filled: usize,
 }
 
+// Slots are read with `get`, not indexing, here and through the crate: every probe stays in
+// the table, but an index would bring core's bounds panic and its messages into the wasm
+// (ARCHITECTURE.md, "No panic paths of our own").
 impl HashIndex {
     /// The position of the entry with `hash` for which `is` holds, if any. Generic, unlike the
     /// rest: a lookup is on every hot path of the store, and the loop is small.
@@ -31,7 +34,7 @@ impl HashIndex {
         let mask = self.slots.len().checked_sub(1)?;
         let mut at = hash as usize & mask;
         loop {
-            match self.slots[at] {
+            match *self.slots.get(at)? {
                 EMPTY => return None,
                 GONE => {}
                 position if is(position) => return Some(position),
@@ -49,19 +52,23 @@ impl HashIndex {
         }
         let mask = self.slots.len() - 1;
         let mut at = hash as usize & mask;
-        while self.slots[at] != EMPTY && self.slots[at] != GONE {
+        while let Some(slot) = self.slots.get_mut(at) {
+            if *slot == EMPTY || *slot == GONE {
+                self.filled += usize::from(*slot == EMPTY);
+                *slot = position;
+                return;
+            }
             at = (at + 1) & mask;
         }
-        if self.slots[at] == EMPTY {
-            self.filled += 1;
-        }
-        self.slots[at] = position;
     }
 
     /// Removes the entry at `position`, whose hash is `hash`, if the index holds it.
     pub(crate) fn remove(&mut self, hash: u64, position: usize) {
-        if let Some(at) = self.slot_of(hash, position) {
-            self.slots[at] = GONE;
+        if let Some(slot) = self
+            .slot_of(hash, position)
+            .and_then(|at| self.slots.get_mut(at))
+        {
+            *slot = GONE;
         }
     }
 
@@ -69,7 +76,7 @@ impl HashIndex {
         let mask = self.slots.len().checked_sub(1)?;
         let mut at = hash as usize & mask;
         loop {
-            match self.slots[at] {
+            match *self.slots.get(at)? {
                 EMPTY => return None,
                 held if held == position => return Some(at),
                 _ => at = (at + 1) & mask,

@@ -614,7 +614,7 @@ impl FactStore {
                     index,
                     label: event.label.clone(),
                     fact: self.scenario.event_fact(index).unwrap_or_default(),
-                    fired_at: self.fired[i],
+                    fired_at: self.fired.get(i).copied().flatten(),
                 }
             })
             .collect()
@@ -665,7 +665,9 @@ impl FactStore {
         let change = log.into_iter().rev().find(|change| change.event == event);
         if change.is_none() {
             // Not reachable with a validated scenario; undo rather than keep a half-fired event.
-            self.fired[index.get()] = None;
+            if let Some(slot) = self.fired.get_mut(index.get()) {
+                *slot = None;
+            }
         }
         change.ok_or_else(|| {
             Error::new(
@@ -1062,14 +1064,18 @@ impl FactStore {
         };
         match op {
             Op::SeedFact(i) => {
-                let fact = &self.scenario.facts()[i];
+                let Some(fact) = self.scenario.facts().get(i) else {
+                    return;
+                };
                 let id = FactId(i as u32 + 1);
                 if let Ok(outcome) = store.write(id, &fact.text, fact.importance, None) {
                     log.push(written(outcome, None));
                 }
             }
             Op::Event(i) => {
-                let event = &self.scenario.events()[i];
+                let Some(event) = self.scenario.events().get(i) else {
+                    return;
+                };
                 let index = EventIndex(i as u32);
                 let id = self.scenario.event_fact(index).unwrap_or_default();
                 let supersedes = event.supersedes.filter(|&old| store.get(old).is_some());
@@ -1089,8 +1095,11 @@ impl FactStore {
             Op::Read(i) => {
                 let scheduled = self.scenario.reads().len();
                 let read = match i.checked_sub(scheduled) {
-                    None => self.scenario.reads()[i],
-                    Some(j) => self.reader_reads[j],
+                    None => self.scenario.reads().get(i),
+                    Some(j) => self.reader_reads.get(j),
+                };
+                let Some(&read) = read else {
+                    return;
                 };
                 let action = match store.read(read.fact) {
                     Ok(()) => Action::Read,
@@ -1128,9 +1137,11 @@ impl ChartLines {
             let point = [t.get(), timeline.config.score(fact, t)];
             match *slot {
                 Some(line) => {
-                    let points = &mut self.lines[line].points;
-                    if points.last() != Some(&point) {
-                        points.push(point);
+                    let Some(line) = self.lines.get_mut(line) else {
+                        continue;
+                    };
+                    if line.points.last() != Some(&point) {
+                        line.points.push(point);
                     }
                 }
                 None => {

@@ -235,15 +235,18 @@ struct FactTable {
 impl FactTable {
     #[inline]
     fn position(&self, id: FactId) -> Option<usize> {
-        self.by_id.find(id_hash(id), |at| self.facts[at].id == id)
+        self.by_id.find(id_hash(id), |at| {
+            self.facts.get(at).is_some_and(|fact| fact.id == id)
+        })
     }
 
     fn get(&self, id: &FactId) -> Option<&Fact> {
-        self.position(*id).map(|at| &self.facts[at])
+        self.facts.get(self.position(*id)?)
     }
 
     fn get_mut(&mut self, id: &FactId) -> Option<&mut Fact> {
-        self.position(*id).map(|at| &mut self.facts[at])
+        let at = self.position(*id)?;
+        self.facts.get_mut(at)
     }
 
     fn contains_key(&self, id: &FactId) -> bool {
@@ -252,29 +255,35 @@ impl FactTable {
 
     /// The active fact whose text is `text`, ignoring surrounding space and ASCII case.
     fn active_with_text(&self, text: &str) -> Option<FactId> {
-        let at = self
-            .by_text
-            .find(text_hash(text), |at| same_text(&self.facts[at].text, text))?;
-        Some(self.facts[at].id)
+        let at = self.by_text.find(text_hash(text), |at| {
+            self.facts
+                .get(at)
+                .is_some_and(|fact| same_text(&fact.text, text))
+        })?;
+        Some(self.facts.get(at)?.id)
     }
 
     /// Adds a fact whose id the table does not hold yet (and, if it is active, whose text no
     /// active fact has).
     fn insert(&mut self, fact: Fact) {
         let (facts, at) = (&self.facts, self.facts.len());
-        self.by_id
-            .insert(id_hash(fact.id), at, &|at| id_hash(facts[at].id));
+        self.by_id.insert(id_hash(fact.id), at, &|at| {
+            facts.get(at).map_or(0, |fact| id_hash(fact.id))
+        });
         if fact.status == Status::Active {
-            self.by_text
-                .insert(text_hash(&fact.text), at, &|at| text_hash(&facts[at].text));
+            self.by_text.insert(text_hash(&fact.text), at, &|at| {
+                facts.get(at).map_or(0, |fact| text_hash(&fact.text))
+            });
         }
         self.facts.push(fact);
     }
 
     /// Fact `id` is no longer active: takes its text out of the index, and gives it `status`.
     fn retire(&mut self, id: FactId, status: Status) {
-        if let Some(at) = self.position(id) {
-            let fact = &mut self.facts[at];
+        let Some(at) = self.position(id) else {
+            return;
+        };
+        if let Some(fact) = self.facts.get_mut(at) {
             self.by_text.remove(text_hash(&fact.text), at);
             fact.status = status;
         }
@@ -404,7 +413,7 @@ impl LiveStore {
             check_fact(fact.importance, &fact.text)?;
             // A plain scan keeps the WebAssembly build small; a pass distills few facts.
             let mut taken = self.facts.contains_key(&fact.id);
-            for earlier in &distilled[..i] {
+            for earlier in distilled.iter().take(i) {
                 taken |= earlier.id == fact.id;
             }
             if taken {
@@ -499,7 +508,8 @@ impl LiveStore {
                 status: Status::Active,
                 sources,
             };
-            self.ranked[kind.index()].insert(self.rank(&fact));
+            let rank = self.rank(&fact);
+            self.ranking(kind).insert(rank);
             self.facts.insert(fact);
             outcome.fact = id;
         }
@@ -529,7 +539,7 @@ impl LiveStore {
 
     /// The active fact of `kind` with the lowest score, at any time. O(log n).
     pub(crate) fn weakest_of(&self, kind: FactKind) -> Option<&Fact> {
-        let rank = self.ranked[kind.index()].first()?;
+        let rank = self.ranked.get(kind.index())?.first()?;
         self.facts.get(&rank.id)
     }
 
@@ -601,7 +611,9 @@ impl LiveStore {
                 .enumerate()
                 .filter_map(|(kind, head)| head.peek().map(|rank| (kind, **rank)))
                 .max_by(|(_, a), (_, b)| self.cmp_now(a, b))?;
-            heads[best.0].next();
+            if let Some(head) = heads.get_mut(best.0) {
+                head.next();
+            }
             Some(best.1.id)
         })
     }
@@ -611,6 +623,17 @@ impl LiveStore {
         self.facts
             .get(&id)
             .map(|fact| self.config.score(fact, self.time))
+    }
+
+    /// The ranking of `kind`'s active facts: a match, not `ranked[kind.index()]`, whose bounds
+    /// check would bring core's panic and its messages into the wasm.
+    fn ranking(&mut self, kind: FactKind) -> &mut Ranking {
+        let [episodic, semantic, procedural] = &mut self.ranked;
+        match kind {
+            FactKind::Episodic => episodic,
+            FactKind::Semantic => semantic,
+            FactKind::Procedural => procedural,
+        }
     }
 
     fn rank(&self, fact: &Fact) -> Rank {
@@ -627,13 +650,14 @@ impl LiveStore {
         let Some(fact) = self.facts.get(&id) else {
             return;
         };
-        let (old, kind) = (self.rank(fact), fact.kind.index());
-        self.ranked[kind].remove(&old);
+        let (old, kind) = (self.rank(fact), fact.kind);
+        self.ranking(kind).remove(&old);
         if let Some(fact) = self.facts.get_mut(&id) {
             change(fact, now);
         }
         if let Some(fact) = self.facts.get(&id) {
-            self.ranked[kind].insert(self.rank(fact));
+            let rank = self.rank(fact);
+            self.ranking(kind).insert(rank);
         }
     }
 
@@ -645,8 +669,8 @@ impl LiveStore {
         if fact.status != Status::Active {
             return false;
         }
-        let (rank, kind) = (self.rank(fact), fact.kind.index());
-        self.ranked[kind].remove(&rank);
+        let (rank, kind) = (self.rank(fact), fact.kind);
+        self.ranking(kind).remove(&rank);
         self.facts.retire(id, status);
         true
     }
@@ -771,7 +795,8 @@ impl TryFrom<SavedStore> for LiveStore {
                         text!(field, " repeats the text of active fact ", other),
                     ));
                 }
-                store.ranked[fact.kind.index()].insert(store.rank(&fact));
+                let rank = store.rank(&fact);
+                store.ranking(fact.kind).insert(rank);
             }
             store.facts.insert(fact);
         }
