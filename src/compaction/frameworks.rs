@@ -89,38 +89,42 @@ impl CompactionPolicy for SlidingWindow {
             cut = None;
             let mut i = cutoff.min(total - 1);
             while i >= first {
-                if is_agent(script, turns[i - first]) {
+                if turns
+                    .get(i - first)
+                    .is_some_and(|&turn| is_agent(script, turn))
+                {
                     cut = Some(i - first);
                     break;
                 }
                 i -= 1;
             }
             if let Some(at) = cut {
-                kept_tokens = u64::from(tokens_of(script, &turns[at..]).0);
+                kept_tokens = u64::from(tokens_of(script, from(&turns, at)).0);
             }
         }
         let evict = match cut {
             Some(at) if percentage < 1.0 && first + at < total - 1 => {
-                if u64::from(tokens_of(script, &turns[at..]).0) >= threshold {
+                if u64::from(tokens_of(script, from(&turns, at)).0) >= threshold {
                     // compact.py's check after the sliding window: summarise what was kept.
                     let mut step = Compaction::default();
                     for &number in &turns {
                         window.pop_verbatim();
                         step.record(script, number);
                     }
-                    replace_summary(window, summarise(None, script, &turns[at..]));
+                    replace_summary(window, summarise(None, script, from(&turns, at)));
                     return Some(step);
                 }
                 at
             }
             _ => turns.len(),
         };
+        let evicted = turns.get(..evict).unwrap_or_default();
         let mut step = Compaction::default();
-        for &number in &turns[..evict] {
+        for &number in evicted {
             window.pop_verbatim();
             step.record(script, number);
         }
-        let summary = summarise(old, script, &turns[..evict]);
+        let summary = summarise(old, script, evicted);
         replace_summary(window, summary.map(clip_letta));
         Some(step)
     }
@@ -154,12 +158,15 @@ fn clip_letta(line: Line) -> Line {
     let Some((end, _)) = full.char_indices().nth(LETTA_CLIP_CHARS) else {
         return line;
     };
-    let (head, rest) = full.split_at(end);
+    let Some((head, rest)) = full.split_at_checked(end) else {
+        return line;
+    };
     let head = if rest.starts_with(char::is_whitespace) || head.ends_with(char::is_whitespace) {
         head
     } else {
         head.rfind(char::is_whitespace)
-            .map_or("", |space| &head[..space])
+            .and_then(|space| head.get(..space))
+            .unwrap_or("")
     };
     let suffix = LETTA_CLIP_SUFFIX;
     let head = head.trim_end();
@@ -294,7 +301,6 @@ impl CompactionPolicy for HandoffCheckpoint {
                 break;
             }
         }
-        kept.reverse();
         let mut step = Compaction::default();
         for &number in &turns {
             window.pop_verbatim();
@@ -303,7 +309,8 @@ impl CompactionPolicy for HandoffCheckpoint {
             }
         }
         replace_summary(window, summary);
-        for (number, cut) in kept {
+        // Oldest first: `kept` is newest first.
+        for (number, cut) in kept.into_iter().rev() {
             match cut {
                 Some(text) => window.push_cut(number, text),
                 None => window.push_verbatim(number, tokens_of(script, &[number])),
@@ -334,12 +341,12 @@ fn cut_middle(text: &str, keep: usize) -> String {
     let head = keep / 2;
     let tail = (keep - head).min(words.len());
     let mut out = String::new();
-    for word in &words[..head.min(words.len())] {
+    for word in words.iter().take(head) {
         out.push_str(word);
         out.push(' ');
     }
     out.push('…');
-    for word in &words[words.len() - tail..] {
+    for word in words.iter().skip(words.len() - tail) {
         out.push(' ');
         out.push_str(word);
     }
@@ -409,13 +416,20 @@ impl CompactionPolicy for Interval {
         self.fresh += 1;
         let keep = (self.fresh + OVERLAP) as usize;
         if self.starts.len() > keep {
-            self.starts.drain(..self.starts.len() - keep);
+            // `retain`, not `drain`: a range's checks bring a panic path into the wasm.
+            let (spent, mut at) = (self.starts.len() - keep, 0);
+            self.starts.retain(|_| {
+                at += 1;
+                at > spent
+            });
         }
         if self.fresh < INTERVAL {
             return None;
         }
         let first_new = self.starts.len() - self.fresh as usize;
-        let start = self.starts[first_new.saturating_sub(OVERLAP as usize)];
+        let start = *self
+            .starts
+            .get(first_new.saturating_sub(OVERLAP as usize))?;
         let range: Vec<TurnNumber> = (start.0..=newest.0).map(TurnNumber).collect();
         let line = summarise(None, script, &range)?;
         self.fresh = 0;
@@ -561,6 +575,12 @@ fn role(turn: &Turn) -> Role {
     } else {
         Role::User
     }
+}
+
+/// `turns` from `at` on (empty past the end). `get`, not `&turns[at..]`: a slice index brings
+/// core's panic and its messages into the wasm (ARCHITECTURE.md, "No panic paths of our own").
+fn from(turns: &[TurnNumber], at: usize) -> &[TurnNumber] {
+    turns.get(at..).unwrap_or_default()
 }
 
 /// Whether turn `number` comes from the agent's side: its message or its tool call.

@@ -431,13 +431,14 @@ impl Playground {
                 kept.push(Named::of(&window, term));
             }
             let mut compactions = 0;
-            for compacted in &self.compacted[i] {
+            // `get`, not indexing (every policy has all three): see `frameworks::from`.
+            for compacted in self.compacted.get(i).into_iter().flatten() {
                 compactions += u32::from(compacted.0 <= turn);
             }
             policies.push(PolicyRow {
                 info: *info,
-                series: self.series[i].clone(),
-                peaks: self.peaks[i].clone(),
+                series: self.series.get(i).cloned().unwrap_or_default(),
+                peaks: self.peaks.get(i).cloned().unwrap_or_default(),
                 compactions,
                 tokens: window.tokens,
                 kept,

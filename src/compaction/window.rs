@@ -156,7 +156,7 @@ impl Window {
         let at = cuts
             .binary_search_by_key(&turn, |(number, _)| *number)
             .ok()?;
-        Some(&cuts[at].1)
+        cuts.get(at).map(|(_, text)| text.as_str())
     }
 
     /// Lets `text` stand for verbatim turn `turn` from now on, in its place among the verbatim
@@ -181,14 +181,20 @@ impl Window {
         let Ok(at) = verbatim.binary_search_by_key(&turn, |(number, _)| *number) else {
             return false;
         };
-        let entry = &mut verbatim[at];
+        let Some(entry) = verbatim.get_mut(at) else {
+            return false;
+        };
         let tokens = Tokens::of(&text);
         self.tokens = self.tokens - entry.1 + tokens;
         self.verbatim_tokens = self.verbatim_tokens - entry.1 + tokens;
         entry.1 = tokens;
         let cuts = self.cuts.as_mut_slice();
         match cuts.binary_search_by_key(&turn, |(number, _)| *number) {
-            Ok(at) => cuts[at].1 = text,
+            Ok(at) => {
+                if let Some(cut) = cuts.get_mut(at) {
+                    cut.1 = text;
+                }
+            }
             Err(at) => self.cuts.insert(at, (turn, text)),
         }
         true
