@@ -97,10 +97,46 @@ macro_rules! text {
 
 pub(crate) use text;
 
+/// `text` split around its first `byte`, an ASCII character: `str::split_once` for one, on
+/// bytes. (A `char` pattern brings core's char searcher, `memchr` and slice panic into the wasm;
+/// an ASCII byte is never part of another character, so both sides are whole text.)
+pub(crate) fn split_at_byte(text: &str, byte: u8) -> Option<(&str, &str)> {
+    let at = text.bytes().position(|b| b == byte)?;
+    Some((text.get(..at)?, text.get(at + 1..)?))
+}
+
+/// The lines of `text`, as `str::lines` gives them (split at each `\n`, with a `\r` before it
+/// dropped, and no empty line after a final `\n`), on bytes: see [`split_at_byte`].
+pub(crate) fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text).filter(|text| !text.is_empty());
+    core::iter::from_fn(move || {
+        let current = rest?;
+        let Some((line, next)) = split_at_byte(current, b'\n') else {
+            rest = None;
+            return Some(current);
+        };
+        rest = Some(next).filter(|next| !next.is_empty());
+        Some(match line.as_bytes().last() {
+            Some(b'\r') => line.get(..line.len() - 1).unwrap_or(line),
+            _ => line,
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::units::{FactId, Tokens};
+
+    proptest::proptest! {
+        #[test]
+        fn lines_and_splits_are_std_s(text in "[a:\\]\r\n\u{e9}\u{1F600} ]{0,12}") {
+            proptest::prop_assert_eq!(lines(&text).collect::<Vec<_>>(), text.lines().collect::<Vec<_>>());
+            for byte in [b':', b']', b'\n'] {
+                proptest::prop_assert_eq!(split_at_byte(&text, byte), text.split_once(char::from(byte)));
+            }
+        }
+    }
 
     #[test]
     fn pieces_join_as_written() {

@@ -9,6 +9,7 @@ use crate::compaction::script::{Kind, TurnSpec};
 use crate::error::Error;
 use crate::limits::{check_len, TextBudget, MAX_TOTAL_TEXT_CHARS, MAX_TURNS};
 use crate::prelude::*;
+use crate::text::{lines, split_at_byte};
 
 /// How [`infer_kind`] reads a turn, in the order it applies the rules.
 pub const KIND_RULE: &str = "A tool's turn (role or speaker \"tool\") is a tool output. A turn \
@@ -47,7 +48,7 @@ pub fn infer_kind(speaker: &str, text: &str) -> Kind {
     let digit = text.bytes().any(|b| b.is_ascii_digit());
     if greets && words <= 12 && !digit {
         Kind::Chatter
-    } else if text.contains('?') {
+    } else if text.bytes().any(|b| b == b'?') {
         Kind::Question
     } else {
         Kind::Decision
@@ -84,7 +85,7 @@ pub fn infer_kind(speaker: &str, text: &str) -> Kind {
 pub fn import_lines(text: &str) -> Result<Vec<TurnSpec>, Error> {
     check_size(text.len())?;
     let mut turns: Vec<(String, String)> = Vec::new();
-    for (index, line) in text.lines().enumerate() {
+    for (index, line) in lines(text).enumerate() {
         let line = without_stamp(line.trim());
         if line.is_empty() {
             continue;
@@ -183,7 +184,7 @@ pub fn import_messages(messages: Vec<ChatMessage>) -> Result<Vec<TurnSpec>, Erro
 
 /// `Some((speaker, text))` when `line` starts with a speaker and a colon.
 fn speaker_of(line: &str) -> Option<(&str, &str)> {
-    let (speaker, said) = line.split_once(':')?;
+    let (speaker, said) = split_at_byte(line, b':')?;
     let speaker = speaker.trim();
     let words = speaker.split_whitespace().count();
     let short = (1..=3).contains(&words) && speaker.chars().nth(40).is_none();
@@ -192,7 +193,10 @@ fn speaker_of(line: &str) -> Option<(&str, &str)> {
 
 /// `line` without a leading `[...]` of under 40 bytes: `[12/03/2024, 10:32] Dana: hi`.
 fn without_stamp(line: &str) -> &str {
-    match line.strip_prefix('[').and_then(|rest| rest.split_once(']')) {
+    match line
+        .strip_prefix('[')
+        .and_then(|rest| split_at_byte(rest, b']'))
+    {
         Some((stamp, rest)) if stamp.len() < 40 => rest.trim_start(),
         _ => line,
     }
