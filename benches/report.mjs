@@ -382,6 +382,7 @@ Issue 11, a fourth round. Pages in gzip KB:
 | before (the round above) | 30.4 | 41.4 | 44.1 | 34.8 | 86.5 | 97.6 |
 | the cores without custom scripts test a word for a capital the ASCII way (the refund desk is ASCII, and a test keeps it so): \`char::is_uppercase\`'s Unicode table goes, compaction core 15.2 → 14.5 | 29.8 | 41.4 | 43.6 | 34.8 | 86.0 | 97.6 |
 | no panic paths of our own. First \`error::fixed\` writes its digits into bytes, not a \`String\` it \`remove\`s from and \`pop\`s (their panics and a UTF-8 decoder; 0.2 off the compaction and forgetting cores); then \`get\`, \`split_at_checked\`, \`retain\` and matches where indexing, slicing, \`drain\` and \`remove\` called core's precompiled panics, which build their messages (the \`str\` slice's formats the characters around the cut). Compaction core 14.5 → 13.9, forgetting 24.6 → 24.0, playground 27.2 → 23.8, \`elements\` 51.2 → 47.4 | 29.2 | 40.8 | 39.9 | 34.2 | 82.3 | 93.6 |
+| \`importConversation\` splits lines and speakers on bytes (\`text::lines\`, \`text::split_at_byte\`), so core's char searcher, \`memchr\` and the last slice panic leave the cores that import: the full core 61.9 → 61.4, the own-conversation panel on demand 30.3 → 29.8 | 29.2 | 40.8 | 39.9 | 34.2 | 82.3 | 92.8 |
 
 Tried and not kept: \`FactStore.events()\`, which no element calls, left out of the element cores
 (0.09 off the forgetting core: not worth a cargo feature); \`split_ascii_whitespace\` as well in the

@@ -69,9 +69,9 @@ export const PAGES = [
   { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 82_800 },
 ];
 /** What opening the own-conversation panel fetches (own.js and the script core), at most. */
-export const ON_DEMAND_BUDGET = 30_800;
+export const ON_DEMAND_BUDGET = 30_300;
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 94_100 };
+export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 93_300 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {
