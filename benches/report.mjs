@@ -72,12 +72,13 @@ Goal: at most 1.3x (${verdict(f.ratio <= 1.3)}). Both times move with the machin
 too, so only the ratio within one run means much. The meter's time is the start of the first frame
 that shows it (Element Timing, which would give its paint, leaves shadow roots out), the bare page's a
 paint's, so the ratio is a little kind to the widgets. For the page with the widgets, also its own
-first paint and when the meter went into it. How far to trust the ratio: each pair of loads next to
-each other gives a ratio of its own, and the quartiles of those show the spread within this run.
+first paint and when the meter went into it. Each pair of loads next to each other gives a ratio of
+its own: the quartiles of those show how single pairs spread, and resampling the pairs (2,000
+times, seeded) gives a 95% interval for the run's ratio.
 
-| first meter ms | bare page's first paint ms | ratio | pairs' ratios: q1, median, q3 | layout shift until every widget rendered | the page's own first paint ms | meter in the page ms |
-|---|---|---|---|---|---|---|
-| ${f.meterMs} | ${f.paintMs} | **${f.ratio}** | ${f.pairRatios?.join(", ") ?? "–"} | ${f.layoutShift} | ${f.pagePaintMs ?? "–"} | ${f.meterInMs ?? "–"} |`);
+| first meter ms | bare page's first paint ms | ratio | its 95% interval | single pairs' ratios: q1, median, q3 | layout shift until every widget rendered | the page's own first paint ms | meter in the page ms |
+|---|---|---|---|---|---|---|---|
+| ${f.meterMs} | ${f.paintMs} | **${f.ratio}** | ${f.ratioInterval?.join(" to ") ?? "–"} | ${f.pairRatios?.join(", ") ?? "–"} | ${f.layoutShift} | ${f.pagePaintMs ?? "–"} | ${f.meterInMs ?? "–"} |`);
 }
 
 // Browser.
@@ -380,8 +381,8 @@ Issue 11, a fourth round. Pages in gzip KB:
 | step | compaction | forgetting | playground | f. playground | index | bundle |
 |---|---|---|---|---|---|---|
 | before (the round above) | 30.4 | 41.4 | 44.1 | 34.8 | 86.5 | 97.6 |
-| the cores without custom scripts test a word for a capital the ASCII way (the refund desk is ASCII, and a test keeps it so): \`char::is_uppercase\`'s Unicode table goes, compaction core 15.2 → 14.5 | 29.8 | 41.4 | 43.6 | 34.8 | 86.0 | 97.6 |
-| no panic paths of our own. First \`error::fixed\` writes its digits into bytes, not a \`String\` it \`remove\`s from and \`pop\`s (their panics and a UTF-8 decoder; 0.2 off the compaction and forgetting cores); then \`get\`, \`split_at_checked\`, \`retain\` and matches where indexing, slicing, \`drain\` and \`remove\` called core's precompiled panics, which build their messages (the \`str\` slice's formats the characters around the cut). Compaction core 14.5 → 13.9, forgetting 24.6 → 24.0, playground 27.2 → 23.8, \`elements\` 51.2 → 47.4 | 29.2 | 40.8 | 39.9 | 34.2 | 82.3 | 93.6 |
+| the cores without custom scripts test a word for a capital the ASCII way (the refund desk is ASCII, and a test keeps it so): \`char::is_uppercase\`'s Unicode table goes, compaction core 15.16 → 14.52 | 29.8 | 41.4 | 43.6 | 34.8 | 86.0 | 97.6 |
+| no panic paths of our own. First \`error::fixed\` writes its digits into bytes, not a \`String\` it \`remove\`s from and \`pop\`s (their panics and a UTF-8 decoder; 0.2 off the compaction and forgetting cores); then \`get\`, \`split_at_checked\`, \`retain\` and matches where indexing, slicing, \`drain\` and \`remove\` called core's precompiled panics, which build their messages (the \`str\` slice's formats the characters around the cut). Cores (measured as ARCHITECTURE.md's last rule says; served files differ by 0.1 or 0.2): compaction 14.5 → 13.9, forgetting 24.6 → 24.0, playground 27.2 → 23.8 for its own policies' sites (chiefly the \`str\` slice panic in Letta's clip), \`elements\` 51.2 → 47.4 (served) | 29.2 | 40.8 | 39.9 | 34.2 | 82.3 | 93.6 |
 | \`importConversation\` splits lines and speakers on bytes (\`text::lines\`, \`text::split_at_byte\`), so core's char searcher, \`memchr\` and the last slice panic leave the cores that import: the full core 61.9 → 61.4, the own-conversation panel on demand 30.3 → 29.8 | 29.2 | 40.8 | 39.9 | 34.2 | 82.3 | 92.8 |
 
 Tried and not kept: punctuation trimmed byte by byte in the gist's key terms once more, now
@@ -393,9 +394,9 @@ whitespace); the index page preloading only its first element's modules, not the
 down (first meter, alternating runs: 1.27, 1.48, 1.39, 1.36, 1.56, 1.21, 1.62, 1.63 with the hints
 for all four against without: within the noise).
 
-The first meter now comes from 25 alternating pairs of loads, with the quartiles of each pair's
-own ratio: in one run before the bench, 1.37 with its pairs from 1.22 (q1) to 1.74 (q3), so one
-run's ratio tells 1.3 from 1.4 only by luck. In a traced load (slower than untraced), the page's
+The first meter now comes from 25 alternating pairs of loads. It also prints the spread of single
+pairs (the quartiles of each pair's own ratio: in one run before the bench, 1.22 to 1.74 around a
+ratio of 1.37) and a 95% bootstrap interval for the run's ratio, resampling its pairs. In a traced load (slower than untraced), the page's
 first layout took 38 ms with or without the widgets, and the compaction widget's own layout,
 after its module ran, 21 ms more; the local server returned the page's ten files 30 to 50 ms after
 they were asked for, together.

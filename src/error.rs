@@ -237,8 +237,9 @@ pub(crate) fn fmt_number(value: f64) -> String {
 }
 
 /// `magnitude` (with `magnitude * 10^decimals` below `2^64`) with at most `decimals` decimals,
-/// trailing zeros trimmed. Written digit by digit into bytes: `String::remove` and `pop` would
-/// bring their panics and a UTF-8 decoder into every core for what is all ASCII.
+/// trailing zeros trimmed. Written digit by digit into bytes, read with `get`: `String::remove`
+/// would bring its panic, `pop` a UTF-8 decoder and an index core's bounds panic, into every core
+/// for what is all ASCII.
 fn fixed(magnitude: f64, decimals: u32) -> String {
     // A float-to-integer cast saturates and never panics.
     let mut scaled = float::round(magnitude * 10u64.pow(decimals) as f64) as u64;
@@ -246,21 +247,21 @@ fn fixed(magnitude: f64, decimals: u32) -> String {
     // The digits, last first (a u64 has at most 20), with at least one before the point.
     let mut digits = [b'0'; 24];
     let mut len = 0;
-    while len < digits.len() && (scaled > 0 || len <= point) {
-        digits[len] = b'0' + (scaled % 10) as u8;
+    while let Some(slot) = digits.get_mut(len).filter(|_| scaled > 0 || len <= point) {
+        *slot = b'0' + (scaled % 10) as u8;
         scaled /= 10;
         len += 1;
     }
     // The decimals' trailing zeros go, and the point with them when no decimal is left.
     let mut first = 0;
-    while first < point && digits[first] == b'0' {
+    while first < point && digits.get(first) == Some(&b'0') {
         first += 1;
     }
     let mut out = String::with_capacity(len + 1);
     let mut at = len;
     while at > first {
         at -= 1;
-        out.push(char::from(digits[at]));
+        out.push(char::from(digits.get(at).copied().unwrap_or(b'0')));
         if at == point && first < point {
             out.push('.');
         }

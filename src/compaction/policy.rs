@@ -94,7 +94,7 @@ pub trait CompactionPolicy: Send + Sync {
 #[derive(Clone, Debug, Default)]
 pub struct HotWarmCold {
     /// The gist's terms with the turn each was last mentioned in, least recent first.
-    // Invariant: at most GIST_TERMS entries, no two equal terms (so a Vec: popping its front is
+    // Invariant: at most GIST_TERMS entries, no two equal terms (so a Vec: dropping its front is
     // a shift of at most twelve).
     gist: Vec<(String, TurnNumber)>,
 }

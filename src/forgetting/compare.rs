@@ -409,8 +409,8 @@ impl Store {
 /// the oldest write, then the lowest id.
 fn weakest(id: ForgettingPolicyId, held: &[Held], now: f64) -> usize {
     // Generative Agents scales each term over the facts held.
-    // (No indexing here, nor anywhere in the crate's wasm: an index's bounds check brings core's
-    // panic and its messages into every core. ARCHITECTURE.md, "No panic paths of our own".)
+    // (No indexing: an index's bounds check brings core's panic and its messages into the wasm.
+    // ARCHITECTURE.md, "No panic paths of our own".)
     let recency = |h: &Held| exp2((now - h.touched) * LOG2_0995);
     let widen = |(lo, hi): (f64, f64), value: f64| (lo.min(value), hi.max(value));
     let empty = (f64::INFINITY, f64::NEG_INFINITY);
