@@ -237,9 +237,9 @@ pub(crate) fn fmt_number(value: f64) -> String {
 }
 
 /// `magnitude` (with `magnitude * 10^decimals` below `2^64`) with at most `decimals` decimals,
-/// trailing zeros trimmed. Written digit by digit into bytes, read with `get`: `String::remove`
-/// would bring its panic, `pop` a UTF-8 decoder and an index core's bounds panic, into every core
-/// for what is all ASCII.
+/// trailing zeros trimmed. Written digit by digit into bytes and read with `get`, for text that
+/// is all ASCII: `String::remove` would bring its panic into every core, `pop` a UTF-8 decoder,
+/// and an index core's bounds panic.
 fn fixed(magnitude: f64, decimals: u32) -> String {
     // A float-to-integer cast saturates and never panics.
     let mut scaled = float::round(magnitude * 10u64.pow(decimals) as f64) as u64;
