@@ -59,16 +59,22 @@ impl<T> Queue<T> {
     /// Once the spent front is half the queue, drops it (so that pushes stay amortised O(1)).
     fn drop_spent(&mut self) {
         if 2 * self.head >= self.items.len() {
-            // `retain`, not `drain(..head)`: a range's checks bring core's slice panic and its
-            // messages into every core (ARCHITECTURE.md, "No panic paths of our own").
-            let (head, mut at) = (self.head, 0);
-            self.items.retain(|_| {
-                at += 1;
-                at > head
-            });
+            let spent = self.head;
+            drop_front(&mut self.items, spent);
             self.head = 0;
         }
     }
+}
+
+/// Drops the first `n` of `items` (all of them if there are fewer). `retain`, not
+/// `drain(..n)`: a range's checks bring core's slice panic and its messages into every core
+/// (ARCHITECTURE.md, "No panic paths of our own").
+pub(crate) fn drop_front<T>(items: &mut Vec<T>, n: usize) {
+    let mut at = 0;
+    items.retain(|_| {
+        at += 1;
+        at > n
+    });
 }
 
 impl<T: Default> Queue<T> {

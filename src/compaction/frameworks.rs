@@ -19,6 +19,7 @@ use crate::compaction::script::{Kind, Turn};
 use crate::compaction::{Compaction, CompactionPolicy, Line, Script, SessionConfig, Window};
 use crate::float;
 use crate::prelude::*;
+use crate::queue::drop_front;
 use crate::units::{Tokens, TurnNumber};
 
 /// **Letta**'s sliding window with a recursive summary (its default compaction mode,
@@ -416,12 +417,8 @@ impl CompactionPolicy for Interval {
         self.fresh += 1;
         let keep = (self.fresh + OVERLAP) as usize;
         if self.starts.len() > keep {
-            // `retain`, not `drain`: a range's checks bring a panic path into the wasm.
-            let (spent, mut at) = (self.starts.len() - keep, 0);
-            self.starts.retain(|_| {
-                at += 1;
-                at > spent
-            });
+            let spent = self.starts.len() - keep;
+            drop_front(&mut self.starts, spent);
         }
         if self.fresh < INTERVAL {
             return None;
