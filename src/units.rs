@@ -30,9 +30,10 @@ use crate::text::Piece;
 pub struct Tokens(pub u32);
 
 impl Tokens {
-    /// The token estimate of `text`: its words, split on Unicode whitespace.
+    /// The token estimate of `text`: its words, split on Unicode whitespace (on ASCII whitespace
+    /// in a build without the `script` feature, which holds only the ASCII refund desk).
     pub fn of(text: &str) -> Tokens {
-        let words = text.split_whitespace().count();
+        let words = crate::text::words(text).count();
         Tokens(u32::try_from(words).unwrap_or(u32::MAX))
     }
 }

@@ -156,12 +156,28 @@ fn clip_letta(line: Line) -> Line {
     if full.len() <= LETTA_CLIP_CHARS || full.ends_with(LETTA_CLIP_SUFFIX) {
         return line;
     }
-    let Some((end, _)) = full.char_indices().nth(LETTA_CLIP_CHARS) else {
+    // Where its character number `LETTA_CLIP_CHARS` (from 0) starts: a character starts at
+    // each byte that does not continue one, so this counts them without decoding any.
+    let starts = full.bytes().enumerate().filter(|&(_, b)| b & 0xC0 != 0x80);
+    let Some((end, _)) = starts.into_iter().nth(LETTA_CLIP_CHARS) else {
         return line;
     };
     let Some((head, rest)) = full.split_at_checked(end) else {
         return line;
     };
+    let suffix = LETTA_CLIP_SUFFIX;
+    let head = head_at_word_boundary(head, rest);
+    let text = if head.is_empty() {
+        suffix.to_owned()
+    } else {
+        text!(head, " ", suffix)
+    };
+    line.with_text(text)
+}
+
+/// `head` (followed by `rest`) cut back to its last whole word, without the space after it.
+#[cfg(feature = "script")]
+fn head_at_word_boundary<'a>(head: &'a str, rest: &str) -> &'a str {
     let head = if rest.starts_with(char::is_whitespace) || head.ends_with(char::is_whitespace) {
         head
     } else {
@@ -169,14 +185,32 @@ fn clip_letta(line: Line) -> Line {
             .and_then(|space| head.get(..space))
             .unwrap_or("")
     };
-    let suffix = LETTA_CLIP_SUFFIX;
-    let head = head.trim_end();
-    let text = if head.is_empty() {
-        suffix.to_owned()
+    head.trim_end()
+}
+
+/// `head` (followed by `rest`) cut back to its last whole word, without the space after it,
+/// asking ASCII's question of space: a core without custom scripts clips only summaries of the
+/// refund desk, which is ASCII (a test in `script.rs` keeps it so), and so leaves out the UTF-8
+/// decoding and `char::is_whitespace`.
+#[cfg(not(feature = "script"))]
+fn head_at_word_boundary<'a>(head: &'a str, rest: &str) -> &'a str {
+    // `char::is_whitespace` on ASCII: space, and tab to carriage return.
+    let space = |b: &u8| matches!(b, b' ' | b'\t'..=b'\r');
+    let head = if rest.bytes().next().is_some_and(|b| space(&b))
+        || head.bytes().last().is_some_and(|b| space(&b))
+    {
+        head
     } else {
-        text!(head, " ", suffix)
+        head.bytes()
+            .rposition(|b| space(&b))
+            .and_then(|at| head.get(..at))
+            .unwrap_or("")
     };
-    line.with_text(text)
+    let end = head
+        .bytes()
+        .rposition(|b| !space(&b))
+        .map_or(0, |last| last + 1);
+    head.get(..end).unwrap_or(head)
 }
 
 /// **LangChain** `ConversationSummaryBufferMemory` with `max_token_limit` = the budget.
@@ -338,7 +372,7 @@ impl CompactionPolicy for HandoffCheckpoint {
 /// The first `keep / 2` and the last `keep - keep / 2` words of `text` with one `…` word between
 /// them: a cut at word boundaries, marked.
 fn cut_middle(text: &str, keep: usize) -> String {
-    let words: Vec<&str> = text.split_whitespace().collect();
+    let words: Vec<&str> = crate::text::words(text).collect();
     let head = keep / 2;
     let tail = (keep - head).min(words.len());
     let mut out = String::new();

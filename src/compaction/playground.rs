@@ -212,9 +212,10 @@ fn facts_of(script: &Script, refund_desk: bool) -> Vec<(String, String)> {
     let mut facts: Vec<(String, String)> = Vec::new();
     for turn in script.turns() {
         let mut opens_sentence = true;
-        for word in turn.text().split_whitespace() {
+        for word in crate::text::words(turn.text()) {
             let opening = opens_sentence;
-            opens_sentence = matches!(word.chars().last(), Some('.' | '!' | '?' | ':'));
+            // An ASCII last byte is an ASCII last character.
+            opens_sentence = matches!(word.bytes().last(), Some(b'.' | b'!' | b'?' | b':'));
             for term in key_terms(word) {
                 let digit = term.bytes().any(|b| b.is_ascii_digit());
                 let known = facts.iter().any(|(label, _)| label == term);

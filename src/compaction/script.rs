@@ -487,7 +487,7 @@ const REFUND_DESK: [(&str, Kind, &str, Option<&str>); 10] = [
 mod tests {
     use super::*;
 
-    /// The cores without custom scripts test for capitals the ASCII way (`policy::is_capital`):
+    /// The cores without custom scripts test for capitals and split words the ASCII way (`policy::starts_with_capital`, `text::words`):
     /// right only while the refund desk's every letter is ASCII.
     #[test]
     fn the_refund_desk_is_ascii() {

@@ -84,7 +84,7 @@ impl Summarizer for Extractive {
 /// [`EXTRACT_WORDS`] words, `…` appended where it was cut.
 pub(crate) fn extract(text: &str) -> String {
     let mut out = String::new();
-    for (words, word) in text.split_whitespace().enumerate() {
+    for (words, word) in crate::text::words(text).enumerate() {
         if words == EXTRACT_WORDS {
             out.push('…');
             return out;
@@ -93,7 +93,8 @@ pub(crate) fn extract(text: &str) -> String {
             out.push(' ');
         }
         out.push_str(word);
-        if matches!(word.chars().last(), Some('.' | '!' | '?')) {
+        // An ASCII last byte is an ASCII last character.
+        if matches!(word.bytes().last(), Some(b'.' | b'!' | b'?')) {
             break;
         }
     }
