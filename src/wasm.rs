@@ -125,7 +125,7 @@ export interface Change {
 export interface PolicyInfo {
   id: string; name: string; origin: string; kind: string; rule: string; source: string; url: string;
 }
-export type Named = "meaning" | "bareTerm" | "gone";
+export type Named = "meaning" | "bareTerm" | "gone" | "notYetSaid";
 export interface PolicyRow {
   info: PolicyInfo;
   series: number[]; peaks: number[]; compactions: number; tokens: number; kept: Named[];

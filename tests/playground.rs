@@ -780,10 +780,47 @@ fn frameworks_section() -> String {
                 Named::Meaning => " meaning |",
                 Named::BareTerm => " bare term |",
                 Named::Gone => " gone |",
+                Named::NotYetSaid => " not yet said |",
             };
         }
     }
     out + "\n\n" + state.facts_rule + "\n"
+}
+
+/// A fact no turn has said yet is not yet said, not gone, under every policy; once a turn says
+/// it, the window's rule grades it.
+#[test]
+fn facts_the_conversation_has_not_reached_are_not_yet_said() {
+    let mut playground = Playground::default();
+    let facts = playground.state().facts;
+    let first_said = |fact: &str| {
+        let term = KEY_FACTS
+            .iter()
+            .find(|(label, _)| *label == fact)
+            .map_or(fact, |(_, term)| *term);
+        Script::refund_desk()
+            .turns()
+            .iter()
+            .position(|turn| turn.text().contains(term))
+            .map(|at| at as u32 + 1)
+            .expect("every key fact is said")
+    };
+    for turn in 0..=10 {
+        playground.go_to(turn);
+        for row in &playground.state().policies {
+            for (fact, kept) in facts.iter().zip(&row.kept) {
+                let said = first_said(fact) <= turn;
+                assert_eq!(
+                    *kept != Named::NotYetSaid,
+                    said,
+                    "{} at turn {turn}: {fact}",
+                    row.info.name
+                );
+            }
+        }
+    }
+    // Globex comes up at turn 8: before it, every policy has it not yet said.
+    assert_eq!(first_said("Globex"), 8);
 }
 
 #[test]

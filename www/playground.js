@@ -230,7 +230,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
           over ? h("span", { className: "verdict-over" }, " over budget") : ""));
     }));
 
-    const NAMED = { meaning: ["\u2713", "meaning"], bareTerm: ["~", "bare term"], gone: ["\u2717", "gone"] };
+    const NAMED = { meaning: ["\u2713", "meaning"], bareTerm: ["~", "bare term"], gone: ["\u2717", "gone"], notYetSaid: ["\u2013", "not yet said"] };
     ui.factHead.replaceChildren(h("th", { scope: "col" }, "policy"), ...state.facts.map((fact) => h("th", { scope: "col" }, fact)));
     ui.factRows.replaceChildren(...state.policies.map((row) =>
       h("tr", {}, h("th", { scope: "row" }, row.info.name),
@@ -238,7 +238,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     const columns = state.factsAreKeyTerms
       ? ` The columns are the first ${plural(state.facts.length, "key term")} of this conversation (names, IDs, amounts): words with a digit, or with a capital letter where no sentence starts, as the COLD gist keeps them.`
       : "";
-    ui.factsRule.textContent = `\u2713 meaning, ~ bare term, \u2717 gone. ${state.factsRule}${columns}`;
+    ui.factsRule.textContent = `\u2713 meaning, ~ bare term, \u2717 gone, \u2013 not yet said. ${state.factsRule}${columns}`;
 
     const turns = state.policies[0]?.series.map((_, i) => i + 1) ?? [];
     ui.dataHead.replaceChildren(h("th", { scope: "col" }, "policy"), ...turns.map((t) => h("th", { scope: "col" }, `turn ${t}`)));

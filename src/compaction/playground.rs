@@ -236,7 +236,8 @@ fn facts_of(script: &Script, refund_desk: bool) -> Vec<(String, String)> {
 pub const FACTS_RULE: &str = "A fact is named with its meaning when its term is in a sentence \
     the model reads: a verbatim turn or a summary line. It is only a bare term when the term is \
     in the COLD gist alone, a list of key terms that says nothing about what they mean. Otherwise \
-    it is gone. The same rule applies to every policy.";
+    it is gone, unless no turn so far has said it: then it is not yet said. The same rule applies \
+    to every policy.";
 
 /// What a window still says about one of [`KEY_FACTS`], by [`FACTS_RULE`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -245,8 +246,10 @@ pub enum Named {
     Meaning,
     /// The term is only in the COLD gist, a list of bare key terms.
     BareTerm,
-    /// The window does not name it.
+    /// The window does not name it, though a turn added so far did.
     Gone,
+    /// No turn added so far names it: the conversation has not come to it yet.
+    NotYetSaid,
 }
 
 /// Whether `needle` occurs in `text`. A plain scan of byte windows: the texts are short, and
@@ -263,6 +266,7 @@ named!(Named, "named", {
     Meaning => "meaning",
     BareTerm => "bareTerm",
     Gone => "gone",
+    NotYetSaid => "notYetSaid",
 });
 
 impl Named {
@@ -423,13 +427,26 @@ impl Playground {
     pub fn state(&self) -> PlaygroundState {
         let turn = self.turn_count();
         let first = self.sessions.first();
+        // Whether a turn added so far names each fact (the same script under every policy).
+        let said_so_far = first.map_or(&[][..], |session| {
+            let turns = session.script().turns();
+            turns.get(..turn as usize).unwrap_or(turns)
+        });
+        let mut said = Vec::with_capacity(self.facts.len());
+        for (_, term) in &self.facts {
+            said.push(said_so_far.iter().any(|t| has_substring(t.text(), term)));
+        }
         let mut policies = Vec::with_capacity(self.sessions.len());
         for (i, (info, session)) in POLICIES.iter().zip(&self.sessions).enumerate() {
             let mut window = session.state();
             window.transcript = Vec::new();
             let mut kept = Vec::with_capacity(self.facts.len());
-            for (_, term) in &self.facts {
-                kept.push(Named::of(&window, term));
+            for ((_, term), said) in self.facts.iter().zip(&said) {
+                kept.push(if *said {
+                    Named::of(&window, term)
+                } else {
+                    Named::NotYetSaid
+                });
             }
             let mut compactions = 0;
             // `get`, not indexing (every policy has all three): see `frameworks::from`.

@@ -50,7 +50,7 @@ test("seven policies step together and the facts matrix follows the core's rule"
   const expected = await coreState(page, 10);
   const matrix = widget.getByRole("table", { name: "Facts the window still names" });
   const cells = await matrix.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
-  const word = { meaning: "\u2713 meaning", bareTerm: "~ bare term", gone: "\u2717 gone" };
+  const word = { meaning: "\u2713 meaning", bareTerm: "~ bare term", gone: "\u2717 gone", notYetSaid: "\u2013 not yet said" };
   assert.deepEqual(cells, expected.policies.map((row) => row.kept.map((named) => word[named])));
   assert.deepEqual(await matrix.locator("thead th").allTextContents(), ["policy", ...expected.facts]);
   // Ours keeps the 30-day window and the 10% fee only as bare terms in the COLD gist.
@@ -72,6 +72,10 @@ test("seven policies step together and the facts matrix follows the core's rule"
   // The slider steps them too.
   await widget.getByRole("slider", { name: "turn" }).fill("3");
   assert.deepEqual(await tokensNow(rows), (await coreState(page, 3)).policies.map((row) => row.tokens));
+  // Globex first comes up at turn 8: at turn 3 no policy has lost it, none has heard it yet.
+  const globex = await matrix.locator("tbody tr td:last-child").allTextContents();
+  assert.deepEqual(globex, Array(7).fill("\u2013 not yet said"));
+  assert.match(await rule.textContent(), /^\u2713 meaning, ~ bare term, \u2717 gone, \u2013 not yet said\./);
   assert.deepEqual(await axe(page), []);
   assert.deepEqual(problems, []);
 });
