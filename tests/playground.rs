@@ -787,8 +787,8 @@ fn frameworks_section() -> String {
     out + "\n\n" + state.facts_rule + "\n"
 }
 
-/// A fact no turn has said yet is not yet said, not gone, under every policy; once a turn says
-/// it, the window's rule grades it.
+/// A fact no turn has brought up yet (in its text, speaker or summary) is not yet said, not gone,
+/// under every policy; once a turn brings it up, the window's rule grades it.
 #[test]
 fn facts_the_conversation_has_not_reached_are_not_yet_said() {
     let mut playground = Playground::default();
@@ -801,7 +801,11 @@ fn facts_the_conversation_has_not_reached_are_not_yet_said() {
         Script::refund_desk()
             .turns()
             .iter()
-            .position(|turn| turn.text().contains(term))
+            .position(|turn| {
+                turn.text().contains(term)
+                    || turn.speaker().contains(term)
+                    || turn.summary().is_some_and(|summary| summary.contains(term))
+            })
             .map(|at| at as u32 + 1)
             .expect("every key fact is said")
     };
@@ -819,8 +823,15 @@ fn facts_the_conversation_has_not_reached_are_not_yet_said() {
             }
         }
     }
-    // Globex comes up at turn 8: before it, every policy has it not yet said.
+    // Globex comes up at turn 8: before it, every policy has it not yet said. Dana speaks from
+    // turn 1: while her turns are verbatim, every window names her.
     assert_eq!(first_said("Globex"), 8);
+    assert_eq!(first_said("Dana"), 1);
+    playground.go_to(3);
+    let state = playground.state();
+    for row in &state.policies {
+        assert_eq!(row.kept[0], Named::Meaning, "{}", row.info.name);
+    }
 }
 
 #[test]

@@ -234,21 +234,24 @@ fn facts_of(script: &Script, refund_desk: bool) -> Vec<(String, String)> {
 
 /// How the playground tells what a window still knows, the same for every policy.
 pub const FACTS_RULE: &str = "A fact is named with its meaning when its term is in a sentence \
-    the model reads: a verbatim turn or a summary line. It is only a bare term when the term is \
-    in the COLD gist alone, a list of key terms that says nothing about what they mean. Otherwise \
-    it is gone, unless no turn so far has said it: then it is not yet said. The same rule applies \
-    to every policy.";
+    the model reads: a verbatim turn (its words, or who said them) or a summary line. It is only \
+    a bare term when the term is in the COLD gist alone, a list of key terms that says nothing \
+    about what they mean. Otherwise it is gone, unless no turn so far has brought it up (in its \
+    words, its speaker or its summary): then it is not yet said. The same rule applies to every \
+    policy.";
 
 /// What a window still says about one of [`KEY_FACTS`], by [`FACTS_RULE`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Named {
-    /// The term is in a verbatim turn or a summary line: a sentence that says what it means.
+    /// The term is in a verbatim turn (its text or its speaker) or a summary line: a sentence
+    /// that says what it means.
     Meaning,
     /// The term is only in the COLD gist, a list of bare key terms.
     BareTerm,
     /// The window does not name it, though a turn added so far did.
     Gone,
-    /// No turn added so far names it: the conversation has not come to it yet.
+    /// No turn added so far brings it up, in its text, speaker or summary: the conversation has
+    /// not come to it yet.
     NotYetSaid,
 }
 
@@ -273,7 +276,7 @@ impl Named {
     /// How `state`'s window names `term`, by [`FACTS_RULE`].
     pub fn of(state: &SessionState, term: &str) -> Named {
         for turn in &state.hot {
-            if has_substring(&turn.text, term) {
+            if has_substring(&turn.text, term) || has_substring(&turn.speaker, term) {
                 return Named::Meaning;
             }
         }
@@ -427,14 +430,18 @@ impl Playground {
     pub fn state(&self) -> PlaygroundState {
         let turn = self.turn_count();
         let first = self.sessions.first();
-        // Whether a turn added so far names each fact (the same script under every policy).
+        // Whether a turn added so far brings up each fact (the same script under every policy).
         let said_so_far = first.map_or(&[][..], |session| {
             let turns = session.script().turns();
             turns.get(..turn as usize).unwrap_or(turns)
         });
         let mut said = Vec::with_capacity(self.facts.len());
         for (_, term) in &self.facts {
-            said.push(said_so_far.iter().any(|t| has_substring(t.text(), term)));
+            said.push(said_so_far.iter().any(|t| {
+                [t.text(), t.speaker(), t.summary().unwrap_or("")]
+                    .iter()
+                    .any(|text| has_substring(text, term))
+            }));
         }
         let mut policies = Vec::with_capacity(self.sessions.len());
         for (i, (info, session)) in POLICIES.iter().zip(&self.sessions).enumerate() {
