@@ -162,7 +162,7 @@ export interface TranscriptTurn {
 export interface FactStoreState {
   t: number; halfLife: number; capacity: number; accessBoost: number; semanticHalfLife: number;
   proceduralHalfLife: number; consolidatedAt: number | null; canConsolidate: boolean; activeCount: number;
-  facts: FactView[]; events: EventInfo[]; reads: { fact: number; at: number; scheduled: boolean }[];
+  facts: FactView[]; events: EventInfo[]; reads: { fact: number; at: number; scheduled: boolean; missed: boolean }[];
   log: Change[];
 }
 "#;

@@ -998,14 +998,28 @@ fn the_state_lists_every_read_and_logs_refreshes_and_missed_reads() {
     store.set_time(at(2.5));
     let change = store.read(FactId(2)).unwrap();
     assert_eq!(change, Change::new(at(2.5), Action::Read, FactId(2)));
+    // At t = 3 the read at 2 has missed, and the one at 5 has not come yet.
+    store.set_time(at(3.0));
+    let missed: Vec<bool> = store.state().reads.iter().map(|read| read.missed).collect();
+    assert_eq!(missed, [true, false, false]);
     store.set_time(at(6.0));
     let state = store.state();
-    let reads: Vec<(u32, f64, bool)> = state
+    let reads: Vec<(u32, f64, bool, bool)> = state
         .reads
         .iter()
-        .map(|read| (read.fact.0, read.at.get(), read.scheduled))
+        .map(|read| (read.fact.0, read.at.get(), read.scheduled, read.missed))
         .collect();
-    assert_eq!(reads, [(1, 2.0, true), (1, 5.0, true), (2, 2.5, false)]);
+    assert_eq!(
+        reads,
+        [
+            (1, 2.0, true, true),
+            (1, 5.0, true, true),
+            (2, 2.5, false, false)
+        ]
+    );
+    // Without the eviction, every read finds its fact.
+    store.unfire(EventIndex(1)).unwrap();
+    assert!(store.state().reads.iter().all(|read| !read.missed));
     let log: Vec<(f64, Action, u32, Option<u32>)> = state
         .log
         .iter()

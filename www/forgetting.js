@@ -183,7 +183,9 @@ class MemoryForgetting extends MemoryWidget {
     const top = state.facts.find((fact) => fact.status === "active");
     const later = state.events.filter((event) => event.firedAt !== null && event.firedAt > state.t).length +
       (state.consolidatedAt !== null && state.consolidatedAt > state.t ? 1 : 0);
+    const missed = state.reads.filter((read) => read.missed).length;
     this.announce(`t = ${state.t}: ${plural(state.activeCount, "active fact")}${top ? `, ${quote(top.text)} ranks first` : ""}` +
+      `${missed ? `; ${plural(missed, "read")} missed, ${missed === 1 ? "its fact" : "their facts"} no longer active` : ""}` +
       `${later ? `; ${plural(later, "event")} scheduled for later` : ""}.`);
   }
 
@@ -380,15 +382,20 @@ class MemoryForgetting extends MemoryWidget {
       return mark;
     };
     ui.marks.replaceChildren(
-      ...state.reads.map((read) => at(read.at, read.scheduled ? "" : "reader", "\u25b2", `read at t = ${read.at}`)),
+      ...state.reads.map((read) => read.missed
+        ? at(read.at, "missed", "\u25b3", `read at t = ${read.at}, missed: its fact was no longer active`)
+        : at(read.at, read.scheduled ? "" : "reader", "\u25b2", `read at t = ${read.at}`)),
       ...state.events.filter((event) => event.firedAt !== null)
         .map((event) => at(event.firedAt, "write", "\u25c6", `${event.label} at t = ${event.firedAt}`)),
       ...(state.consolidatedAt === null ? [] : [at(state.consolidatedAt, "write", "\u25c6", `consolidation at t = ${state.consolidatedAt}`)]),
     );
     const readTimes = Map.groupBy(scheduled, (read) => read.fact);
+    const missed = state.reads.some((read) => read.missed)
+      ? " A read marked \u25b3 came when its fact was no longer active, and counted nothing."
+      : "";
     ui.readsNote.textContent = scheduled.length
       ? `Scheduled reads (\u25b2 under the slider): ${[...readTimes].map(([fact, reads]) =>
-        `${quote(textOf(fact))} at t = ${reads.map((r) => r.at).join(" and t = ")}`).join("; ")}. Events you fire are marked \u25c6.`
+        `${quote(textOf(fact))} at t = ${reads.map((r) => `${r.at}${r.missed ? " (missed)" : ""}`).join(" and t = ")}`).join("; ")}.${missed} Events you fire are marked \u25c6.`
       : "";
   }
 

@@ -301,6 +301,9 @@ pub struct ReadInfo {
     pub at: Time,
     /// `true` for the scenario's reads, `false` for the reader's.
     pub scheduled: bool,
+    /// `true` once the read's time has come (`at` ≤ t) and it found its fact no longer active:
+    /// it counted no read (the log's `missedRead`).
+    pub missed: bool,
 }
 
 /// What happened at one point of the timeline.
@@ -831,10 +834,16 @@ impl FactStore {
             (&self.reader_reads[..], false),
         ] {
             for read in list {
+                let missed = log.iter().any(|change| {
+                    change.action == Action::MissedRead
+                        && change.fact == read.fact
+                        && change.at == read.at
+                });
                 reads.push(ReadInfo {
                     fact: read.fact,
                     at: read.at,
                     scheduled,
+                    missed,
                 });
             }
         }

@@ -151,6 +151,14 @@ test("at t = 0 the Globex question evicts Dana; at t = 6 it does not", async () 
   const evictedRow = widget.locator("tbody tr.status-evicted");
   await globex.click();
   assert.match(await evictedRow.textContent(), /the user is Dana/);
+  // Dana's scheduled reads then find her gone: the page says they missed, once their time comes.
+  const note = widget.getByText(/^Scheduled reads/);
+  assert.match(await note.textContent(), /“the user is Dana” at t = 2 and t = 5\./);
+  await widget.getByRole("slider", { name: "time" }).fill("3");
+  assert.match(await note.textContent(), /“the user is Dana” at t = 2 \(missed\) and t = 5\. A read marked \u25b3 came when its fact was no longer active, and counted nothing\./);
+  assert.match(await widget.getByRole("status").textContent(), /^t = 3: 4 active facts, .*; 1 read missed, its fact no longer active\.$/);
+  assert.deepEqual(await widget.locator(".mark.missed").evaluateAll((marks) => marks.map((mark) => mark.title)),
+    ["read at t = 2, missed: its fact was no longer active"]);
 
   await widget.getByRole("button", { name: "Start over" }).click();
   assert.equal(await globex.isEnabled(), true);

@@ -348,10 +348,13 @@ for (const width of [320, 390, 768, 1280]) {
     for (const summary of await page.locator("summary").all()) await summary.click();
     await page.getByRole("button", { name: "Step all forward" }).click();
     await page.getByRole("button", { name: "Sliding window + recursive summary" }).click();
+    // The forgetting playground at the end of its long stream: its longest readout.
+    const clock = page.locator("memory-forgetting-playground").getByRole("slider", { name: "point in the stream" });
+    await clock.fill(await clock.getAttribute("max"));
     await page.waitForTimeout(100);
     const report = await page.evaluate(() => {
       const out = { page: [document.documentElement.scrollWidth, innerWidth], elements: [], outside: [] };
-      for (const el of document.querySelectorAll("memory-compaction, memory-forgetting, memory-playground")) {
+      for (const el of document.querySelectorAll("memory-compaction, memory-forgetting, memory-playground, memory-forgetting-playground")) {
         const frame = el.shadowRoot.querySelector(".widget");
         const box = frame.getBoundingClientRect();
         out.elements.push([el.localName, el.scrollWidth, el.clientWidth, frame.scrollWidth, frame.clientWidth, box.right]);
