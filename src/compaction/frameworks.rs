@@ -156,10 +156,7 @@ fn clip_letta(line: Line) -> Line {
     if full.len() <= LETTA_CLIP_CHARS || full.ends_with(LETTA_CLIP_SUFFIX) {
         return line;
     }
-    // Where its character number `LETTA_CLIP_CHARS` (from 0) starts: a character starts at
-    // each byte that does not continue one, so this counts them without decoding any.
-    let starts = full.bytes().enumerate().filter(|&(_, b)| b & 0xC0 != 0x80);
-    let Some((end, _)) = starts.into_iter().nth(LETTA_CLIP_CHARS) else {
+    let Some((end, _)) = full.char_indices().nth(LETTA_CLIP_CHARS) else {
         return line;
     };
     let Some((head, rest)) = full.split_at_checked(end) else {
