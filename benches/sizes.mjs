@@ -56,22 +56,27 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * their settings as numbers (`withSettings`), without the reader of options objects: 1.9 to 2.7 KB
  * off every plain page; the bundle's elements now ask which way in their core has (+0.08 KB).
  * `Session.script()` only in the cores that take a script: 0.2 to 0.3 KB off the compaction,
- * playground and index pages.
+ * playground and index pages. Then the refund-desk cores split words, trim fact texts and test
+ * capitals the ASCII way (0.2 to 0.4 KB off the compaction, forgetting and forgetting playground
+ * pages), while two things a reader found untrue grew what shows them: a read that finds its fact
+ * gone is marked missed (`ReadInfo.missed`, +0.2 KB on the forgetting pages), and a fact no turn
+ * has brought up yet is "not yet said" in the playground (+0.35 KB on the pages with a script, +0.6
+ * in the bundle, which also has both), so those budgets rose on purpose.
  */
 export const PAGES = [
-  { name: "only <memory-compaction>", needs: ["compaction"], goal: 18_000, budget: 29_700 },
-  { name: "only <memory-compaction> with a script of its own", needs: ["compaction", "compaction-script"], goal: 18_000, budget: 37_200 },
-  { name: "only <memory-forgetting>", needs: ["forgetting"], goal: 18_000, budget: 41_300 },
-  { name: "only <memory-forgetting> with a custom scenario", needs: ["forgetting", "forgetting-scenario"], goal: 18_000, budget: 49_800 },
-  { name: "only <memory-playground>", needs: ["playground"], goal: 18_000, budget: 40_400 },
-  { name: "only <memory-playground> with a script of its own", needs: ["playground", "playground-script"], goal: 18_000, budget: 47_200 },
-  { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], goal: 18_000, budget: 34_700 },
-  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 82_800 },
+  { name: "only <memory-compaction>", needs: ["compaction"], goal: 18_000, budget: 29_300 },
+  { name: "only <memory-compaction> with a script of its own", needs: ["compaction", "compaction-script"], goal: 18_000, budget: 37_100 },
+  { name: "only <memory-forgetting>", needs: ["forgetting"], goal: 18_000, budget: 41_100 },
+  { name: "only <memory-forgetting> with a custom scenario", needs: ["forgetting", "forgetting-scenario"], goal: 18_000, budget: 50_000 },
+  { name: "only <memory-playground>", needs: ["playground"], goal: 18_000, budget: 40_300 },
+  { name: "only <memory-playground> with a script of its own", needs: ["playground", "playground-script"], goal: 18_000, budget: 47_500 },
+  { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], goal: 18_000, budget: 34_300 },
+  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 82_900 },
 ];
 /** What opening the own-conversation panel fetches (own.js and the script core), at most. */
-export const ON_DEMAND_BUDGET = 30_300;
+export const ON_DEMAND_BUDGET = 30_200;
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 93_300 };
+export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 93_800 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {
