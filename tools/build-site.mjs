@@ -11,6 +11,11 @@
 //   site/pkg/elements_bg.wasm        every element's exports, for a page with elements of two families
 //   site/pkg/agent_memory_widgets_bg.wasm   the full core, for direct use from JS and a page with
 //                                    elements of two families and a script or scenario of their own
+//   site/pkg/<core>.js               each core's glue at the name it has in www/pkg/, for direct use
+//                                    (README: `import init from "./pkg/agent_memory_widgets.js"`):
+//                                    it re-exports the minified glue the elements load, so a page
+//                                    that does both shares one instance of the core, and its
+//                                    `init()` finds the wasm beside it
 //   site/index.html, page.css, favicon.svg
 //   site/meta.json                   esbuild's account of what each module imports (for the size test)
 //
@@ -190,7 +195,21 @@ async function main() {
   });
   writeFileSync(join(out, "meta.json"), JSON.stringify(result.metafile, null, 1));
   writeFileSync(join(out, "page.css"), css.page);
-  for (const core of CORES) copyFileSync(join(www, `pkg/${core}_bg.wasm`), join(out, `pkg/${core}_bg.wasm`));
+  for (const core of CORES) {
+    copyFileSync(join(www, `pkg/${core}_bg.wasm`), join(out, `pkg/${core}_bg.wasm`));
+    const glue = Object.keys(result.metafile.outputs).find((path) => result.metafile.outputs[path].entryPoint === `www/pkg/${core}.js`);
+    if (!glue) throw new Error(`build: no chunk for the ${core} core`);
+    // The minified glue sits in site/, so its `init()` without an argument would look for the
+    // wasm there: this one's looks next to itself, as the glue in www/pkg/ does.
+    const from = JSON.stringify(`../${glue.slice("site/".length)}`);
+    writeFileSync(join(out, `pkg/${core}.js`), [
+      `// ${core}'s glue as www/pkg/${core}.js is, for direct use: the minified module the elements load.`,
+      `import init from ${from};`,
+      `export * from ${from};`,
+      `export default (input) => init(input ?? { module_or_path: new URL("${core}_bg.wasm", import.meta.url) });`,
+      "",
+    ].join("\n"));
+  }
   copyFileSync(join(www, "favicon.svg"), join(out, "favicon.svg"));
 
   // The page: besides widgets.js, preload what its elements will ask for, so that the element

@@ -58,6 +58,29 @@ test("the built index page works under the strict CSP and compiles one core for 
   assert.deepEqual(problems, []);
 });
 
+test("the JavaScript API imports from ./pkg/ on the built site as in the README, on the instance the elements use", async () => {
+  const { page, problems } = await openPage("site/index.html");
+  await page.getByRole("button", { name: "Add next turn" }).waitFor(WAIT);
+  const result = await page.evaluate(async () => {
+    const api = await import("./pkg/agent_memory_widgets.js");
+    await api.default();
+    const session = new api.Session();
+    for (let i = 0; i < 10; i++) session.addTurn();
+    const { crossings, budget } = session.state();
+    session.free();
+    // The elements' core, by its name in www/pkg/, is the module the page already loaded.
+    const elements = await import("./pkg/elements.js");
+    const loaded = performance.getEntriesByType("resource").filter((r) => /\/elements-[^/]*\.js$/.test(r.name));
+    const store = new elements.FactStore();
+    const t = store.state().t;
+    store.free();
+    return { crossings, budget, initSync: typeof api.initSync, t, glueLoadedOnce: loaded.length };
+  });
+  assert.deepEqual(result, { crossings: [4, 6, 8, 9, 10], budget: 40, initSync: "function", t: 0, glueLoadedOnce: 1 });
+  assert.deepEqual(await page.evaluate(() => window.violations), []);
+  assert.deepEqual(problems, []);
+});
+
 test("a page with only <memory-compaction> fetches neither the fact store nor the playground", async () => {
   const { page, problems, fetched } = await openPage("tests/e2e/pages/site-compaction.html");
   await page.getByRole("button", { name: "Add next turn" }).waitFor(WAIT);
