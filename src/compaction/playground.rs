@@ -365,19 +365,46 @@ pub struct Playground {
     compacted: Vec<Vec<TurnNumber>>,
     // (label, term) of each fact looked for: see `facts_of`.
     facts: Vec<(String, String)>,
+    // Invariant: first_said[i] is the number of the first turn that brings up facts[i] (in its
+    // words, speaker or summary), or u32::MAX if none does.
+    first_said: Vec<u32>,
     facts_are_key_terms: bool,
+}
+
+/// The number of the first turn of `script` whose words, speaker or summary name `term`, or
+/// `u32::MAX` if none does: before it, the fact is not yet said.
+fn first_said(script: &Script, term: &str) -> u32 {
+    let mut number = 0;
+    for turn in script.turns() {
+        number += 1;
+        if has_substring(turn.text(), term)
+            || has_substring(turn.speaker(), term)
+            || turn
+                .summary()
+                .is_some_and(|summary| has_substring(summary, term))
+        {
+            return number;
+        }
+    }
+    u32::MAX
 }
 
 impl Playground {
     /// Replays `script` under every policy once (for the sparklines), then stands at turn 0.
     pub fn new(config: SessionConfig, script: Script) -> Playground {
         let refund_desk = script == Script::refund_desk();
+        let facts = facts_of(&script, refund_desk);
+        let mut said = Vec::with_capacity(facts.len());
+        for (_, term) in &facts {
+            said.push(first_said(&script, term));
+        }
         let mut playground = Playground {
             sessions: Vec::new(),
             series: Vec::new(),
             peaks: Vec::new(),
             compacted: Vec::new(),
-            facts: facts_of(&script, refund_desk),
+            facts,
+            first_said: said,
             facts_are_key_terms: !refund_desk,
         };
         for info in POLICIES {
@@ -430,26 +457,13 @@ impl Playground {
     pub fn state(&self) -> PlaygroundState {
         let turn = self.turn_count();
         let first = self.sessions.first();
-        // Whether a turn added so far brings up each fact (the same script under every policy).
-        let said_so_far = first.map_or(&[][..], |session| {
-            let turns = session.script().turns();
-            turns.get(..turn as usize).unwrap_or(turns)
-        });
-        let mut said = Vec::with_capacity(self.facts.len());
-        for (_, term) in &self.facts {
-            said.push(said_so_far.iter().any(|t| {
-                [t.text(), t.speaker(), t.summary().unwrap_or("")]
-                    .iter()
-                    .any(|text| has_substring(text, term))
-            }));
-        }
         let mut policies = Vec::with_capacity(self.sessions.len());
         for (i, (info, session)) in POLICIES.iter().zip(&self.sessions).enumerate() {
             let mut window = session.state();
             window.transcript = Vec::new();
             let mut kept = Vec::with_capacity(self.facts.len());
-            for ((_, term), said) in self.facts.iter().zip(&said) {
-                kept.push(if *said {
+            for ((_, term), &said_at) in self.facts.iter().zip(&self.first_said) {
+                kept.push(if said_at <= turn {
                     Named::of(&window, term)
                 } else {
                     Named::NotYetSaid
