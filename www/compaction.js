@@ -4,7 +4,7 @@
 //   <script type="module" src="widgets.js"></script>
 //   <memory-compaction budget="40" hot="2"></memory-compaction>
 
-import { PEAK_MS, FALL_MS, reducedMotion, h, plural, MemoryWidget, define, hasLinkState, script } from "./widget.js";
+import { PEAK_MS, reducedMotion, h, plural, MemoryWidget, define, hasLinkState, script } from "./widget.js";
 import { turnList, sessionModel } from "./session.js";
 import { WithConversation } from "./conversation.js";
 
@@ -21,8 +21,8 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
   static family = "compaction";
   static observedAttributes = ["budget", "hot", "turn", "scenario", "src"];
 
+  /** The pending end of a crossing's peak (see `#animateCompaction`), or null. */
   #timer = null;
-  #frame = 0;
 
   createModel({ fallback = false } = {}) {
     return fallback ? new this.core.Session() : sessionModel(this, this.core.Session);
@@ -244,37 +244,22 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
   }
 
   /**
-   * The meter's story of a crossing: it shows the peak, over budget, holds, then counts down
-   * to the window COMPACT left. Number, words, colour and bar change together, so at every
-   * moment they describe the same window; the crossing note beside it tells the whole story.
+   * The meter's story of a crossing: it shows the peak, over budget, holds it, then shows the
+   * window COMPACT left. It never passes through sizes in between, which the window never had:
+   * number, words, colour and bar always describe one real moment (SPEC §2), and the crossing
+   * note beside it tells the whole story.
    */
   #animateCompaction(step) {
-    const { phase } = this.ui;
-    const budget = this.model.state().budget;
-    this.showMeter(step.peakTokens, budget);
-    phase.hidden = false;
-    this.#timer = setTimeout(() => {
-      const start = performance.now();
-      const tick = (now) => {
-        const progress = Math.min(1, (now - start) / FALL_MS);
-        this.showMeter(Math.round(step.peakTokens + (step.tokensAfter - step.peakTokens) * progress), budget);
-        if (progress < 1) {
-          this.#frame = requestAnimationFrame(tick);
-        } else {
-          this.#settle();
-        }
-      };
-      this.#frame = requestAnimationFrame(tick);
-    }, PEAK_MS);
+    this.showMeter(step.peakTokens, this.model.state().budget);
+    this.ui.phase.hidden = false;
+    this.#timer = setTimeout(() => this.#settle(), PEAK_MS);
   }
 
-  /** Ends any running crossing animation at once, leaving the meter at the window's size. */
+  /** Ends a crossing's peak at once, leaving the meter at the window's size. */
   #settle() {
-    const running = this.#timer !== null || this.#frame !== 0;
+    const running = this.#timer !== null;
     clearTimeout(this.#timer);
-    cancelAnimationFrame(this.#frame);
     this.#timer = null;
-    this.#frame = 0;
     if (running && this.ui && this.model) {
       this.ui.phase.hidden = true;
       const state = this.model.state();

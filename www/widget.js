@@ -57,10 +57,11 @@ async function nextBuild(painted) {
   await new Promise((done) => setTimeout(done, 0));
 }
 
-/** How long the bar holds at a crossing's peak before COMPACT brings it down. */
+/**
+ * How long the meter holds a crossing's peak before it shows the window COMPACT left; with
+ * reduced motion it shows that window at once.
+ */
 export const PEAK_MS = 700;
-/** How long the bar takes to fall back. Neither happens if the reader prefers reduced motion. */
-export const FALL_MS = 500;
 export const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /**

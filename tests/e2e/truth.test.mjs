@@ -111,6 +111,9 @@ test("#12.1 the meter's number, words, colour and bar describe one moment: the p
     assert.equal(s.value, Math.min(tokens, 40), where);
     assert.equal(s.valueText, `${tokens} of 40 tokens, ${s.verdict}`, where);
   }
+  // Only two real moments: the peak, then the window COMPACT left; never a size in between.
+  const shown = [...new Set(out.map((s) => s.text))];
+  assert.deepEqual(shown, ["live window 41 / 40 tokens", "live window 30 / 40 tokens"]);
   assert.match(out[0].text, /live window 41 \/ 40 tokens/);
   assert.match(out.at(-1).text, /live window 30 \/ 40 tokens/);
   assert.equal(out.at(-1).verdict, "under budget");
