@@ -26,7 +26,7 @@ PORT ?= 8000
 .PHONY: help serve test bench fuzz mutants build dist examples tools tools-browser tools-mdbook test-native test-wasm test-size test-fuzz test-e2e clean
 
 help:
-	@echo "make serve   build and serve www/ on http://127.0.0.1:$(PORT)"
+	@echo "make serve   build www/ into site/ (minified) and serve it on http://127.0.0.1:$(PORT)"
 	@echo "make test    native tests, wasm tests in headless Chromium, browser end-to-end tests"
 	@echo "make dist    one-file bundle dist/agent-memory-widgets.js and a page that opens from disk"
 	@echo "make bench   size, browser latency and memory, Lighthouse, native scaling: prints and writes BENCHMARKS.md"
