@@ -551,6 +551,32 @@ fn a_fired_event_can_be_removed_or_fired_again_at_another_time() {
 }
 
 #[test]
+fn a_write_fired_at_a_scheduled_reads_time_comes_after_that_read() {
+    // The store shown at t includes the read scheduled at t, so a write fired at t evicts the
+    // fact that store ranks last, and the read still counts.
+    for t in [2.0, 5.0] {
+        let mut store = store_at(t);
+        let shown = store.state();
+        let weakest = shown
+            .facts
+            .iter()
+            .filter(|f| f.status.name() == "active")
+            .min_by(|a, b| a.score.total_cmp(&b.score))
+            .unwrap()
+            .id;
+        let change = store.fire(EventIndex(1)).unwrap();
+        assert_eq!(change.evicted, Some(weakest), "t = {t}");
+        let state = store.state();
+        assert_eq!(fact(&state.facts, DANA).reads, fact(&shown.facts, DANA).reads, "t = {t}");
+        assert!(
+            state.log.iter().all(|c| c.action != agent_memory_widgets::Action::MissedRead),
+            "t = {t}: {:?}",
+            state.log
+        );
+    }
+}
+
+#[test]
 fn a_read_at_the_time_an_event_wrote_its_fact_counts() {
     let mut store = store_at(3.0);
     let written = store.fire(EventIndex(1)).unwrap().fact;

@@ -161,11 +161,12 @@ class MemoryForgetting extends MemoryWidget {
         missed += 1;
       }
     };
-    // In time order (a sort keeps equal times in this order: writes, reads, the pass).
+    // In time order, and at equal times in the core's order (a sort keeps it): writes, the pass,
+    // then the reader's reads.
     const actions = [
       ...events.map((event) => [event.firedAt, () => this.model.fire(event.index)]),
-      ...reads.map((read) => [read.at, () => this.model.read(read.fact)]),
       ...(consolidatedAt === null ? [] : [[consolidatedAt, () => this.model.consolidate()]]),
+      ...reads.map((read) => [read.at, () => this.model.read(read.fact)]),
     ].sort(([a], [b]) => a - b);
     for (const [time, action] of actions) at(time, action);
     this.model.setTime(t);
@@ -325,7 +326,7 @@ class MemoryForgetting extends MemoryWidget {
       `Recency halves every ${plural(state.halfLife, "time unit")} for episodes, ${num(state.semanticHalfLife, 2)} for semantic facts ` +
       `and ${num(state.proceduralHalfLife, 2)} for procedural rules: a distilled fact sums up many episodes and stays true long after ` +
       `any one conversation, and a rule of how to act stays true longer still. Each read adds ${state.accessBoost} to access. ` +
-      `Forecasts assume no further reads or writes.`;
+      `Forecasts assume nothing more happens after t: no reads or writes, not even the reads scheduled on the timeline.`;
   }
 
   /**

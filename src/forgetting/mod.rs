@@ -511,15 +511,18 @@ pub struct FactStore {
     t: Time,
 }
 
-/// The order of operations at equal times: the scenario's facts, then write events by index,
-/// then the consolidation pass, then reads. Reads come last so that a read at the current time
-/// sees exactly the store the reader sees, including a fact written at that same time.
+/// The order of operations at equal times: the scenario's facts, then its scheduled reads, then
+/// write events by index, then the consolidation pass, then the reader's own reads. A scheduled
+/// read at t is part of the store shown at t, so a write or pass fired at t comes after it and
+/// evicts the fact the store marks next to go. A reader's read comes last, so that it sees
+/// exactly the store the reader sees, including a fact written at that same time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Op {
     SeedFact(usize),
+    ScheduledRead(usize),
     Event(usize),
     Consolidate,
-    Read(usize),
+    ReaderRead(usize),
 }
 
 /// The scenario's consolidation rules as a [`Distiller`]: a rule applies once every episode it
@@ -930,7 +933,8 @@ impl FactStore {
                 // Just before the change: the store as the earlier operations left it, scored
                 // at `t` itself, so that a jump or an end is exactly at `t`.
                 while let Some(&(op_at, op)) = ops.get(next_op) {
-                    if op_at >= at {
+                    let before = op_at < at;
+                    if !before {
                         break;
                     }
                     self.apply(&mut store, op_at, op, &mut log);
@@ -1016,14 +1020,11 @@ impl FactStore {
         for i in 0..self.scenario.facts().len() {
             ops.push((Time::ZERO, Op::SeedFact(i)));
         }
-        for (i, read) in self
-            .scenario
-            .reads()
-            .iter()
-            .chain(&self.reader_reads)
-            .enumerate()
-        {
-            ops.push((read.at, Op::Read(i)));
+        for (i, read) in self.scenario.reads().iter().enumerate() {
+            ops.push((read.at, Op::ScheduledRead(i)));
+        }
+        for (i, read) in self.reader_reads.iter().enumerate() {
+            ops.push((read.at, Op::ReaderRead(i)));
         }
         for (i, fired) in self.fired.iter().enumerate() {
             if let Some(at) = *fired {
@@ -1101,11 +1102,11 @@ impl FactStore {
                     });
                 }
             }
-            Op::Read(i) => {
-                let scheduled = self.scenario.reads().len();
-                let read = match i.checked_sub(scheduled) {
-                    None => self.scenario.reads().get(i),
-                    Some(j) => self.reader_reads.get(j),
+            Op::ScheduledRead(_) | Op::ReaderRead(_) => {
+                let read = match op {
+                    Op::ScheduledRead(i) => self.scenario.reads().get(i),
+                    Op::ReaderRead(i) => self.reader_reads.get(i),
+                    _ => None,
                 };
                 let Some(&read) = read else {
                     return;
