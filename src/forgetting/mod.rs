@@ -929,11 +929,12 @@ impl FactStore {
         let mut lines = ChartLines::new(facts);
         for (t, change) in times {
             let at = Time(t);
-            if change && t > 0.0 {
+            if change {
                 // Just before the change: the store as the earlier operations left it, scored
-                // at `t` itself, so that a jump or an end is exactly at `t`.
+                // at `t` itself, so that a jump or an end is exactly at `t`. At t = 0 that is the
+                // scenario's facts, so that one a write evicts at once still has its point.
                 while let Some(&(op_at, op)) = ops.get(next_op) {
-                    let before = op_at < at;
+                    let before = op_at < at || (t == 0.0 && matches!(op, Op::SeedFact(_)));
                     if !before {
                         break;
                     }
