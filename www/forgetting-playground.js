@@ -142,8 +142,8 @@ class MemoryForgettingPlayground extends MemoryWidget {
       h("p", { className: "note" }, "\u2713 held, \u00b7 not held. A stale fact is one a newer fact has superseded: only ours lets it go as soon as that happens."),
     );
     this.ensureKnobs([
-      ["capacity", "store size", { min: 1, step: 1 }],
-      ["half-life", "halving time (ours)", { min: 0.1, step: 0.5 }],
+      ["capacity", "capacity", { min: 1, step: 1 }],
+      ["half-life", "half-life (ours)", { min: 0.1, step: 0.5 }],
     ], { capacity: 4, "half-life": 4 });
     this.render(state);
     this.announce(`Ready: ${plural(state.policies.length, "policy", "policies")} over ${plural(state.events, "event")}, capacity ${state.capacity}.`);

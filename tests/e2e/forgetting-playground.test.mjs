@@ -111,21 +111,21 @@ test("the knobs replay every policy at the same point, and a bad value is refuse
   const { page, problems, widget, rows } = await openPlayground();
   await widget.getByRole("slider", { name: "point in the stream" }).fill("150");
   await widget.locator("summary", { hasText: "Knobs" }).click();
-  const size = widget.getByRole("spinbutton", { name: "store size" });
+  const size = widget.getByRole("spinbutton", { name: "capacity" });
   assert.equal(await size.inputValue(), "4");
   await size.fill("8");
   await size.press("Enter");
   await widget.getByRole("status").filter({ hasText: "replayed" }).waitFor({ timeout: 5000 });
-  assert.equal(await widget.getByRole("status").textContent(), "store size is now 8. Every policy replayed to t = 150 at capacity 8, our half-life 4.");
+  assert.equal(await widget.getByRole("status").textContent(), "capacity is now 8. Every policy replayed to t = 150 at capacity 8, our half-life 4.");
   const expected = await coreState(page, 150, { capacity: 8 });
   assert.deepEqual(await cellTexts(rows, "td.hits"), expected.policies.map((row) => hitText(row.hits, expected.reads)));
   assert.match(await widget.locator("p.lede").textContent(), /each holding at most 8 facts/);
 
-  const halving = widget.getByRole("spinbutton", { name: "halving time (ours)" });
+  const halving = widget.getByRole("spinbutton", { name: "half-life (ours)" });
   await halving.fill("0");
   await halving.press("Enter");
   assert.equal(await halving.getAttribute("aria-invalid"), "true");
-  assert.match(await widget.locator("#knob-half-life-error").textContent(), /^Not applied: halving time \(ours\) must be /);
+  assert.match(await widget.locator("#knob-half-life-error").textContent(), /^Not applied: half-life \(ours\) must be /);
   assert.equal(await widget.evaluate((el) => el.getAttribute("half-life")), null);
   assert.deepEqual(problems, []);
 });
