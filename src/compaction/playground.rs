@@ -80,7 +80,8 @@ pub const POLICIES: [PolicyInfo; 7] = [
         kind: "agent framework",
         rule: "When the window reaches 90% of the budget: everything becomes one handoff \
                summary, and only the newest user messages stay verbatim, up to 7.35% of the \
-               budget (Codex: 20,000 of 272,000 tokens), the last one cut to fit.",
+               budget (Codex: 20,000 of 272,000 tokens), the last one cut to fit, plus one \
+               … word where it was cut.",
         source: "openai/codex@e06dd0e, codex-rs/core/src/compact.rs",
         url: "https://github.com/openai/codex/blob/e06dd0e/codex-rs/core/src/compact.rs",
     },
