@@ -31,14 +31,21 @@ function moments(row, budget) {
 }
 
 /**
+ * The y range every sparkline shares, 0 to `yMax` tokens: a round ten above the budget and every
+ * policy's highest peak, so that the budget line sits at one height in every row.
+ */
+const sharedMax = (policies, budget) =>
+  Math.max(10, Math.ceil((Math.max(budget, ...policies.flatMap((row) => row.peaks)) * 1.05) / 10) * 10);
+
+/**
  * A sparkline of one policy's window up to the current turn: tokens after each step (the line),
  * each turn's peak before compaction (a hollow mark above its drop), the budget as a labelled
- * dashed line, the y range on the left, and the turns still to come faded and labelled "future".
+ * dashed line, the y range (0 to `yMax`, see sharedMax) on the left, and the turns still to come
+ * faded and labelled "future".
  */
-function sparkline(row, budget, turn) {
+function sparkline(row, budget, turn, yMax) {
   const [w, hgt, left, right, top, bottom] = [232, 84, 24, 6, 8, 14];
   const n = row.series.length;
-  const yMax = Math.max(10, Math.ceil((Math.max(budget, ...row.peaks) * 1.05) / 10) * 10);
   const x = (i) => left + (n <= 1 ? 0 : (i / (n - 1)) * (w - left - right));
   const y = (tokens) => hgt - bottom - (tokens / yMax) * (hgt - top - bottom);
   const at = (i, tokens) => `${x(i).toFixed(1)},${y(tokens).toFixed(1)}`;
@@ -159,7 +166,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
           .map((name) => h("th", { scope: "col", attrs: { role: "columnheader" } }, name)))),
         ui.rows),
       h("p", { className: "note spark-key" },
-        "Line: the window after each step, as the model is sent it. Hollow mark: the peak, the new turn in before compacting. Red: over the budget (dashed). Faded: the future."),
+        "Line: the window after each step, as the model is sent it. Hollow mark: the peak, the new turn in before compacting. Dashed: the budget; red: over it. Faded: the future. Every row has the same scale."),
       scroller("facts the window still names, by policy", h("table", { className: "facts" },
         h("caption", {}, "Facts the window still names"),
         h("thead", {}, ui.factHead),
@@ -209,6 +216,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     ui.count.textContent = `${policyCount(state.policies)} Each replays the same ${state.totalTurns} turns with a budget of ${state.budget} tokens (the knobs change it). ${triggerNote(state)}`;
     ui.caption.textContent = `${countWord(state.policies.length)} compaction policies, one session`;
 
+    const yMax = sharedMax(state.policies, state.budget);
     ui.rows.replaceChildren(...state.policies.map((row) => {
       const over = row.tokens > state.budget;
       const { info } = row;
@@ -223,7 +231,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
           h("span", { className: "rule" }, info.rule),
           h("span", { className: "note source" }, "Source: ",
             info.url ? h("a", { href: info.url, rel: "noopener", target: "_blank" }, info.source) : info.source)),
-        h("td", { className: "chart", attrs: { role: "cell" } }, sparkline(row, state.budget, state.turn),
+        h("td", { className: "chart", attrs: { role: "cell" } }, sparkline(row, state.budget, state.turn, yMax),
           h("span", { className: "note moments" }, moments(row, state.budget))),
         h("td", { className: "compactions", attrs: { role: "cell", "data-label": "compactions so far" } }, String(row.compactions)),
         h("td", { className: "tokens-now", attrs: { role: "cell", "data-label": "tokens now" } }, `${row.tokens} / ${state.budget}`,

@@ -157,9 +157,14 @@ test("sparklines draw the run only up to the current turn, with the future faded
   assert.deepEqual(await pointsOf("polyline.series"), [10, 10, 10, 10, 10, 10, 10]);
   assert.deepEqual(await pointsOf("polyline.future"), [0, 0, 0, 0, 0, 0, 0]);
   for (const labels of await texts()) assert.ok(!labels.includes("future"));
-  // The y range covers the highest peak: the ADK row peaks at 66, so its axis runs to 70.
-  const adk = (await texts())[4];
-  assert.ok(adk.includes("70"), adk.join("|"));
+  // One y range for every row, covering the highest peak of any: observation masking peaks at 86,
+  // so every axis runs to 100 and the budget line sits at one height.
+  const peaks = (await coreState(page, 10)).policies.flatMap((row) => row.peaks);
+  assert.equal(Math.max(...peaks), 86);
+  const tops = await charts.evaluateAll((svgs) => svgs.map((svg) => svg.getAttribute("aria-label").match(/y axis 0 to (\d+) tokens/)[1]));
+  assert.deepEqual(tops, Array(7).fill("100"));
+  const budgetLines = await charts.evaluateAll((svgs) => svgs.map((svg) => svg.querySelector("line.budget-line")?.getAttribute("y1")));
+  assert.equal(new Set(budgetLines).size, 1, budgetLines.join("|"));
   assert.deepEqual(problems, []);
 });
 
