@@ -113,6 +113,7 @@ class MemoryForgettingPlayground extends MemoryWidget {
       clockValue: h("span", { className: "t-value", attrs: { "aria-hidden": "true" } }),
       lede: h("p", { className: "lede" }),
       rows: h("tbody"),
+      dataCaption: h("caption"),
       dataHead: h("tr"),
       dataRows: h("tbody"),
       factsCaption: h("caption"),
@@ -136,8 +137,7 @@ class MemoryForgettingPlayground extends MemoryWidget {
       h("details", {},
         h("summary", {}, "The hit rates as numbers"),
         scroller("share of reads that found their fact, by policy and time", h("table", { className: "data" },
-          h("caption", {}, "Share of the reads so far that found their fact, at each tenth of the stream"),
-          h("thead", {}, ui.dataHead), ui.dataRows))),
+          ui.dataCaption, h("thead", {}, ui.dataHead), ui.dataRows))),
       scroller("facts each policy holds", h("table", { className: "facts" }, ui.factsCaption, h("thead", {}, ui.factHead), ui.factRows)),
       h("p", { className: "note" }, "\u2713 held, \u00b7 not held. A stale fact is one a newer fact has superseded: only ours lets it go as soon as that happens."),
     );
@@ -187,7 +187,10 @@ class MemoryForgettingPlayground extends MemoryWidget {
         h("td", { className: "stale", attrs: { "data-label": "stale facts held" } }, String(row.stale)));
     }));
 
-    const samples = Array.from({ length: 10 }, (_, i) => Math.round((state.until * (i + 1)) / 10));
+    // Each tenth of the stream, or each time unit of one shorter than ten (no time twice).
+    const tenths = state.until >= 10;
+    const samples = Array.from({ length: tenths ? 10 : state.until }, (_, i) => tenths ? Math.round((state.until * (i + 1)) / 10) : i + 1);
+    ui.dataCaption.textContent = `Share of the reads so far that found their fact, at ${tenths ? "each tenth of the stream" : "each time unit"}`;
     ui.dataHead.replaceChildren(h("th", { scope: "col" }, "policy"), ...samples.map((t) => h("th", { scope: "col" }, `t = ${t}`)));
     ui.dataRows.replaceChildren(...state.policies.map((row) =>
       h("tr", {}, h("th", { scope: "row" }, row.info.name), ...samples.map((t) => {

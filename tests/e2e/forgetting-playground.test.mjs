@@ -98,6 +98,10 @@ test("the refund desk alone, by its radio button: importance only misses Dana's 
   assert.equal(await widget.getByRole("radio", { name: "the refund desk alone" }).isChecked(), true);
   const slider = widget.getByRole("slider", { name: "point in the stream" });
   assert.equal(await slider.getAttribute("max"), "5");
+  // Its numbers at each time unit, as the caption says, not tenths rounded to the same time twice.
+  await widget.locator("summary", { hasText: "The hit rates as numbers" }).click();
+  const data = widget.getByRole("table", { name: "Share of the reads so far that found their fact, at each time unit" });
+  assert.deepEqual(await data.locator("thead th").allTextContents(), ["policy", "t = 1", "t = 2", "t = 3", "t = 4", "t = 5"]);
   await slider.fill("5");
   assert.deepEqual(await cellTexts(rows, "td.hits"),
     ["3 of 3 (100%)", "3 of 3 (100%)", "3 of 3 (100%)", "2 of 3 (67%)", "3 of 3 (100%)", "3 of 3 (100%)", "3 of 3 (100%)"]);
