@@ -102,7 +102,7 @@ class MemoryForgetting extends MemoryWidget {
         ].map((name) => h("th", { scope: "col" }, name)))),
         ui.rows),
       h("p", { className: "note", id: "importance-note" },
-        "Importance (as written) is the value a fact was given when it was written; a repeat of the same text can raise it. " +
+        "Importance (as written) is the value a fact was given when it was written; a later write of the same text (a custom scenario may hold one) keeps the larger of the two. " +
         "It never decays on its own: recency carries the decay, and score = importance \u00d7 recency \u00d7 access."),
       ui.summary,
       ui.settingsNote,
