@@ -104,7 +104,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
         tier("warm", h("p", { className: "caption" },
           "rolling summary: one line for each older decision, tool output or question (chatter is dropped)"), ui.warm),
         tier("cold", h("p", { className: "caption" },
-          "one lossy line: only the key terms of the oldest warm lines, words that start with a capital letter or contain a digit (names, IDs, amounts); the oldest terms fall off"), ui.cold)),
+          "one lossy line: only the key terms of the oldest warm lines, words that start with a capital letter or contain a digit (names, IDs, amounts); when it is full, the terms mentioned least recently fall off"), ui.cold)),
       h("div", { className: "record" },
         h("section", { className: "dropped", attrs: { "aria-label": "dropped" } },
           h("h4", {}, "Dropped chatter"), ui.dropped),
@@ -112,7 +112,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
           h("h4", {}, "Steps"), ui.log)),
       h("section", { className: "transcript", attrs: { "aria-label": "transcript" } },
         h("h4", {}, "Transcript"),
-        h("p", { className: "caption" }, "Every turn so far and where it lives now. Focus or hover a WARM or COLD line to see the turns it came from."),
+        h("p", { className: "caption" }, "Every turn so far and where it lives now (faded: it went to COLD, and none of its terms are left there). Focus or hover a WARM or COLD line to see the turns it came from."),
         ui.transcript),
     );
     this.#show(opening?.state ?? this.model.state(), opening);
@@ -145,7 +145,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     this.model.goTo(turn);
     const state = this.model.state();
     const verdict = state.tokens > state.budget ? "over budget" : "under budget";
-    return `Replayed to turn ${state.turn} under the new settings: ${state.tokens} of ${state.budget} tokens, ${verdict}.`;
+    return `Replayed to turn ${state.turn}: ${state.tokens} of ${state.budget} tokens, ${verdict}.`;
   }
 
   /** The turns the whole run under these settings crosses the budget on (`null` on an error, shown). */
@@ -317,7 +317,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     ui.reason.textContent = state.overBudgetReason ?? "";
     ui.reason.hidden = !state.overBudgetReason;
 
-    ui.hotCaption.textContent = `verbatim turns: all of them until a compaction, which keeps only the last ${plural(state.hotN, "turn")}`;
+    ui.hotCaption.textContent = `verbatim turns: each new turn joins them, and a compaction keeps only the last ${plural(state.hotN, "turn")}`;
     ui.hot.replaceChildren(...state.hot.map((turn) =>
       h("li", { className: `turn kind-${turn.kind}` },
         h("span", { className: "who" }, `${turn.speaker} \u00b7 turn ${turn.turn} \u00b7 ${turn.kind}`),
@@ -354,17 +354,23 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     ui.addButton.disabled = state.done;
     ui.backButton.disabled = state.turn === 0;
     ui.doneNote.textContent = state.done
-      ? `All ${state.totalTurns} turns are in: the script is finished. Reset starts over.`
+      ? `All ${state.totalTurns} turns are in: the script is finished. Reset starts over, or type a turn of your own.`
       : `Turn ${state.turn} of ${state.totalTurns}.`;
   }
 }
 
-/** What a step moved, tier by tier: `HOT +4 · WARM +2 · dropped 1 · tokens 29 → 41 → 30`. */
+/** `turn 4`, `turns 2, 3, 4`. */
+const turnsWord = (turns) => `${turns.length === 1 ? "turn" : "turns"} ${turns.join(", ")}`;
+
+/**
+ * What a step moved, tier by tier, by turn number:
+ * `HOT + turn 4 · WARM + turn 2 · dropped turn 1 · tokens 29 → 41 → 30`.
+ */
 function stepDiff(step) {
-  const parts = [`HOT +${step.turn}`];
-  if (step.toWarm.length) parts.push(`WARM +${step.toWarm.join(", +")}`);
-  if (step.toCold.length) parts.push(`COLD +${step.toCold.join(", +")}`);
-  if (step.dropped.length) parts.push(`dropped ${step.dropped.join(", ")}`);
+  const parts = [`HOT + turn ${step.turn}`];
+  if (step.toWarm.length) parts.push(`WARM + ${turnsWord(step.toWarm)}`);
+  if (step.toCold.length) parts.push(`COLD + ${turnsWord(step.toCold)}`);
+  if (step.dropped.length) parts.push(`dropped ${turnsWord(step.dropped)}`);
   parts.push(`tokens ${step.tokensBefore} \u2192 ${step.peakTokens} \u2192 ${step.tokensAfter}`);
   return parts.join(" \u00b7 ");
 }
@@ -392,6 +398,7 @@ function logLine(step, budget) {
 function crossingStory(step, state) {
   const { budget } = state;
   const went = `Turn ${step.turn} took the window to ${step.peakTokens} tokens, over the budget of ${budget}.`;
+  if (step.tokensAfter >= step.peakTokens) return `${went} COMPACT found nothing it could fold or drop, so it stays over budget.`;
   if (step.tokensAfter > budget) return `${went} COMPACT could only bring it down to ${step.tokensAfter}, still over budget.`;
   const room = budget - step.tokensAfter;
   const next = state.done ? "" : room === 0 ? ": any next turn crosses again"

@@ -75,7 +75,7 @@ test("Add next turn crosses the budget on turns 4, 6, 8, 9 and 10, and COMPACT b
   const hot = await widget.getByRole("region", { name: "hot" }).textContent();
   const warm = await widget.getByRole("region", { name: "warm" }).textContent();
   const cold = await widget.getByRole("region", { name: "cold" }).textContent();
-  assert.match(hot, /verbatim turns: all of them until a compaction, which keeps only the last 2 turns/);
+  assert.match(hot, /verbatim turns: each new turn joins them, and a compaction keeps only the last 2 turns/);
   assert.match(warm, /rolling summary: one line for each older decision, tool output or question/);
   assert.match(cold, /one lossy line/);
   const window = hot + warm + cold;
@@ -86,7 +86,7 @@ test("Add next turn crosses the budget on turns 4, 6, 8, 9 and 10, and COMPACT b
   const logItems = widget.getByRole("region", { name: "steps" }).locator("li");
   assert.equal(await logItems.count(), 10);
   assert.equal(await logItems.nth(3).locator(".line").textContent(), "turn 4: 41 / 40 over budget → COMPACT → 30 / 40, 1 turn to WARM, 1 dropped; 10 tokens of headroom");
-  assert.equal(await logItems.nth(3).locator(".diff").textContent(), "HOT +4 · WARM +2 · dropped 1 · tokens 29 → 41 → 30");
+  assert.equal(await logItems.nth(3).locator(".diff").textContent(), "HOT + turn 4 · WARM + turn 2 · dropped turn 1 · tokens 29 → 41 → 30");
 
   // Finished: the button is disabled and says why.
   assert.equal(await add.isDisabled(), true);

@@ -268,6 +268,21 @@ test("#12.10 the step log and the crossing note show the headroom each step leav
   assert.deepEqual(problems, []);
 });
 
+test("#12.10 a crossing COMPACT cannot bring down says it found nothing to fold or drop", async () => {
+  const { page, problems } = await openPage({ reducedMotion: "reduce" });
+  const widget = page.locator("memory-compaction");
+  // 20 HOT turns: every turn stays verbatim, so the crossings at turns 4 and 6 fold nothing.
+  await widget.evaluate((el) => el.setAttribute("hot", "20"));
+  const add = widget.getByRole("button", { name: "Add next turn" });
+  await add.waitFor();
+  for (let i = 0; i < 6; i++) await add.click();
+  const step = (await coreSession(page, { hotN: 20 }, 6)).log[5];
+  assert.ok(step.crossed && step.tokensAfter === step.peakTokens, JSON.stringify(step));
+  assert.equal(await widget.locator(".crossing-note").textContent(),
+    `Turn 6 took the window to ${step.peakTokens} tokens, over the budget of 40. COMPACT found nothing it could fold or drop, so it stays over budget.`);
+  assert.deepEqual(problems, []);
+});
+
 test("the decay chart: every line identified, its own colour and dash, a score axis, exact breakpoints", async () => {
   const { page, problems } = await openPage();
   const widget = page.locator("memory-forgetting");
@@ -397,7 +412,7 @@ test("#16.1 and #16.2 a knob replays the run to the same turn, says so, and the 
   assert.match(await widget.locator(".meter-text").textContent(), new RegExp(`live window ${state.tokens} / 60 tokens`));
   assert.equal(await widget.locator("#done-note").textContent(), "Turn 6 of 10.");
   assert.equal(await widget.getByRole("status").textContent(),
-    `budget is now 60. Replayed to turn 6 under the new settings: ${state.tokens} of 60 tokens, under budget.`);
+    `budget is now 60. Replayed to turn 6: ${state.tokens} of 60 tokens, under budget.`);
   const all = await coreSession(page, { budget: 60 }, 10);
   const turns = all.crossings.length === 1 ? `turn ${all.crossings[0]}` : `turns ${all.crossings.slice(0, -1).join(", ")} and ${all.crossings.at(-1)}`;
   assert.equal(await sentence.textContent(), `With a budget of 60 tokens and 2 HOT turns, the window crosses the budget on ${turns}. ` +
