@@ -72,7 +72,7 @@ export async function buildOwnPanel(el, typing) {
   const parts = [];
   if (typing) {
     const choice = (id, options) => h("select", { id }, ...options.map(([value, label]) => h("option", { value }, label)));
-    ui.text = h("textarea", { id: "own-text", rows: 2 });
+    ui.text = h("textarea", { id: "own-text", rows: 2, required: true });
     ui.speaker = choice("own-speaker", [["user", "user"], ["agent", "agent"], ["tool", "tool"]]);
     ui.kind = choice("own-kind", KINDS);
     ui.kind.value = "decision";

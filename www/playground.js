@@ -129,7 +129,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     this.model.goTo(turn);
     const state = this.model.state();
     const trigger = state.compactAt === null ? "each policy's own trigger" : `compacting at ${state.compactAt}%`;
-    return `Every policy replayed to turn ${state.turn} under the new settings (budget ${state.budget}, ${plural(state.policies[0]?.window.hotN ?? 0, "HOT turn")}, ${trigger}).`;
+    return `Every policy replayed to turn ${state.turn} (budget ${state.budget}, ${plural(state.policies[0]?.window.hotN ?? 0, "HOT turn")}, ${trigger}).`;
   }
 
   mount() {

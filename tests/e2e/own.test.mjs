@@ -93,7 +93,12 @@ test("three typed turns: the third crosses the budget, is compacted, and Step ba
   assert.deepEqual(now.transcript.map((t) => t.text), [words(15, "First"), "Hello again!"]);
   assert.equal(now.transcript[1].summary, null);
 
-  // An empty turn is an error in the widget, which keeps working.
+  // An empty turn is not sent: the form asks for its text.
+  await typeTurn(session, "");
+  assert.equal(await session.locator("#own-text").evaluate((text) => text.validity.valueMissing), true);
+  assert.equal((await state(session)).turn, 2);
+  assert.equal(await session.getByRole("alert").isVisible(), false);
+  // A blank one is an error in the widget, which keeps working.
   await typeTurn(session, "   ");
   assert.match(await session.getByRole("alert").textContent(), /text \(turn 3\): must be a non-empty text/);
   assert.equal((await state(session)).turn, 2);

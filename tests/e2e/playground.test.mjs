@@ -246,7 +246,7 @@ test("the playground has its own budget knob and replays to the same turn", asyn
   await budget.fill("60");
   await budget.press("Enter");
   await widget.getByRole("status").filter({ hasText: "replayed" }).waitFor({ timeout: 5000 });
-  assert.equal(await widget.getByRole("status").textContent(), "budget is now 60. Every policy replayed to turn 5 under the new settings (budget 60, 2 HOT turns, each policy's own trigger).");
+  assert.equal(await widget.getByRole("status").textContent(), "budget is now 60. Every policy replayed to turn 5 (budget 60, 2 HOT turns, each policy's own trigger).");
   const expected = await coreState(page, 5, { budget: 60 });
   assert.deepEqual(await tokensNow(rows), expected.policies.map((row) => row.tokens));
   assert.ok((await rows.locator("td.tokens-now").allTextContents()).every((t) => t.includes("/ 60")));
@@ -276,7 +276,7 @@ test("the compact-at knob moves every token trigger, and only those, and clears 
   await knob.press("Enter");
   await widget.getByRole("status").filter({ hasText: "replayed" }).waitFor({ timeout: 5000 });
   assert.equal(await widget.getByRole("status").textContent(),
-    "compact at % is now 70. Every policy replayed to turn 10 under the new settings (budget 40, 2 HOT turns, compacting at 70%).");
+    "compact at % is now 70. Every policy replayed to turn 10 (budget 40, 2 HOT turns, compacting at 70%).");
   assert.match(await lede.textContent(), /Every policy with a token trigger now compacts at 70% of the budget \(28 tokens\); ADK and observation masking have none/);
   const expected = await coreState(page, 10, { compactAt: 70 });
   assert.equal(expected.compactAt, 70);
