@@ -5,8 +5,10 @@
 
 import { loadCore, serves, script, own, SCENARIO } from "./cores.js";
 
-// Through this module, so that the build keeps www/cores.js in the chunk every element shares.
+// Through this module, so that the build keeps www/cores.js and the loader in the chunk every
+// element shares.
 export { loadCore, script, own, SCENARIO };
+export { loadElements } from "./loader.js";
 
 // bundle:styles-begin (the build swaps this for a constructed stylesheet: tools/build-site.mjs)
 const STYLESHEET = new URL("./style.css", import.meta.url).href;
