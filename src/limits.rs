@@ -28,7 +28,10 @@ pub const MIN_HALF_LIFE: f64 = 1e-3;
 pub const MAX_HALF_LIFE: f64 = 1e6;
 /// The latest time on a timeline.
 pub const MAX_TIME: f64 = 1e6;
-/// The most points one decay chart returns: samples times the facts it draws.
+/// The most sampled times in one decay chart: `until / step`, rounded down, plus one.
+pub const MAX_CHART_SAMPLES: usize = 10_001;
+/// The most points one decay chart returns: its times (the samples, and each change twice)
+/// times the facts it draws.
 pub const MAX_CHART_POINTS: usize = 100_000;
 
 use crate::error::Error;

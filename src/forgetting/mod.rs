@@ -29,7 +29,7 @@ pub use store::{
 };
 
 use crate::error::{fmt_number, whole_number, Error, ErrorKind};
-use crate::limits::{MAX_CHART_POINTS, MAX_HALF_LIFE, MAX_READS, MIN_HALF_LIFE};
+use crate::limits::{MAX_CHART_POINTS, MAX_CHART_SAMPLES, MAX_HALF_LIFE, MAX_READS, MIN_HALF_LIFE};
 use crate::math::log2;
 use crate::names::named;
 use crate::units::{EventIndex, FactId, Time};
@@ -879,11 +879,13 @@ impl FactStore {
     /// scenario's facts).
     pub fn chart(&self, until: Time, step: f64) -> Result<Vec<ChartLine>, Error> {
         let samples = until.get() / step;
-        if !(step.is_finite() && step > 0.0 && samples <= 10_000.0) {
+        if !(step.is_finite() && step > 0.0 && samples < MAX_CHART_SAMPLES as f64) {
             return Err(Error::invalid(
                 "step",
                 text!(
-                    "step must be above 0 and give at most 10001 samples up to ",
+                    "step must be above 0 and give at most ",
+                    MAX_CHART_SAMPLES,
+                    " samples up to ",
                     until,
                     ", got ",
                     fmt_number(step)
