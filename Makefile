@@ -77,7 +77,7 @@ endef
 # direct use from JS, the wasm tests and the fuzz.
 FAMILIES := compaction forgetting playground forgetting-playground
 # The family cores play the refund desk only. Custom scripts and scenarios are in cores of their
-# own, for the elements that have one (their checks are a fifth of a core: 4 to 6 KB gzip):
+# own, for the elements that have one (their checks are a third of a core: 7 to 8.5 KB gzip):
 # `compaction-script`, `playground-script`, `forgetting-scenario`; and with `importConversation`
 # as well, for a `src` file or a reader's own conversation, `compaction-own` and
 # `playground-own`. Plus `elements`, every family's exports, for a page with elements of two
