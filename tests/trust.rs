@@ -1,7 +1,7 @@
 //! Regression tests for what an outside fuzz of the release package found, and the properties
 //! that would have caught it: ranking across fact kinds, limits on every input, and finite
 //! numbers in every state. The wasm-only defects (traps, a poisoned instance) are tested by
-//! `tests/fuzz.mjs` against the release build.
+//! `tests/fuzz.test.mjs` against the release build.
 
 use agent_memory_widgets::limits::{
     MAX_CHART_POINTS, MAX_EVENTS, MAX_FACTS, MAX_HALF_LIFE, MAX_READS, MAX_RULES, MAX_TEXT_CHARS,
