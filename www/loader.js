@@ -4,13 +4,13 @@
 
 import { loadCore } from "./cores.js";
 
-/** Each element, with the module that defines it. */
-const pending = new Map([
-  ["memory-compaction", () => import("./compaction.js")],
-  ["memory-forgetting", () => import("./forgetting.js")],
-  ["memory-playground", () => import("./playground.js")],
-  ["memory-forgetting-playground", () => import("./forgetting-playground.js")],
-]);
+// Nothing runs until loadElements() is called, so that a build without the loader (the one-file
+// bundle, which defines every element at once) leaves this module out.
+
+/** Each element not yet loaded, with the module that defines it (from loadElements). */
+let pending = null;
+/** Watches the document for elements added later (from loadElements). */
+let watcher = null;
 
 /** Loads the module that defines element `name`; on a failure, says why and tries again later. */
 function load(name) {
@@ -50,10 +50,16 @@ function loadUsed() {
   if (pending.size === 0) watcher.disconnect();
 }
 
-const watcher = new MutationObserver(loadUsed);
-
-/** Starts loading what the page's elements use, and watches for elements added later. */
+/** Starts loading what the page's elements use, and watches for elements added later. Once. */
 export function loadElements() {
+  if (watcher) return;
+  pending = new Map([
+    ["memory-compaction", () => import("./compaction.js")],
+    ["memory-forgetting", () => import("./forgetting.js")],
+    ["memory-playground", () => import("./playground.js")],
+    ["memory-forgetting-playground", () => import("./forgetting-playground.js")],
+  ]);
+  watcher = new MutationObserver(loadUsed);
   watcher.observe(document, { childList: true, subtree: true });
   loadUsed();
 }
