@@ -298,7 +298,10 @@ fn the_chart_falls_jumps_at_reads_and_ends_at_an_eviction() {
     store.fire(EventIndex(1)).unwrap(); // evicts Dana (fact 1) at t = 0
     let lines = store.chart(Time::new(12.0).unwrap(), 1.0).unwrap();
     let dana = lines.iter().find(|l| l.id == FactId(1)).unwrap();
-    assert_eq!((dana.points.as_slice(), dana.retired_at), (&[[0.0, 0.4]][..], Some(0.0)));
+    assert_eq!(
+        (dana.points.as_slice(), dana.retired_at),
+        (&[[0.0, 0.4]][..], Some(0.0))
+    );
     assert_eq!(lines.len(), 5);
 
     // The breakpoints are exact at any step: an event at t = 5.75 with samples every 0.5.

@@ -567,9 +567,16 @@ fn a_write_fired_at_a_scheduled_reads_time_comes_after_that_read() {
         let change = store.fire(EventIndex(1)).unwrap();
         assert_eq!(change.evicted, Some(weakest), "t = {t}");
         let state = store.state();
-        assert_eq!(fact(&state.facts, DANA).reads, fact(&shown.facts, DANA).reads, "t = {t}");
+        assert_eq!(
+            fact(&state.facts, DANA).reads,
+            fact(&shown.facts, DANA).reads,
+            "t = {t}"
+        );
         assert!(
-            state.log.iter().all(|c| c.action != agent_memory_widgets::Action::MissedRead),
+            state
+                .log
+                .iter()
+                .all(|c| c.action != agent_memory_widgets::Action::MissedRead),
             "t = {t}: {:?}",
             state.log
         );
