@@ -152,6 +152,13 @@ export class MemoryWidget extends HTMLElement {
         (this.errorBox = h("p", { className: "error", hidden: true, attrs: { role: "alert" } })),
         (this.status = h("p", { className: "live", attrs: { role: "status", "aria-live": "polite" } })))),
     );
+    // A control that an action disables, hides or rebuilds would drop focus to <body>: note
+    // what had focus as each click, key or change comes in, and hand focus on after it.
+    for (const type of ["click", "keydown", "change"]) {
+      let focused = null;
+      this.shadowRoot.addEventListener(type, () => (focused = this.shadowRoot.activeElement), true);
+      this.shadowRoot.addEventListener(type, () => keepFocus(this.shadowRoot, focused));
+    }
   }
 
   /**
@@ -623,6 +630,31 @@ export function define(name, Element, mirrors) {
 }
 
 export const SVG = "http://www.w3.org/2000/svg";
+const FOCUSABLE = "button, input, select, textarea, summary, a[href], [tabindex]";
+/** Whether `el` can take focus: in the page, enabled, not hidden, not inert, laid out. */
+const usable = (el) => el?.isConnected && !el.disabled && !el.closest("[hidden], [inert]") && el.getClientRects().length > 0;
+
+/**
+ * After an action in `root`, if the control that had focus (`control`) lost it because the
+ * action disabled, hid or rebuilt it: moves focus to the control rebuilt in its place (the same
+ * id, or the same kind of control with the same name), or else to the nearest usable control
+ * around where it was (Step back at turn 0 hands focus to Add next turn). Focus that the action
+ * moved on purpose, or that was never in the widget, stays where it is.
+ */
+function keepFocus(root, control) {
+  const now = root.activeElement;
+  if (!control || (now && now !== control) || (now === control && usable(control))) return;
+  const name = (el) => el.getAttribute("aria-label") ?? el.textContent;
+  const same = [...root.querySelectorAll(control.localName)].find((el) =>
+    el !== control && usable(el) && (control.id ? el.id === control.id : name(el) === name(control)));
+  if (same) return same.focus();
+  for (let around = control.parentElement; around; around = around.parentElement) {
+    const next = [...around.querySelectorAll(FOCUSABLE)].find(usable);
+    if (next) return next.focus();
+  }
+  [...root.querySelectorAll(FOCUSABLE)].find(usable)?.focus();
+}
+
 /** Creates an SVG element with attributes (presentation attributes, never `style`). */
 export function svg(tag, attrs = {}, ...children) {
   const el = document.createElementNS(SVG, tag);

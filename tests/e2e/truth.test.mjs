@@ -540,3 +540,48 @@ test("every target is at least 24 by 24 px or spaced (WCAG 2.2 target size, as L
   assert.deepEqual(await axe(page, ["target-size"]), []);
   assert.deepEqual(problems, []);
 });
+
+test("focus stays in the widget when an action disables, hides or rebuilds the control that had it", async () => {
+  const { page, problems } = await openPage({ reducedMotion: "reduce" });
+  const focused = (widget) => widget.evaluate((el) => {
+    const at = el.shadowRoot.activeElement;
+    return at ? at.getAttribute("aria-label") ?? at.textContent : null;
+  });
+
+  // Step back to turn 0 disables Step back: focus goes on to Add next turn.
+  const compaction = page.locator("memory-compaction");
+  await compaction.getByRole("button", { name: "Add next turn" }).click();
+  await compaction.getByRole("button", { name: "Step back" }).focus();
+  await page.keyboard.press("Enter");
+  assert.equal(await focused(compaction), "Add next turn");
+  // The last turn disables Add next turn: focus stays among the controls.
+  for (let i = 0; i < 10; i++) await page.keyboard.press("Enter");
+  assert.equal(await compaction.getByRole("button", { name: "Add next turn" }).isDisabled(), true);
+  assert.equal(await focused(compaction), "Step back");
+
+  // Reading a fact rebuilds the table: focus is on the same fact's read button.
+  const forgetting = page.locator("memory-forgetting");
+  await forgetting.getByRole("button", { name: "read fact 2" }).focus();
+  await page.keyboard.press("Enter");
+  assert.equal(await focused(forgetting), "read fact 2");
+
+  // Opening a policy rebuilds the rows: focus is on that policy's button still.
+  const playground = page.locator("memory-playground");
+  await playground.getByRole("button", { name: "Summary buffer" }).focus();
+  await page.keyboard.press("Enter");
+  assert.equal(await focused(playground), "Summary buffer");
+  assert.deepEqual(problems, []);
+});
+
+test("'Show the arithmetic' stays ticked when a knob rebuilds the forgetting widget", async () => {
+  const { page, problems } = await openPage({ reducedMotion: "reduce" });
+  const widget = page.locator("memory-forgetting");
+  await widget.getByRole("checkbox", { name: "Show the arithmetic and the forget forecast" }).check();
+  await widget.locator("summary", { hasText: "Knobs" }).click();
+  await widget.getByRole("spinbutton", { name: "capacity" }).fill("5");
+  await widget.getByRole("spinbutton", { name: "capacity" }).press("Enter");
+  await widget.getByRole("status").filter({ hasText: "capacity is now 5" }).waitFor({ timeout: 5000 });
+  assert.equal(await widget.getByRole("checkbox", { name: "Show the arithmetic and the forget forecast" }).isChecked(), true);
+  assert.ok(await widget.locator(".breakdown").count() > 0);
+  assert.deepEqual(problems, []);
+});
