@@ -76,7 +76,8 @@ class MemoryForgetting extends MemoryWidget {
       events: h("div", { className: "events", attrs: { role: "group", "aria-label": "write events" } }),
       rows: h("tbody"),
       summary: h("p", { className: "note" }),
-      why: h("input", { type: "checkbox", id: "why", on: { change: () => this.render(this.model.state()) } }),
+      // Kept ticked across a rebuild (a knob, a link): the reader asked to see the arithmetic.
+      why: h("input", { type: "checkbox", id: "why", checked: this.ui?.why.checked ?? false, on: { change: () => this.render(this.model.state()) } }),
       chart: h("div", { className: "chart" }),
       chartKey: h("ul", { className: "chart-key" }),
       readout: h("p", { className: "note chart-readout", attrs: { "aria-hidden": "true" } }),
@@ -188,6 +189,7 @@ class MemoryForgetting extends MemoryWidget {
     this.announce(`t = ${state.t}: ${plural(state.activeCount, "active fact")}${top ? `, ${quote(top.text)} ranks first` : ""}` +
       `${missed ? `; ${plural(missed, "read")} missed, ${missed === 1 ? "its fact" : "their facts"} no longer active` : ""}` +
       `${later ? `; ${plural(later, "event")} scheduled for later` : ""}.`);
+    this.emit("memory-step", { change: null, state });
   }
 
   /** Runs the consolidation pass at the current time, or moves it here if it ran at another. */
