@@ -408,12 +408,12 @@ function crossingStory(step, state) {
 
 /** The live-region sentence for a step. */
 function describeStep(step, state) {
+  const done = state.done ? " The script is finished." : "";
   if (step.crossed && step.compacted) {
     const still = step.tokensAfter > state.budget ? ", still over budget" : "";
-    return `Turn ${step.turn}: over budget at ${step.peakTokens} tokens, compacted to ${step.tokensAfter} of ${state.budget} tokens${still}.`;
+    return `Turn ${step.turn}: over budget at ${step.peakTokens} tokens, compacted to ${step.tokensAfter} of ${state.budget} tokens${still}.${done}`;
   }
   const verdict = step.tokensAfter > state.budget ? "over budget" : "under budget";
-  const done = state.done ? " The script is finished." : "";
   return `Turn ${step.turn}: ${step.tokensAfter} of ${state.budget} tokens, ${verdict}.${done}`;
 }
 

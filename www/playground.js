@@ -201,9 +201,13 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     this.emit("memory-step", { state });
   }
 
+  /** Opens policy `id`'s window under the table, or closes it, and says which. */
   toggle(id) {
     this.#open = this.#open === id ? null : id;
-    this.render(this.model.state());
+    const state = this.model.state();
+    this.render(state);
+    const name = state.policies.find((row) => row.info.id === id)?.info.name ?? id;
+    this.announce(this.#open ? `${name}: its window at turn ${state.turn} is shown below the table.` : `${name}: window closed.`);
   }
 
   render(state) {
