@@ -126,6 +126,7 @@ test("memory-step, memory-compact, memory-supersede and memory-evict carry the s
   await page.locator("#f1 tbody tr").first().waitFor(WAIT);
   await page.locator("#f1").getByRole("button", { name: "refund approved: $180.00" }).click();
   await page.locator("#f1").getByRole("button", { name: "Dana asks about the Globex earbuds warranty" }).click();
+  await page.locator("#f1").getByRole("slider", { name: "time" }).fill("6");
 
   const events = await page.evaluate(() => window.memoryEvents);
   const of = (type) => events.filter((e) => e.type === type);
@@ -136,6 +137,9 @@ test("memory-step, memory-compact, memory-supersede and memory-evict carry the s
   assert.equal(compact[0].detail.state.tokens, 30);
   assert.equal(of("memory-supersede")[0].detail.change.superseded, 3);
   assert.equal(of("memory-evict")[0].detail.change.evicted, 1);
+  // Moving the time slider is a step too, one that writes nothing.
+  const moved = of("memory-step").filter((e) => e.target === "f1").at(-1);
+  assert.deepEqual([moved.detail.change, moved.detail.state.t], [null, 6]);
   assert.ok(events.every((e) => e.bubbles && e.composed));
   assert.deepEqual(problems, []);
 });
