@@ -467,8 +467,8 @@ core would be 0.6 KB smaller and the forgetting core 1.4 KB (the numbers in them
 messages passed as fixed text).
 
 
-Issue 11, a sixth round. Two changes took bytes off every page; truer words, which outside reads
-of the page asked for, added a little back. Pages in gzip KB, each step on top of the one before:
+Issue 11, a sixth round. Two changes took bytes off every page; truer words and keyboard fixes,
+which outside reads of the page asked for, added a little more back. Pages in gzip KB, each step on top of the one before:
 
 | step | compaction | forgetting | playground | f. playground | index | bundle |
 |---|---|---|---|---|---|---|
@@ -476,7 +476,8 @@ of the page asked for, added a little back. Pages in gzip KB, each step on top o
 | each element's placeholder heights in its own rules, as custom properties that one set of width steps reads | 28.6 | 40.4 | 39.6 | 33.6 | 82.4 | |
 | the meter shows a crossing's peak, then the window COMPACT left, never counting down through sizes the window never had (SPEC: it always describes one moment) | 28.5 | 40.4 | 39.6 | 33.5 | 82.3 | |
 | what outside reads found untrue, mended: captions, the step log, the crossing note, a scheduled read before a write at the same time, a fact evicted at t = 0 kept on the chart, one sparkline scale | 28.6 | 40.5 | 39.7 | 33.6 | 82.6 | 93.5 |
-| the loader in the code every element shares (\`www/loader.js\`): \`widgets.js\` is one call to it, so no file is fetched for the loader alone | **28.4** | **40.3** | **39.5** | **33.4** | **82.4** | **93.6** |
+| the loader in the code every element shares (\`www/loader.js\`): \`widgets.js\` is one call to it, so no file is fetched for the loader alone | 28.4 | 40.3 | 39.5 | 33.4 | 82.4 | 93.6 |
+| a third outside read, for keyboard and embedders: focus kept in the widget when an action disables, hides or rebuilds its control (\`keepFocus\` in \`widget.js\`), neutrals mixed from the text and background colours in use (a dark mdBook on a light system), the events and announcements that were missing | **28.7** | **40.7** | **39.9** | **33.8** | **82.8** | **94.0** |
 
 What the compaction page runs before a reader touches it, from Chromium's JavaScript coverage
 of a page with one \`<memory-compaction>\` and five clicks of Add next turn: of its 39.0 KB of

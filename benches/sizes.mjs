@@ -64,22 +64,25 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * in the bundle, which also has both), so those budgets rose on purpose. Then the loader moved
  * into the code every element shares (www/loader.js: 0.14 KB off every page) and each element's
  * placeholder heights into its own rules (0.11 off each single-element page, 0.09 onto the index
- * page's), while truer words on the pages added some back (0.1 on the compaction pages).
+ * page's), while truer words on the pages added some back (0.1 on the compaction pages). Then
+ * keeping focus in a widget when an action disables, hides or rebuilds its control (widget.js's
+ * keepFocus), neutrals mixed from the colours in use, and the events and announcements a reader
+ * found missing added 0.2 to 0.4 KB to every page, so every budget rose by that, on purpose.
  */
 export const PAGES = [
-  { name: "only <memory-compaction>", needs: ["compaction"], goal: 18_000, budget: 29_000 },
-  { name: "only <memory-compaction> with a script of its own", needs: ["compaction", "compaction-script"], goal: 18_000, budget: 36_900 },
-  { name: "only <memory-forgetting>", needs: ["forgetting"], goal: 18_000, budget: 40_900 },
-  { name: "only <memory-forgetting> with a custom scenario", needs: ["forgetting", "forgetting-scenario"], goal: 18_000, budget: 49_800 },
-  { name: "only <memory-playground>", needs: ["playground"], goal: 18_000, budget: 40_100 },
-  { name: "only <memory-playground> with a script of its own", needs: ["playground", "playground-script"], goal: 18_000, budget: 47_400 },
-  { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], goal: 18_000, budget: 34_000 },
-  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 82_900 },
+  { name: "only <memory-compaction>", needs: ["compaction"], goal: 18_000, budget: 29_300 },
+  { name: "only <memory-compaction> with a script of its own", needs: ["compaction", "compaction-script"], goal: 18_000, budget: 37_200 },
+  { name: "only <memory-forgetting>", needs: ["forgetting"], goal: 18_000, budget: 41_200 },
+  { name: "only <memory-forgetting> with a custom scenario", needs: ["forgetting", "forgetting-scenario"], goal: 18_000, budget: 50_100 },
+  { name: "only <memory-playground>", needs: ["playground"], goal: 18_000, budget: 40_400 },
+  { name: "only <memory-playground> with a script of its own", needs: ["playground", "playground-script"], goal: 18_000, budget: 47_700 },
+  { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], goal: 18_000, budget: 34_300 },
+  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 83_400 },
 ];
 /** What opening the own-conversation panel fetches (own.js and the script core), at most. */
 export const ON_DEMAND_BUDGET = 30_200;
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 93_800 };
+export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 94_500 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {
