@@ -630,7 +630,7 @@ export function define(name, Element, mirrors) {
 }
 
 export const SVG = "http://www.w3.org/2000/svg";
-const FOCUSABLE = "button, input, select, textarea, summary, a[href], [tabindex]";
+const FOCUSABLE = 'button, input, select, textarea, summary, a[href], [tabindex]:not([tabindex="-1"])';
 /** Whether `el` can take focus: in the page, enabled, not hidden, not inert, laid out. */
 const usable = (el) => el?.isConnected && !el.disabled && !el.closest("[hidden], [inert]") && el.getClientRects().length > 0;
 
