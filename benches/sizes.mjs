@@ -68,19 +68,23 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * keeping focus in a widget when an action disables, hides or rebuilds its control (widget.js's
  * keepFocus), neutrals mixed from the colours in use, and the events and announcements a reader
  * found missing added 0.2 to 0.4 KB to every page, so every budget rose by that, on purpose.
+ * Then the knobs' inputs and the code that applies a setting and replays (www/settings.js) came
+ * to load when a reader first opens the knobs or changes a setting: 0.46 KB off every page, 1.2
+ * KB fetched then (so +1.2 on what opening the own-conversation panel fetches, which replays
+ * through it), and +0.3 KB in the bundle, for esbuild's wrapper of a module loaded on demand.
  */
 export const PAGES = [
-  { name: "only <memory-compaction>", needs: ["compaction"], goal: 18_000, budget: 29_300 },
-  { name: "only <memory-compaction> with a script of its own", needs: ["compaction", "compaction-script"], goal: 18_000, budget: 37_200 },
-  { name: "only <memory-forgetting>", needs: ["forgetting"], goal: 18_000, budget: 41_200 },
-  { name: "only <memory-forgetting> with a custom scenario", needs: ["forgetting", "forgetting-scenario"], goal: 18_000, budget: 50_100 },
-  { name: "only <memory-playground>", needs: ["playground"], goal: 18_000, budget: 40_400 },
-  { name: "only <memory-playground> with a script of its own", needs: ["playground", "playground-script"], goal: 18_000, budget: 47_700 },
-  { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], goal: 18_000, budget: 34_300 },
-  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 83_400 },
+  { name: "only <memory-compaction>", needs: ["compaction"], goal: 18_000, budget: 28_800 },
+  { name: "only <memory-compaction> with a script of its own", needs: ["compaction", "compaction-script"], goal: 18_000, budget: 36_700 },
+  { name: "only <memory-forgetting>", needs: ["forgetting"], goal: 18_000, budget: 40_700 },
+  { name: "only <memory-forgetting> with a custom scenario", needs: ["forgetting", "forgetting-scenario"], goal: 18_000, budget: 49_600 },
+  { name: "only <memory-playground>", needs: ["playground"], goal: 18_000, budget: 39_900 },
+  { name: "only <memory-playground> with a script of its own", needs: ["playground", "playground-script"], goal: 18_000, budget: 47_200 },
+  { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], goal: 18_000, budget: 33_800 },
+  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 82_900 },
 ];
-/** What opening the own-conversation panel fetches (own.js and the script core), at most. */
-export const ON_DEMAND_BUDGET = 30_200;
+/** What opening the own-conversation panel fetches (own.js, settings.js and the core that imports), at most. */
+export const ON_DEMAND_BUDGET = 31_400;
 /** The one-file bundle, everything inlined. */
 export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 94_500 };
 
@@ -100,7 +104,8 @@ export function measureSizes(files) {
 /**
  * What a page with only <memory-compaction> fetches when a reader first opens the panel for their
  * own conversation and imports one: the panel's module (own.js) and what it imports that the page
- * has not loaded, and the core that plays and imports a conversation (its glue and wasm).
+ * has not loaded, the code that replays into a new conversation (settings.js), and the core that
+ * plays and imports a conversation (its glue and wasm).
  */
 function ownPanelFiles(meta) {
   const loaded = new Set(pageFiles(meta, ["compaction"]));
@@ -113,6 +118,7 @@ function ownPanelFiles(meta) {
     for (const { path: next, kind } of meta.outputs[path].imports) if (kind === "import-statement") visit(next);
   };
   visit(byEntry("www/own.js"));
+  visit(byEntry("www/settings.js")); // an import plays through it (useConversation); own.js fetches it at once
   visit(byEntry("www/pkg/compaction-own.js"));
   return [...files, "site/pkg/compaction-own_bg.wasm"];
 }

@@ -25,8 +25,10 @@ test("a page downloads only the code and the core its elements use", () => {
   assert.ok(compaction.includes("site/pkg/compaction_bg.wasm"), compaction.join(", "));
   assert.ok(forgetting.includes("site/pkg/forgetting_bg.wasm"), forgetting.join(", "));
   assert.ok(!compaction.some((file) => /forgetting|playground|agent_memory_widgets|\/elements[-_]/.test(file)), compaction.join(", "));
-  // The own-conversation panel's code and the core that plays a script load only when needed.
-  assert.ok(!compaction.some((file) => /\/own-|-own[-_]|-script[-_]/.test(file)), compaction.join(", "));
+  // The own-conversation panel's code and the core that plays a script load only when needed;
+  // so do the knobs' inputs and the code that applies a setting and replays (settings.js).
+  assert.ok(!compaction.some((file) => /\/own-|-own[-_]|-script[-_]|\/settings-/.test(file)), compaction.join(", "));
+  for (const page of pages) assert.ok(!page.rows.some((row) => /\/settings-/.test(row.file)), `${page.name}: ${page.rows.map((row) => row.file).join(", ")}`);
   const scripted = files("only <memory-compaction> with a script of its own");
   assert.ok(scripted.includes("site/pkg/compaction-script_bg.wasm"), scripted.join(", "));
   assert.ok(!scripted.includes("site/pkg/compaction_bg.wasm"), scripted.join(", "));

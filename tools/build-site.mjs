@@ -2,7 +2,8 @@
 //
 //   site/widgets.js                  the loader a page includes (www/widgets.js)
 //   site/compaction.js, ...          one module per element, loaded when the page first uses it
-//   site/own-*.js, site/links-*.js   what few readers use, loaded when one first does
+//   site/own-*.js, site/links-*.js,  what few readers use, loaded when one first does
+//   site/settings-*.js
 //   site/chunk-*.js                  code two elements share (the base class), loaded once
 //   site/pkg/<family>_bg.wasm        one wasm core per element family, playing the refund desk
 //   site/pkg/compaction-script_bg.wasm, playground-script_bg.wasm   with custom scripts;

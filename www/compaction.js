@@ -201,7 +201,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     const specs = this.attempt(() => source.script());
     if (source !== this.model) source.free();
     if (!specs.ok) return;
-    if (!this.useConversation([...specs.value.slice(0, turn), spec], `Your turn joins as turn ${turn + 1}`, true)) return;
+    if (!(await this.useConversation([...specs.value.slice(0, turn), spec], `Your turn joins as turn ${turn + 1}`, true))) return;
     ui.text.value = "";
     ui.summary.value = "";
     this.addTurn();

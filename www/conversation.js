@@ -88,9 +88,12 @@ export const WithConversation = (Base) => class extends Base {
   /** Lists the conversation in the panel once it is built (own.js replaces this). */
   showConversation() {}
 
-  /** Makes `turns` (specs, or `null` for the page's own) the conversation, from turn 0 unless `keep`. */
-  useConversation(turns, what, keep = false) {
-    const error = this.reconfigure(() => {
+  /**
+   * Makes `turns` (specs, or `null` for the page's own) the conversation, from turn 0 unless
+   * `keep`. Resolves to whether it could.
+   */
+  async useConversation(turns, what, keep = false) {
+    const error = await this.reconfigure(() => {
       this.conversation = turns;
     }, what, keep ? this.progress?.() ?? null : 0);
     if (error) this.fail(error);

@@ -103,8 +103,8 @@ class MemoryForgettingPlayground extends MemoryWidget {
         type: "radio", name: "stream", value, checked: state.stream === value,
         on: {
           change: () => {
-            this.reconfigure(() => this.setAttribute("stream", value), `Stream: ${label}`);
-            this.body.querySelector('input[name="stream"]:checked')?.focus(); // the rebuild replaced it
+            this.reconfigure(() => this.setAttribute("stream", value), `Stream: ${label}`)
+              .then(() => this.body.querySelector('input[name="stream"]:checked')?.focus()); // the rebuild replaced it
           },
         },
       }), ` ${label}`));

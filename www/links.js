@@ -4,7 +4,10 @@
 // (CompressionStream) in base64url. Loaded when a reader copies a link or a page opens with one.
 
 import { readCapped } from "./streams.js";
-import { script } from "./widget.js";
+import { script, loadSettings } from "./widget.js";
+
+// A link's state is applied by settings.js: fetched now, with this module, rather than after it.
+loadSettings().catch(() => {}); // a failure is reported where it is used
 
 /** The most characters one element's state may take in a link. */
 export const LINK_LIMIT = 32_000;
@@ -103,7 +106,7 @@ export async function openLink(el, packed, version) {
     if (version !== el.linkVersion || !el.isConnected || !el.model) return;
   }
   const observed = el.constructor.observedAttributes.filter((name) => name !== "scenario" && name !== "src");
-  const error = el.reconfigure(() => {
+  const error = await el.reconfigure(() => {
     for (const name of observed) {
       const value = a[name];
       if (value === undefined || value === null) el.removeAttribute(name);

@@ -5,8 +5,12 @@
 // downloads neither. The element's side (`WithConversation`) is in conversation.js. Text is set
 // as text, never parsed as HTML.
 
-import { h, plural, own, adoptMoreStyles } from "./widget.js";
+import { h, plural, own, adoptMoreStyles, loadSettings } from "./widget.js";
 import { readCapped } from "./streams.js";
+
+// What changes the conversation (`useConversation`), settings.js: fetched now, with this module,
+// rather than after it.
+loadSettings().catch(() => {}); // a failure is reported where it is used
 
 /** The largest conversation file read: the core takes at most 1,000,000 characters. */
 const MAX_FILE_BYTES = 4_000_000;

@@ -33,6 +33,16 @@ function adoptStyles(root) {
 export function adoptMoreStyles(_root, _name) {}
 // bundle:styles-end
 
+/**
+ * The code that changes a built widget's settings (settings.js), loaded when first needed; a
+ * module that will need it (links.js, own.js) starts the fetch as it loads.
+ */
+let settingsCode = null;
+export const loadSettings = () => (settingsCode ??= import("./settings.js").catch((error) => {
+  settingsCode = null; // the next use tries again
+  throw error;
+}));
+
 /** The widgets on the page, for the link that holds their states. */
 const widgets = new Set();
 
@@ -401,115 +411,64 @@ export class MemoryWidget extends HTMLElement {
    * Live knobs: number inputs bound to attributes, so turning one rebuilds the widget as an
    * author's attribute would, then replays the reader's progress (`progress()` and `replay()`,
    * which a widget may define) under the new settings. Built once, outside the content that a
-   * rebuild replaces, so that focus stays put. `knobs` is
+   * rebuild replaces, so that focus stays put: here a closed `<details>`, whose inputs
+   * (settings.js) load when a reader first opens it. `knobs` is
    * `[[attribute, label, { min, max, step, placeholder }]]`; `seed` the seed's values (`""` for a
-   * knob whose empty input means the core's default, which its placeholder names). A value the core rejects is marked invalid at its input, with the
-   * core's message, and is not applied; once the input loses focus it shows the value in force.
+   * knob whose empty input means the core's default, which its placeholder names). A value the
+   * core rejects is marked invalid at its input, with the core's message, and is not applied;
+   * once the input loses focus it shows the value in force.
    */
   ensureKnobs(knobs, seed) {
+    this.knobSpec = knobs;
     this.seedValues = seed;
-    if (this.knobs) return this.syncKnobs(seed);
-    const inputs = knobs.map(([attribute, label, { min, max, step, placeholder }]) => {
-      const message = h("span", { className: "knob-error", id: `knob-${attribute}-error` });
-      const input = h("input", {
-        type: "number", min, step, id: `knob-${attribute}`,
-        ...(max === undefined ? {} : { max }),
-        ...(placeholder === undefined ? {} : { placeholder }),
-        attrs: { "aria-describedby": message.id },
-        on: {
-          change: () => this.applyKnob(input),
-          blur: () => this.syncKnobs(seed),
-        },
-      });
-      Object.assign(input.dataset, { attribute, label });
-      return h("div", { className: "knob" }, h("label", { htmlFor: input.id }, label), input, message);
-    });
-    const restore = () => this.reconfigure(() => {
-      for (const attribute of Object.keys(seed)) this.removeAttribute(attribute);
-    }, "Seed values restored");
-    this.knobs = h("details", { className: "knobs" },
+    if (this.knobs) return this.syncKnobs();
+    const open = () => {
+      if (!this.knobs.open) return;
+      loadSettings().then((settings) => this.knobs && settings.buildKnobs(this),
+        (error) => this.fail(new Error(`The knobs could not load their code: ${error?.message ?? error}`)));
+    };
+    this.knobs = h("details", { className: "knobs", on: { toggle: open } },
       h("summary", {}, "Knobs"),
-      h("p", { className: "caption" }, "Changing a knob replays what you did so far under the new settings."),
-      h("div", { className: "knob-row" }, ...inputs,
-        h("button", { type: "button", className: "quiet", on: { click: restore } }, "Seed values")));
+      h("p", { className: "caption" }, "Changing a knob replays what you did so far under the new settings."));
     this.frame.prepend(this.knobs);
-    this.syncKnobs(seed);
   }
 
   /** Shows each knob's value in force, its attribute's or the seed's, unless it has focus. */
-  syncKnobs(seed) {
+  syncKnobs() {
     for (const input of this.knobs.querySelectorAll("input")) {
       if (input.matches(":focus")) continue;
       const { attribute } = input.dataset;
-      input.value = this.getAttribute(attribute) ?? String(seed[attribute]);
+      input.value = this.getAttribute(attribute) ?? String(this.seedValues[attribute]);
       input.removeAttribute("aria-invalid");
     }
   }
 
-  /** Applies the value typed into a knob, or marks the knob invalid and keeps the old value. */
-  applyKnob(input) {
-    const { attribute, label } = input.dataset;
-    const message = this.knobs.querySelector(`#${input.id}-error`);
-    const raw = input.value.trim();
-    const error = this.reconfigure(() => {
-      if (raw === "") this.removeAttribute(attribute);
-      else this.setAttribute(attribute, raw);
-    }, `${label} is now ${raw === "" ? input.placeholder || "the seed's" : raw}`);
-    if (error) {
-      // The core's rule, said of the knob: "must be a whole number of at least 1, got -3".
-      const rule = error.replace(/^[\w-]+="[^"]*": [\w-]+ /, "");
-      const inForce = this.getAttribute(attribute) ?? (String(this.seedValues[attribute]) || input.placeholder);
-      message.textContent = `Not applied: ${label} ${rule}. Still ${inForce}.`;
-      input.setAttribute("aria-invalid", "true");
-      this.announce(message.textContent);
-    } else {
-      for (const other of this.knobs.querySelectorAll(".knob-error")) other.textContent = "";
-      input.removeAttribute("aria-invalid");
+  /** Runs `change`, which sets attributes, without the rebuild that each change would start. */
+  quietly(change) {
+    this.#quiet = true;
+    try {
+      change();
+    } finally {
+      this.#quiet = false;
     }
   }
 
   /**
    * Changes attributes with `change`, then builds one new model from them and replays the
-   * reader's progress into it. On an error the attributes go back as they were and the old model
-   * stays; the message is returned (and fired as `memory-error`), not shown in the error box.
+   * reader's progress into it (settings.js, loaded when first needed). Resolves to `null`, or on
+   * an error to its message, fired as `memory-error` but not shown in the error box: the
+   * attributes go back as they were and the old model stays.
    */
-  reconfigure(change, what, progress = this.progress?.() ?? null) {
-    const names = this.constructor.observedAttributes;
-    const before = names.map((name) => [name, this.getAttribute(name)]);
-    const conversation = this.conversation;
-    this.#quiet = true;
-    let next;
+  async reconfigure(change, what, progress = this.progress?.() ?? null) {
+    let settings;
     try {
-      change();
-      // A model is only built on a core that serves the settings (see #switchCore).
-      if (!serves(this.core, this.coreNeed())) throw new Error("the WebAssembly core for these settings is still loading; try again in a moment");
-      next = this.createModel();
+      settings = await loadSettings();
     } catch (error) {
-      for (const [name, value] of before) {
-        if (value === null) this.removeAttribute(name);
-        else this.setAttribute(name, value);
-      }
-      this.conversation = conversation;
-      const message = String(error?.message ?? error);
+      const message = `the code that changes settings did not load (${error?.message ?? error})`;
       this.emit("memory-error", { message });
       return message;
-    } finally {
-      this.#quiet = false;
     }
-    this.errorBox.hidden = true;
-    this.model = next;
-    let replayed = "";
-    try {
-      replayed = progress === null ? "" : this.replay(progress);
-    } catch (error) {
-      this.fail(new Error(`Could not replay what was done before: ${error?.message ?? error}`));
-    }
-    this.resizeObserver?.disconnect(); // mount() replaces what it watched
-    this.mount();
-    this.fitTables();
-    this.showConversation?.();
-    this.announce(`${what}. ${replayed}`.trim());
-    return null;
+    return settings.reconfigure(this, change, what, progress);
   }
 
   /**

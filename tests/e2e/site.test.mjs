@@ -102,7 +102,7 @@ test("the panel for a reader's own conversation, and the core that imports one, 
   const { page, problems, fetched } = await openPage("tests/e2e/pages/site-compaction.html");
   const widget = page.locator("memory-compaction");
   await widget.getByRole("button", { name: "Add next turn" }).waitFor(WAIT);
-  const lazy = (paths) => paths.filter((path) => /\/own-|-own[-_]|-script[-_]|\/links-/.test(path));
+  const lazy = (paths) => paths.filter((path) => /\/own-|-own[-_]|-script[-_]|\/links-|\/settings-/.test(path));
   assert.deepEqual(lazy(await fetched()), []);
 
   await widget.locator("details.own > summary").click();
@@ -118,6 +118,47 @@ test("the panel for a reader's own conversation, and the core that imports one, 
     ["/site/pkg/compaction-own_bg.wasm", "/site/pkg/compaction_bg.wasm"]);
   assert.deepEqual(await page.evaluate(() => window.violations), []);
   assert.deepEqual(problems, []);
+});
+
+test("the knobs' inputs, and the code that applies a setting and replays, load when a reader opens the knobs", async () => {
+  const { page, problems, fetched } = await openPage("tests/e2e/pages/site-compaction.html");
+  const widget = page.locator("memory-compaction");
+  await widget.getByRole("button", { name: "Add next turn" }).click();
+  await widget.getByRole("status").filter({ hasText: /^Turn 1\b/ }).waitFor(WAIT);
+  const settings = (paths) => paths.filter((path) => /^\/site\/settings-\w+\.js$/.test(path));
+  assert.deepEqual(settings(await fetched()), []);
+  assert.equal(await widget.getByRole("spinbutton").count(), 0);
+
+  await widget.locator("summary", { hasText: "Knobs" }).click();
+  const budget = widget.getByRole("spinbutton", { name: "budget", exact: true });
+  assert.equal(await budget.inputValue(), "40");
+  assert.equal(settings(await fetched()).length, 1);
+  await budget.fill("30");
+  await budget.press("Enter");
+  await widget.getByRole("status").filter({ hasText: /^budget is now 30\. / }).waitFor(WAIT);
+  assert.match(await widget.locator(".meter-label").textContent(), /\/ 30 tokens/);
+  assert.equal(await page.evaluate(() => document.querySelector("memory-compaction").model.state().turn), 1, "replayed to turn 1");
+  assert.deepEqual(await page.evaluate(() => window.violations), []);
+  assert.deepEqual(problems, []);
+});
+
+test("knobs whose code cannot be fetched say so in the widget, which keeps working, and load when opened again", async () => {
+  const { page, problems } = await openPage("tests/e2e/pages/site-compaction.html");
+  const widget = page.locator("memory-compaction");
+  await widget.getByRole("button", { name: "Add next turn" }).waitFor(WAIT);
+  await page.route(/\/settings-\w+\.js$/, (route) => route.abort());
+  const knobs = widget.locator("summary", { hasText: "Knobs" });
+  await knobs.click();
+  await widget.getByRole("alert").filter({ hasText: /^The knobs could not load their code: / }).waitFor(WAIT);
+  assert.equal(await widget.getByRole("spinbutton").count(), 0);
+  await widget.getByRole("button", { name: "Add next turn" }).click();
+  await widget.getByRole("status").filter({ hasText: /^Turn 1\b/ }).waitFor(WAIT);
+
+  await page.unroute(/\/settings-\w+\.js$/);
+  await knobs.click(); // closed
+  await knobs.click(); // and opened again: this time the code loads
+  assert.equal(await widget.getByRole("spinbutton", { name: "HOT turns", exact: true }).inputValue(), "2");
+  assert.ok(problems.length > 0 && problems.every((problem) => /\/settings-\w+\.js/.test(problem)), problems.join("\n"));
 });
 
 test("a page with only <memory-forgetting> fetches neither the session nor the playground", async () => {
@@ -276,7 +317,8 @@ test("the built compaction widget paints its opening state before its core arriv
 
   await changed.getByRole("status").filter({ hasText: "Ready: 10 turns, budget 30 tokens." }).waitFor(WAIT);
   assert.match(await changed.locator(".meter-label").textContent(), /\/ 30 tokens/);
-  assert.equal(await changed.evaluate((el) => el.shadowRoot.querySelector("#knob-budget").value), "30", "its budget knob");
+  await changed.locator("summary", { hasText: "Knobs" }).click();
+  assert.equal(await changed.getByRole("spinbutton", { name: "budget", exact: true }).inputValue(), "30", "its budget knob");
   assert.deepEqual(await kept(changed), [true, true, true, true], "the changed element's preview nodes");
   await moved.getByRole("status").filter({ hasText: "Ready: 10 turns, budget 40 tokens." }).waitFor(WAIT);
   await opened.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 100))));

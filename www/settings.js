@@ -1,0 +1,108 @@
+// What a reader uses to change a built widget's settings: the knobs' inputs, and `reconfigure`,
+// which builds one new model under new settings and replays the reader's progress into it.
+// Few readers touch a setting, so this loads when one first does (widget.js: opening the knobs,
+// `reconfigure`); links.js and own.js, which change settings whenever they run, import it.
+
+import { h } from "./widget.js";
+import { serves } from "./cores.js";
+
+/**
+ * Fills the knobs' `<details>` (widget.js, `ensureKnobs`) with an input per knob in
+ * `el.knobSpec`, `[[attribute, label, { min, max, step, placeholder }]]`, and a button that
+ * restores `el.seedValues`. Once: a rebuild keeps them, and shows the values in force.
+ */
+export function buildKnobs(el) {
+  if (el.knobs.querySelector(".knob-row")) return;
+  const inputs = el.knobSpec.map(([attribute, label, { min, max, step, placeholder }]) => {
+    const message = h("span", { className: "knob-error", id: `knob-${attribute}-error` });
+    const input = h("input", {
+      type: "number", min, step, id: `knob-${attribute}`,
+      ...(max === undefined ? {} : { max }),
+      ...(placeholder === undefined ? {} : { placeholder }),
+      attrs: { "aria-describedby": message.id },
+      on: {
+        change: () => applyKnob(el, input),
+        blur: () => el.syncKnobs(),
+      },
+    });
+    Object.assign(input.dataset, { attribute, label });
+    return h("div", { className: "knob" }, h("label", { htmlFor: input.id }, label), input, message);
+  });
+  const restore = () => el.reconfigure(() => {
+    for (const attribute of Object.keys(el.seedValues)) el.removeAttribute(attribute);
+  }, "Seed values restored");
+  el.knobs.append(h("div", { className: "knob-row" }, ...inputs,
+    h("button", { type: "button", className: "quiet", on: { click: restore } }, "Seed values")));
+  el.syncKnobs();
+}
+
+/** Applies the value typed into a knob, or marks the knob invalid and keeps the old value. */
+async function applyKnob(el, input) {
+  const { attribute, label } = input.dataset;
+  const message = el.knobs.querySelector(`#${input.id}-error`);
+  const raw = input.value.trim();
+  const error = await el.reconfigure(() => {
+    if (raw === "") el.removeAttribute(attribute);
+    else el.setAttribute(attribute, raw);
+  }, `${label} is now ${raw === "" ? input.placeholder || "the seed's" : raw}`);
+  if (error) {
+    // The core's rule, said of the knob: "must be a whole number of at least 1, got -3".
+    const rule = error.replace(/^[\w-]+="[^"]*": [\w-]+ /, "");
+    const inForce = el.getAttribute(attribute) ?? (String(el.seedValues[attribute]) || input.placeholder);
+    message.textContent = `Not applied: ${label} ${rule}. Still ${inForce}.`;
+    input.setAttribute("aria-invalid", "true");
+    el.announce(message.textContent);
+  } else {
+    for (const other of el.knobs.querySelectorAll(".knob-error")) other.textContent = "";
+    input.removeAttribute("aria-invalid");
+  }
+}
+
+/**
+ * Changes `el`'s attributes with `change`, then builds one new model from them and replays
+ * `progress` (what `el.progress()` gave) into it with `el.replay()`, and announces `what`.
+ * Returns `null`, or on an error its message, fired as `memory-error` but not shown in the
+ * error box: the attributes go back as they were and the old model stays.
+ */
+export function reconfigure(el, change, what, progress) {
+  if (!el.model) return "the widget is not on the page";
+  const names = el.constructor.observedAttributes;
+  const before = names.map((name) => [name, el.getAttribute(name)]);
+  const conversation = el.conversation;
+  let next = null;
+  let problem = null;
+  // Quietly: each attribute changed would otherwise build a model of its own.
+  el.quietly(() => {
+    try {
+      change();
+      // A model is only built on a core that serves the settings (widget.js, #switchCore).
+      if (!serves(el.core, el.coreNeed())) throw new Error("the WebAssembly core for these settings is still loading; try again in a moment");
+      next = el.createModel();
+    } catch (error) {
+      for (const [name, value] of before) {
+        if (value === null) el.removeAttribute(name);
+        else el.setAttribute(name, value);
+      }
+      el.conversation = conversation;
+      problem = String(error?.message ?? error);
+    }
+  });
+  if (problem !== null) {
+    el.emit("memory-error", { message: problem });
+    return problem;
+  }
+  el.errorBox.hidden = true;
+  el.model = next;
+  let replayed = "";
+  try {
+    replayed = progress === null ? "" : el.replay(progress);
+  } catch (error) {
+    el.fail(new Error(`Could not replay what was done before: ${error?.message ?? error}`));
+  }
+  el.resizeObserver?.disconnect(); // mount() replaces what it watched
+  el.mount();
+  el.fitTables();
+  el.showConversation?.();
+  el.announce(`${what}. ${replayed}`.trim());
+  return null;
+}
