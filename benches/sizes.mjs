@@ -72,19 +72,21 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * to load when a reader first opens the knobs or changes a setting: 0.46 KB off every page, 1.2
  * KB fetched then (so +1.2 on what opening the own-conversation panel fetches, which replays
  * through it), and +0.3 KB in the bundle, for esbuild's wrapper of a module loaded on demand.
+ * Adding a typed turn moved from <memory-compaction> into the panel where it is typed (own.js):
+ * 0.27 KB off the compaction and index pages, +0.2 KB when the panel opens.
  */
 export const PAGES = [
-  { name: "only <memory-compaction>", needs: ["compaction"], goal: 18_000, budget: 28_800 },
-  { name: "only <memory-compaction> with a script of its own", needs: ["compaction", "compaction-script"], goal: 18_000, budget: 36_700 },
+  { name: "only <memory-compaction>", needs: ["compaction"], goal: 18_000, budget: 28_600 },
+  { name: "only <memory-compaction> with a script of its own", needs: ["compaction", "compaction-script"], goal: 18_000, budget: 36_500 },
   { name: "only <memory-forgetting>", needs: ["forgetting"], goal: 18_000, budget: 40_700 },
   { name: "only <memory-forgetting> with a custom scenario", needs: ["forgetting", "forgetting-scenario"], goal: 18_000, budget: 49_600 },
   { name: "only <memory-playground>", needs: ["playground"], goal: 18_000, budget: 39_900 },
   { name: "only <memory-playground> with a script of its own", needs: ["playground", "playground-script"], goal: 18_000, budget: 47_200 },
   { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], goal: 18_000, budget: 33_800 },
-  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 82_900 },
+  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 82_700 },
 ];
 /** What opening the own-conversation panel fetches (own.js, settings.js and the core that imports), at most. */
-export const ON_DEMAND_BUDGET = 31_400;
+export const ON_DEMAND_BUDGET = 31_600;
 /** The one-file bundle, everything inlined. */
 export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 94_500 };
 

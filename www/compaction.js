@@ -4,7 +4,7 @@
 //   <script type="module" src="widgets.js"></script>
 //   <memory-compaction budget="40" hot="2"></memory-compaction>
 
-import { PEAK_MS, reducedMotion, h, plural, MemoryWidget, define, hasLinkState, script } from "./widget.js";
+import { PEAK_MS, reducedMotion, h, plural, MemoryWidget, define, hasLinkState } from "./widget.js";
 import { turnList, sessionModel } from "./session.js";
 import { WithConversation } from "./conversation.js";
 
@@ -174,37 +174,6 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     const yours = this.conversation && this.conversation !== this.sourceConversation ? ` This is your conversation: the text around this widget tells ${story}.` : "";
     return budget === state.budget && hotN === state.hotN ? `${now}${yours}`
       : `${now} The text around this widget describes the settings it opened with: a budget of ${budget} and ${plural(hotN, "HOT turn")}.${yours}`;
-  }
-
-  /**
-   * Adds the turn the reader typed as the next turn: the conversation becomes the turns so far
-   * and this one, a new session is built from it, and the turn is added as any other.
-   */
-  async addOwnTurn() {
-    if (!this.model) return;
-    // The turn joins a script of the reader's own, which a core that takes one plays (the panel
-    // loaded it; this holds even if the element was moved meanwhile).
-    try {
-      await this.coreServing(script(this.constructor.family));
-    } catch (error) {
-      this.fail(new Error(`Your turn could not be added: its WebAssembly core did not load (${error?.message ?? error})`));
-      return;
-    }
-    if (!this.model) return;
-    this.#settle();
-    const ui = this.ownUi;
-    const turn = this.model.state().turn;
-    const spec = { speaker: ui.speaker.value, kind: ui.kind.value, text: ui.text.value, summary: ui.summary.value.trim() ? ui.summary.value : null };
-    // The turns so far are the model's script; a model on a core that plays only the refund desk
-    // has no `script()` (it needs none), so the refund desk's come from the core now in place.
-    const source = this.model.script ? this.model : new this.core.Session();
-    const specs = this.attempt(() => source.script());
-    if (source !== this.model) source.free();
-    if (!specs.ok) return;
-    if (!(await this.useConversation([...specs.value.slice(0, turn), spec], `Your turn joins as turn ${turn + 1}`, true))) return;
-    ui.text.value = "";
-    ui.summary.value = "";
-    this.addTurn();
   }
 
   addTurn() {

@@ -5,7 +5,7 @@
 // downloads neither. The element's side (`WithConversation`) is in conversation.js. Text is set
 // as text, never parsed as HTML.
 
-import { h, plural, own, adoptMoreStyles, loadSettings } from "./widget.js";
+import { h, plural, own, script, adoptMoreStyles, loadSettings } from "./widget.js";
 import { readCapped } from "./streams.js";
 
 // What changes the conversation (`useConversation`), settings.js: fetched now, with this module,
@@ -81,7 +81,7 @@ export async function buildOwnPanel(el, typing) {
     ui.kind = choice("own-kind", KINDS);
     ui.kind.value = "decision";
     ui.summary = h("input", { type: "text", id: "own-summary", placeholder: "empty: the first-sentence rule writes one" });
-    parts.push(h("form", { className: "own-turn", on: { submit: (event) => { event.preventDefault(); el.addOwnTurn(); } } },
+    parts.push(h("form", { className: "own-turn", on: { submit: (event) => { event.preventDefault(); addTypedTurn(el); } } },
       h("h3", {}, "Type a turn"),
       field(ui.text, "Your turn"),
       h("div", { className: "field-row" }, field(ui.speaker, "Speaker"), field(ui.kind, "Kind")),
@@ -105,6 +105,36 @@ export async function buildOwnPanel(el, typing) {
   el.own.append(...parts);
   el.ownUi = ui;
   showConversation(el);
+}
+
+/**
+ * Adds the turn the reader typed in the panel as the next turn: the conversation becomes the
+ * turns so far and this one, a new session is built from it, and the turn is added as any other.
+ */
+async function addTypedTurn(el) {
+  if (!el.model) return;
+  // The turn joins a script of the reader's own, which a core that takes one plays (the panel
+  // loaded it; this holds even if the element was moved meanwhile).
+  try {
+    await el.coreServing(script(el.constructor.family));
+  } catch (error) {
+    el.fail(new Error(`Your turn could not be added: its WebAssembly core did not load (${error?.message ?? error})`));
+    return;
+  }
+  if (!el.model) return;
+  const ui = el.ownUi;
+  const turn = el.model.state().turn;
+  const spec = { speaker: ui.speaker.value, kind: ui.kind.value, text: ui.text.value, summary: ui.summary.value.trim() ? ui.summary.value : null };
+  // The turns so far are the model's script; a model on a core that plays only the refund desk
+  // has no `script()` (it needs none), so the refund desk's come from the core now in place.
+  const source = el.model.script ? el.model : new el.core.Session();
+  const specs = el.attempt(() => source.script());
+  if (source !== el.model) source.free();
+  if (!specs.ok) return;
+  if (!(await el.useConversation([...specs.value.slice(0, turn), spec], `Your turn joins as turn ${turn + 1}`, true))) return;
+  ui.text.value = "";
+  ui.summary.value = "";
+  el.addTurn();
 }
 
 /** Lists the reader's conversation in the panel, each turn with its kind to change. */
