@@ -71,7 +71,8 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * Then the knobs' inputs and the code that applies a setting and replays (www/settings.js) came
  * to load when a reader first opens the knobs or changes a setting: 0.46 KB off every page, 1.2
  * KB fetched then (so +1.2 on what opening the own-conversation panel fetches, which replays
- * through it), and +0.3 KB in the bundle, for esbuild's wrapper of a module loaded on demand.
+ * through it), and +0.4 KB in the bundle, for esbuild's wrapper of a module loaded on demand and
+ * a review's fixes (a stream change that cannot load its code says so), so its budget rose by that.
  * Adding a typed turn moved from <memory-compaction> into the panel where it is typed (own.js):
  * 0.27 KB off the compaction and index pages, +0.2 KB when the panel opens.
  */
@@ -88,7 +89,7 @@ export const PAGES = [
 /** What opening the own-conversation panel fetches (own.js, settings.js and the core that imports), at most. */
 export const ON_DEMAND_BUDGET = 31_600;
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 94_500 };
+export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 94_900 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {

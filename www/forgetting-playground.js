@@ -102,9 +102,19 @@ class MemoryForgettingPlayground extends MemoryWidget {
       h("input", {
         type: "radio", name: "stream", value, checked: state.stream === value,
         on: {
-          change: () => {
-            this.reconfigure(() => this.setAttribute("stream", value), `Stream: ${label}`)
-              .then(() => this.body.querySelector('input[name="stream"]:checked')?.focus()); // the rebuild replaced it
+          change: async () => {
+            const error = await this.reconfigure(() => this.setAttribute("stream", value), `Stream: ${label}`);
+            if (error) {
+              this.fail(new Error(`The stream could not change: ${error}`));
+              const inForce = this.model?.state().stream;
+              for (const radio of this.body.querySelectorAll('input[name="stream"]')) radio.checked = radio.value === inForce;
+            }
+            // The rebuild replaced the radio that had focus: focus the new one, unless the reader
+            // has moved on meanwhile.
+            const focused = document.activeElement;
+            if (!this.shadowRoot.activeElement && (focused === null || focused === document.body)) {
+              this.body.querySelector('input[name="stream"]:checked')?.focus();
+            }
           },
         },
       }), ` ${label}`));

@@ -6,9 +6,6 @@
 import { readCapped } from "./streams.js";
 import { script, loadSettings } from "./widget.js";
 
-// A link's state is applied by settings.js: fetched now, with this module, rather than after it.
-loadSettings().catch(() => {}); // a failure is reported where it is used
-
 /** The most characters one element's state may take in a link. */
 export const LINK_LIMIT = 32_000;
 /** The most bytes a state may unpack to: a link is input like any other. */
@@ -83,6 +80,9 @@ function checkedState(saved) {
  * the element's count of links opened so far, to tell when a later one overtook this one.
  */
 export async function openLink(el, packed, version) {
+  // The state is applied by settings.js, fetched while the link unpacks.
+  const settingsLoad = loadSettings();
+  settingsLoad.catch(() => {}); // reported below, if this link is still the element's latest
   let saved = null;
   if (packed !== undefined) {
     try {
@@ -92,7 +92,14 @@ export async function openLink(el, packed, version) {
       return;
     }
   }
-  // A later fragment, or the element's removal, overtook this one while it unpacked.
+  let settings;
+  try {
+    settings = await settingsLoad;
+  } catch (error) {
+    if (version === el.linkVersion) el.fail(new Error(`The link's state for #${el.id} could not be opened: the code that applies it did not load (${error?.message ?? error})`));
+    return;
+  }
+  // A later fragment, or the element's removal, overtook this one while it unpacked and loaded.
   if (version !== el.linkVersion || !el.isConnected || !el.model) return;
   const { a = el.openedWith, c = null, p = null } = saved ?? {};
   if (c !== null && el.useConversation) {
@@ -106,7 +113,7 @@ export async function openLink(el, packed, version) {
     if (version !== el.linkVersion || !el.isConnected || !el.model) return;
   }
   const observed = el.constructor.observedAttributes.filter((name) => name !== "scenario" && name !== "src");
-  const error = await el.reconfigure(() => {
+  const error = settings.reconfigure(el, () => {
     for (const name of observed) {
       const value = a[name];
       if (value === undefined || value === null) el.removeAttribute(name);

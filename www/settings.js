@@ -1,7 +1,8 @@
 // What a reader uses to change a built widget's settings: the knobs' inputs, and `reconfigure`,
 // which builds one new model under new settings and replays the reader's progress into it.
 // Few readers touch a setting, so this loads when one first does (widget.js: opening the knobs,
-// `reconfigure`); links.js and own.js, which change settings whenever they run, import it.
+// `reconfigure`), or when what will change one loads: own.js (the panel for a reader's own
+// conversation, or a `src` file) and links.js as it opens a link's state.
 
 import { h } from "./widget.js";
 import { serves } from "./cores.js";

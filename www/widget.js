@@ -35,11 +35,13 @@ export function adoptMoreStyles(_root, _name) {}
 
 /**
  * The code that changes a built widget's settings (settings.js), loaded when first needed; a
- * module that will need it (links.js, own.js) starts the fetch as it loads.
+ * module that will need it starts the fetch early (own.js as it loads, links.js as it unpacks).
  */
 let settingsCode = null;
 export const loadSettings = () => (settingsCode ??= import("./settings.js").catch((error) => {
-  settingsCode = null; // the next use tries again
+  // The next use tries again (a browser that remembers a failed module fetch, as older ones
+  // did, gives the same error again: Chromium fetches anew).
+  settingsCode = null;
   throw error;
 }));
 
@@ -422,10 +424,14 @@ export class MemoryWidget extends HTMLElement {
     this.knobSpec = knobs;
     this.seedValues = seed;
     if (this.knobs) return this.syncKnobs();
+    const failed = "The knobs could not load their code";
     const open = () => {
       if (!this.knobs.open) return;
-      loadSettings().then((settings) => this.knobs && settings.buildKnobs(this),
-        (error) => this.fail(new Error(`The knobs could not load their code: ${error?.message ?? error}`)));
+      loadSettings().then((settings) => {
+        if (!this.knobs) return;
+        settings.buildKnobs(this);
+        if (this.errorBox.textContent.startsWith(failed)) this.errorBox.hidden = true; // an earlier try's
+      }, (error) => this.fail(new Error(`${failed}: ${error?.message ?? error}`)));
     };
     this.knobs = h("details", { className: "knobs", on: { toggle: open } },
       h("summary", {}, "Knobs"),

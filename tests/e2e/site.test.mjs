@@ -127,7 +127,7 @@ test("the knobs' inputs, and the code that applies a setting and replays, load w
   await widget.getByRole("status").filter({ hasText: /^Turn 1\b/ }).waitFor(WAIT);
   const settings = (paths) => paths.filter((path) => /^\/site\/settings-\w+\.js$/.test(path));
   assert.deepEqual(settings(await fetched()), []);
-  assert.equal(await widget.getByRole("spinbutton").count(), 0);
+  assert.equal(await widget.locator("input[type=number]").count(), 0, "no knob inputs are built yet");
 
   await widget.locator("summary", { hasText: "Knobs" }).click();
   const budget = widget.getByRole("spinbutton", { name: "budget", exact: true });
@@ -142,7 +142,7 @@ test("the knobs' inputs, and the code that applies a setting and replays, load w
   assert.deepEqual(problems, []);
 });
 
-test("knobs whose code cannot be fetched say so in the widget, which keeps working, and load when opened again", async () => {
+test("knobs whose code cannot be fetched say so in the widget, and load when opened again, the error gone", async () => {
   const { page, problems } = await openPage("tests/e2e/pages/site-compaction.html");
   const widget = page.locator("memory-compaction");
   await widget.getByRole("button", { name: "Add next turn" }).waitFor(WAIT);
@@ -150,14 +150,15 @@ test("knobs whose code cannot be fetched say so in the widget, which keeps worki
   const knobs = widget.locator("summary", { hasText: "Knobs" });
   await knobs.click();
   await widget.getByRole("alert").filter({ hasText: /^The knobs could not load their code: / }).waitFor(WAIT);
-  assert.equal(await widget.getByRole("spinbutton").count(), 0);
-  await widget.getByRole("button", { name: "Add next turn" }).click();
-  await widget.getByRole("status").filter({ hasText: /^Turn 1\b/ }).waitFor(WAIT);
+  assert.equal(await widget.locator("input[type=number]").count(), 0);
 
   await page.unroute(/\/settings-\w+\.js$/);
   await knobs.click(); // closed
   await knobs.click(); // and opened again: this time the code loads
   assert.equal(await widget.getByRole("spinbutton", { name: "HOT turns", exact: true }).inputValue(), "2");
+  assert.equal(await widget.getByRole("alert").isHidden(), true, "the failed try's error is gone");
+  await widget.getByRole("button", { name: "Add next turn" }).click();
+  await widget.getByRole("status").filter({ hasText: /^Turn 1\b/ }).waitFor(WAIT);
   assert.ok(problems.length > 0 && problems.every((problem) => /\/settings-\w+\.js/.test(problem)), problems.join("\n"));
 });
 
@@ -212,6 +213,28 @@ test("a page with only <memory-forgetting-playground> fetches its own small core
   assert.deepEqual(paths.filter((path) => /compaction|\/forgetting\.js|forgetting_bg|\/playground|agent_memory_widgets|\/elements[-_]/.test(path)), []);
   assert.deepEqual(await page.evaluate(() => window.violations), []);
   assert.deepEqual(problems, []);
+});
+
+test("the stream's radio buttons load the code that replays on the first change; if it cannot load, the stream in force stays checked", async () => {
+  const { page, problems } = await openPage("tests/e2e/pages/site-forgetting-playground.html");
+  const widget = page.locator("memory-forgetting-playground");
+  await widget.getByRole("slider", { name: "point in the stream" }).waitFor(WAIT);
+  const long = widget.getByRole("radio", { checked: true });
+  const inForce = await long.getAttribute("value");
+  const desk = widget.getByRole("radio", { name: "the refund desk alone" });
+  await page.route(/\/settings-\w+\.js$/, (route) => route.abort());
+  await desk.click();
+  await widget.getByRole("alert").filter({ hasText: /^The stream could not change: the code that changes settings did not load/ }).waitFor(WAIT);
+  assert.equal(await widget.getByRole("radio", { checked: true }).getAttribute("value"), inForce);
+  assert.equal(await widget.evaluate((el) => el.model.state().stream), inForce);
+
+  await page.unroute(/\/settings-\w+\.js$/);
+  await desk.click();
+  await widget.getByRole("status").filter({ hasText: "Stream: the refund desk alone" }).waitFor(WAIT);
+  assert.equal(await widget.evaluate((el) => el.model.state().stream), "refund-desk");
+  // The rebuild replaced the radio the reader pressed: focus is on its successor.
+  assert.equal(await widget.evaluate((el) => el.shadowRoot.activeElement?.value), "refund-desk");
+  assert.ok(problems.length > 0 && problems.every((problem) => /\/settings-\w+\.js/.test(problem)), problems.join("\n"));
 });
 
 test("a property set before the element's code loaded still takes effect", async () => {
