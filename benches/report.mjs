@@ -519,7 +519,8 @@ first do (the lever the coverage above found). Pages in gzip KB, each step on to
 | before (the round above) | 28.8 | 40.7 | 39.9 | 33.8 | 82.8 | 94.0 | 29.7 |
 | the knobs' inputs, and the code that applies a setting and replays (\`www/settings.js\`, 1.2 KB), load when a reader first opens the knobs or changes a setting | 28.3 | 40.2 | 39.4 | 33.3 | 82.4 | 94.3 | 30.9 |
 | adding a typed turn moves into the panel where it is typed (\`own.js\`) | 28.0 | 40.2 | 39.4 | 33.3 | 82.1 | 94.3 | 31.1 |
-| a review's fixes for the wait this adds: a link's state applied only if it is still the element's latest once its code is in; a stream change whose code cannot load says so and keeps the stream in force checked; the knobs' load error cleared when a retry succeeds | **28.0** | **40.2** | **39.5** | **33.4** | **82.2** | **94.4** | **31.1** |
+| a review's fixes for the wait this adds: a link's state applied only if it is still the element's latest once its code is in; a stream change whose code cannot load says so and keeps the stream in force checked; the knobs' load error cleared when a retry succeeds | 28.0 | 40.2 | 39.5 | 33.4 | 82.2 | 94.4 | 31.1 |
+| firing an event that was fired already, or running the consolidation pass again, moves it to the current time (SPEC: a reader can fire it again at another time; its JS API has \`fire\` and no \`unfire\`), where the core refused with an error: the refusal's text and checks leave the forgetting cores | **28.0** | **40.1** | **39.5** | **33.4** | **82.1** | **94.2** | **31.1** |
 
 The bundle holds everything anyway, so it gains nothing and pays 0.3 KB for esbuild's wrapper
 of a module it must load on demand elsewhere; a reader who opens the knobs or the panel fetches

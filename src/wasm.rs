@@ -581,7 +581,7 @@ impl JsFactStore {
         to_js(&self.0.events())
     }
 
-    /// Fires write event `index` (from 0) at the current time.
+    /// Fires write event `index` (from 0) at the current time; one fired already moves here.
     #[wasm_bindgen(unchecked_return_type = "Change")]
     pub fn fire(&mut self, index: f64) -> Result<JsValue, JsError> {
         to_js(&self.0.fire(event_index(index)?).map_err(js_error)?)
@@ -607,7 +607,8 @@ impl JsFactStore {
         to_js(&self.0.chart(until, step).map_err(js_error)?)
     }
 
-    /// Runs the consolidation pass at the current time, once; returns what it distilled.
+    /// Runs the consolidation pass at the current time (one that ran already moves here);
+    /// returns what it distilled.
     #[wasm_bindgen(unchecked_return_type = "Change[]")]
     pub fn consolidate(&mut self) -> Result<JsValue, JsError> {
         to_js(&self.0.consolidate().map_err(js_error)?)

@@ -473,11 +473,11 @@ fn bad_times_ids_and_event_indices_are_errors_not_panics() {
         store.fire(EventIndex(2)).unwrap_err().to_string(),
         "there is no write event 2: events are numbered 0 to 1"
     );
-    store.fire(EventIndex(0)).unwrap();
-    assert_eq!(
-        store.fire(EventIndex(0)).unwrap_err().to_string(),
-        "write event 0 was already fired at t = 0; unfire it to fire it again"
-    );
+    let first = store.fire(EventIndex(0)).unwrap();
+    // Fired again at the same time: it stays where it is, and says what it did.
+    let before = store.state();
+    assert_eq!(store.fire(EventIndex(0)).unwrap(), first);
+    assert_eq!(store.state(), before);
     assert_eq!(
         store.read(FactId(99)).unwrap_err().to_string(),
         "there is no fact 99"
@@ -534,6 +534,17 @@ fn a_fired_event_can_be_removed_or_fired_again_at_another_time() {
 
     // And back to t = 6: the first timeline again.
     store.unfire(EventIndex(1)).unwrap();
+    store.fire(EventIndex(1)).unwrap();
+    assert_eq!(store.state(), fired_at_six);
+
+    // Fired again without removing it first, at another time: it moves there, exactly as a
+    // removal and a firing would (the JS API of SPEC section 4 has `fire` and no `unfire`).
+    store.set_time(Time::ZERO);
+    let change = store.fire(EventIndex(1)).unwrap();
+    assert_eq!(change.evicted, Some(FactId(1)));
+    assert_eq!(store.events()[1].fired_at, Some(Time::ZERO));
+    store.set_time(Time::new(6.0).unwrap());
+    assert_eq!(store.state(), fresh.state());
     store.fire(EventIndex(1)).unwrap();
     assert_eq!(store.state(), fired_at_six);
 

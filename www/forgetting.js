@@ -194,8 +194,7 @@ class MemoryForgetting extends MemoryWidget {
 
   /** Runs the consolidation pass at the current time, or moves it here if it ran at another. */
   consolidate() {
-    const before = this.model.state().consolidatedAt;
-    if (before !== null && !this.attempt(() => this.model.unconsolidate()).ok) return;
+    const before = this.model.state().consolidatedAt; // the core moves a pass that ran already
     const { ok, value: changes } = this.attempt(() => this.model.consolidate());
     if (!ok) return;
     this.chartLines = null;
@@ -211,8 +210,7 @@ class MemoryForgetting extends MemoryWidget {
 
   /** Fires write event `index` at the current time, or moves it here if it was fired at another. */
   fire(index) {
-    const before = this.model.state().events[index]?.firedAt ?? null;
-    if (before !== null && !this.attempt(() => this.model.unfire(index)).ok) return;
+    const before = this.model.state().events[index]?.firedAt ?? null; // the core moves a fired event
     const { ok, value: change } = this.attempt(() => this.model.fire(index));
     if (!ok) return;
     this.chartLines = null;

@@ -626,13 +626,26 @@ impl FactStore {
             .collect()
     }
 
-    /// Fires write event `index` at the current time, and returns what the write did.
+    /// Fires write event `index` at the current time, and returns what the write did. An event
+    /// fired already moves to the current time: the timeline is as if it had only ever been
+    /// fired here (SPEC: a reader can fire it again at another time). [`unfire`](Self::unfire)
+    /// takes it off the timeline.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use agent_memory_widgets::{EventIndex, FactStore, Time};
+    ///
+    /// let mut store = FactStore::default();
+    /// store.fire(EventIndex(1)).unwrap();
+    /// store.set_time(Time::new(6.0).unwrap());
+    /// store.fire(EventIndex(1)).unwrap(); // moved from t = 0 to t = 6
+    /// assert_eq!(store.events()[1].fired_at, Some(Time::new(6.0).unwrap()));
+    /// ```
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::NoSuchEvent`](crate::ErrorKind) for an index out of range, and
-    /// [`ErrorKind::InvalidState`](crate::ErrorKind) when the event is fired already. Either way
-    /// nothing changes.
+    /// [`ErrorKind::NoSuchEvent`](crate::ErrorKind) for an index out of range; nothing changes.
     pub fn fire(&mut self, index: EventIndex) -> Result<Change, Error> {
         let count = self.fired.len();
         let Some(slot) = self.fired.get_mut(index.get()) else {
@@ -653,26 +666,14 @@ impl FactStore {
                 },
             ));
         };
-        if let Some(at) = *slot {
-            return Err(Error::new(
-                ErrorKind::InvalidState,
-                text!(
-                    "write event ",
-                    index,
-                    " was already fired at t = ",
-                    at,
-                    "; unfire it to fire it again"
-                ),
-            ));
-        }
-        *slot = Some(self.t);
+        let before = slot.replace(self.t);
         let (_, log) = self.replay();
         let event = Some(index);
         let change = log.into_iter().rev().find(|change| change.event == event);
         if change.is_none() {
             // Not reachable with a validated scenario; undo rather than keep a half-fired event.
             if let Some(slot) = self.fired.get_mut(index.get()) {
-                *slot = None;
+                *slot = before;
             }
         }
         change.ok_or_else(|| {
@@ -732,28 +733,18 @@ impl FactStore {
         Ok(Change::new(self.t, Action::Read, id))
     }
 
-    /// Runs the consolidation pass at the current time, once, and returns what it wrote. Like a
-    /// write event it is part of the timeline: moving the slider back before it undoes it.
+    /// Runs the consolidation pass at the current time, and returns what it wrote. Like a write
+    /// event it is part of the timeline, once: moving the slider back before it undoes it, and
+    /// running it again moves it to the current time.
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::InvalidState`](crate::ErrorKind) when the scenario has no rules or the pass
-    /// already ran.
+    /// [`ErrorKind::InvalidState`](crate::ErrorKind) when the scenario has no rules.
     pub fn consolidate(&mut self) -> Result<Vec<Change>, Error> {
         if self.scenario.consolidation().is_empty() {
             return Err(Error::new(
                 ErrorKind::InvalidState,
                 "this scenario has no consolidation rules",
-            ));
-        }
-        if let Some(at) = self.consolidated_at {
-            return Err(Error::new(
-                ErrorKind::InvalidState,
-                text!(
-                    "consolidation already ran at t = ",
-                    at,
-                    "; unconsolidate to run it again"
-                ),
             ));
         }
         self.consolidated_at = Some(self.t);
