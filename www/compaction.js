@@ -102,7 +102,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
       h("div", { className: "tiers" },
         tier("hot", ui.hotCaption, ui.hot),
         tier("warm", h("p", { className: "caption" },
-          "rolling summary: one line for each older decision, tool output or question (chatter is dropped)"), ui.warm),
+          "rolling summary of decisions and tool outputs (and questions): one line for each older one; chatter is dropped"), ui.warm),
         tier("cold", h("p", { className: "caption" },
           "one lossy line: only the key terms of the oldest warm lines, words that start with a capital letter or contain a digit (names, IDs, amounts); when it is full, the terms mentioned least recently fall off"), ui.cold)),
       h("div", { className: "record" },

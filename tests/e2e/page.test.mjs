@@ -76,7 +76,7 @@ test("Add next turn crosses the budget on turns 4, 6, 8, 9 and 10, and COMPACT b
   const warm = await widget.getByRole("region", { name: "warm" }).textContent();
   const cold = await widget.getByRole("region", { name: "cold" }).textContent();
   assert.match(hot, /verbatim turns: each new turn joins them, and a compaction keeps only the last 2 turns/);
-  assert.match(warm, /rolling summary: one line for each older decision, tool output or question/);
+  assert.match(warm, /rolling summary of decisions and tool outputs \(and questions\): one line for each older one; chatter is dropped/);
   assert.match(cold, /one lossy line/);
   const window = hot + warm + cold;
   for (const name of ["Dana", "ORD-3300", "$180.00", "Globex"]) assert.ok(window.includes(name), name);
