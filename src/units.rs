@@ -23,6 +23,8 @@ use crate::text::Piece;
 ///
 /// assert_eq!(Tokens::of("Hi there,\u{2003}Dana!\n"), Tokens(3));
 /// assert_eq!(Tokens(5) - Tokens(7), Tokens(0));
+/// // It compares with a plain number, as the JS API's numbers do.
+/// assert!(Tokens(30) <= 40 && Tokens(41) > 40 && Tokens(40) == 40);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[cfg_attr(feature = "deserialize", derive(serde::Deserialize))]
@@ -64,6 +66,18 @@ impl SubAssign for Tokens {
     }
 }
 
+impl PartialEq<u32> for Tokens {
+    fn eq(&self, other: &u32) -> bool {
+        self.0 == *other
+    }
+}
+
+impl PartialOrd<u32> for Tokens {
+    fn partial_cmp(&self, other: &u32) -> Option<core::cmp::Ordering> {
+        Some(self.0.cmp(other))
+    }
+}
+
 impl fmt::Display for Tokens {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.0)
@@ -85,6 +99,7 @@ impl Piece for Tokens {
 /// use agent_memory_widgets::Time;
 ///
 /// assert_eq!(Time::new(6.0).unwrap().get(), 6.0);
+/// assert!(Time::new(6.0).unwrap() == 6.0 && Time::ZERO < 2.0); // compares with a plain number
 /// assert_eq!(
 ///     Time::new(-1.0).unwrap_err().to_string(),
 ///     "t must be a number from 0 to 1000000, got -1"
@@ -140,6 +155,18 @@ impl Time {
 impl<'de> serde::Deserialize<'de> for Time {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Time, D::Error> {
         Time::new(f64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+    }
+}
+
+impl PartialEq<f64> for Time {
+    fn eq(&self, other: &f64) -> bool {
+        self.0 == *other
+    }
+}
+
+impl PartialOrd<f64> for Time {
+    fn partial_cmp(&self, other: &f64) -> Option<core::cmp::Ordering> {
+        self.0.partial_cmp(other)
     }
 }
 
