@@ -153,7 +153,7 @@ class MemoryForgettingPlayground extends MemoryWidget {
     );
     this.ensureKnobs([
       ["capacity", "capacity", { min: 1, step: 1 }],
-      ["half-life", "half-life (ours)", { min: 0.1, step: 0.5 }],
+      ["half-life", "half-life (ours)", { min: 0.1, step: "any" }],
     ], { capacity: 4, "half-life": 4 });
     this.render(state);
     this.announce(`Ready: ${plural(state.policies.length, "policy", "policies")} over ${plural(state.events, "event")}, capacity ${state.capacity}.`);
@@ -168,7 +168,7 @@ class MemoryForgettingPlayground extends MemoryWidget {
     const leaders = state.policies.filter((row) => row.hits === best).map((row) => row.info.name);
     this.announce(state.reads === 0
       ? `t = ${state.t}: no reads yet.`
-      : `t = ${state.t}: ${plural(state.reads, "read")} so far; most found by ${leaders.join(", ")} (${hitText(best, state.reads)}).`);
+      : `t = ${state.t}: ${plural(state.reads, "read")} so far; most found by ${leaders.join(", ")}: ${hitText(best, state.reads)}.`);
     this.emit("memory-step", { state });
   }
 

@@ -1,4 +1,4 @@
-// <memory-forgetting>: a fact store on a timeline, ranked by importance x recency x access, with a
+// <memory-forgetting>: a fact store on a timeline, ranked by importance × recency × access, with a
 // time slider. Renders the state the Rust core's `FactStore` hands it; holds no policy logic.
 //
 //   <script type="module" src="widgets.js"></script>
@@ -9,8 +9,8 @@ import { h, plural, quote, num, readAttributes, MemoryWidget, SVG, svg, define, 
 /** The slider's range. */
 const T_MAX = 12;
 
-/** When a score halves: by a time to one decimal, or after the slider's end. */
-const halvesAt = (at) => (at > T_MAX ? `halves after t = ${T_MAX}` : `halves by t = ${num(at, 1)}`);
+/** When a score halves: by a time to one decimal, or not before the slider's end. */
+const halvesAt = (at) => (at > T_MAX ? `does not halve before t = ${T_MAX}` : `halves by t = ${num(at, 1)}`);
 
 /** The decay chart's line styles: dash patterns and end markers, so lines differ beyond colour. */
 const DASHES = ["", "7 4", "2 3", "10 3 2 3", "5 2"];
@@ -118,7 +118,7 @@ class MemoryForgetting extends MemoryWidget {
           h("table", { className: "data" }, h("caption", {}, "Score at each time"), h("thead", {}, ui.chartHead), ui.chartRows))),
     );
     this.ensureKnobs([
-      ["half-life", "half-life", { min: 0.1, step: 0.5 }],
+      ["half-life", "half-life", { min: 0.1, step: "any" }],
       ["capacity", "capacity", { min: 1, step: 1 }],
       ["access-boost", "access boost", { min: 0, step: 0.1 }],
     ], { "half-life": 4, capacity: 4, "access-boost": 0.5 });
@@ -435,7 +435,8 @@ class MemoryForgetting extends MemoryWidget {
         });
       });
     }
-    const [hgt, left, right, top, bottom] = [200, 38, 34, 10, 26];
+    // `top` leaves a row for the axis title "score" above the highest tick.
+    const [hgt, left, right, top, bottom] = [200, 38, 34, 24, 26];
     const most = Math.max(1, ...lines.flatMap((line) => line.points.map(([, score]) => score)));
     const tick = most <= 1 ? 0.25 : most <= 2 ? 0.5 : 1;
     const yMax = Math.ceil(most / tick) * tick;
@@ -450,12 +451,14 @@ class MemoryForgetting extends MemoryWidget {
     for (let t = 0; t <= T_MAX; t += 2) {
       grid.push(svg("text", { x: x(t), y: hgt - bottom + 14, class: "tick", "text-anchor": "middle" }, String(t)));
     }
-    grid.push(svg("text", { x: 2, y: top - 1, class: "tick axis-title", "dominant-baseline": "hanging" }, "score"),
-      svg("text", { x: w - right + 6, y: hgt - bottom + 14, class: "tick axis-title" }, "t"));
+    grid.push(svg("text", { x: 2, y: 4, class: "tick axis-title", "dominant-baseline": "hanging" }, "score"),
+      svg("text", { x: w - right + 14, y: hgt - bottom + 14, class: "tick axis-title" }, "t"));
 
-    // End labels: the fact's id at its line's last point, nudged apart so none overlap.
+    // End labels: the fact's id at its line's last point, nudged apart so none overlap: down
+    // from the top, then up from the axis, so that none falls below it among the t ticks.
     const ends = lines.map((line, i) => ({ i, y: y(line.points.at(-1)[1]) })).sort((a, b) => a.y - b.y);
     for (let k = 1; k < ends.length; k++) ends[k].y = Math.max(ends[k].y, ends[k - 1].y + 11);
+    for (let k = ends.length - 1, lowest = y(0) - 7; k >= 0; k--, lowest -= 11) ends[k].y = Math.min(ends[k].y, lowest);
     const labelY = new Map(ends.map((end) => [end.i, end.y]));
 
     this.chartGroups = lines.map((line, i) => {

@@ -237,7 +237,7 @@ test("#12.8 forecasts stay on the slider's range, to one decimal, and say what '
     assert.equal(forecasts.filter((f) => f.endsWith("next to go if the store overflows")).length, 1, `t = ${t}: ${forecasts.join(" | ")}`);
   }
   await widget.getByRole("slider", { name: "time" }).fill("10");
-  assert.ok((await widget.locator(".forecast").allTextContents()).some((f) => /halves after t = 12/.test(f)));
+  assert.ok((await widget.locator(".forecast").allTextContents()).some((f) => /does not halve before t = 12/.test(f)));
   assert.deepEqual(problems, []);
 });
 
@@ -584,4 +584,34 @@ test("'Show the arithmetic' stays ticked when a knob rebuilds the forgetting wid
   assert.equal(await widget.getByRole("checkbox", { name: "Show the arithmetic and the forget forecast" }).isChecked(), true);
   assert.ok(await widget.locator(".breakdown").count() > 0);
   assert.deepEqual(problems, []);
+});
+
+test("the decay chart's texts do not overlap: axis titles, ticks and the lines' end labels, at 390 and 1280 px", async () => {
+  for (const width of [390, 1280]) {
+    const { page, problems } = await openPage({ viewport: { width, height: 900 } });
+    const widget = page.locator("memory-forgetting");
+    for (const t of ["0", "12"]) {
+      await widget.getByRole("slider", { name: "time" }).fill(t);
+      const boxes = await widget.locator("svg.decay-chart").evaluate((chart) => {
+        const box = (el) => { const r = el.getBoundingClientRect(); return { text: el.textContent, top: r.top, bottom: r.bottom, left: r.left, right: r.right }; };
+        return {
+          axis: chart.querySelector("line.axis").getBoundingClientRect().top,
+          texts: [...chart.querySelectorAll("text")].map(box),
+        };
+      });
+      const { texts, axis } = boxes;
+      for (const [i, a] of texts.entries()) {
+        for (const b of texts.slice(i + 1)) {
+          // A text's box is its line box, taller than its glyphs: boxes 11 px apart (the end
+          // labels' spacing, at 11 px type) share 2 or 3 px with no glyph touching.
+          const overlap = Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 3.5;
+          assert.ok(!overlap, `${width} px, t = ${t}: "${a.text}" overlaps "${b.text}"`);
+        }
+      }
+      for (const label of texts.filter((box) => box.text.startsWith("#"))) {
+        assert.ok(label.bottom <= axis + 1, `${width} px, t = ${t}: ${label.text} falls below the axis`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  }
 });

@@ -50,7 +50,7 @@ test("consolidation is part of the timeline: dragging back before it undoes it",
   await widget.getByRole("checkbox", { name: "Show the arithmetic and the forget forecast" }).check();
   const breakdown = await table.locator("tbody tr").first().locator(".breakdown").textContent();
   assert.match(breakdown, /^0\.9 × 1 × 1 = 0\.9$/);
-  assert.match(await table.locator("tbody tr").first().locator(".forecast").textContent(), /halves after t = 12; /);
+  assert.match(await table.locator("tbody tr").first().locator(".forecast").textContent(), /does not halve before t = 12; /);
   // The decay chart: one line per fact that was ever active, and a cursor at t.
   assert.ok(await widget.locator("svg.decay-chart polyline").count() >= 6);
   await screenshot(widget, "forgetting-consolidated");
