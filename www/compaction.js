@@ -104,7 +104,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
         tier("warm", h("p", { className: "caption" },
           "rolling summary of decisions and tool outputs (and questions): one line for each older one; chatter is dropped"), ui.warm),
         tier("cold", h("p", { className: "caption" },
-          "one lossy line: only the key terms of the oldest warm lines, words that start with a capital letter or contain a digit (names, IDs, amounts); when it is full, the terms mentioned least recently fall off"), ui.cold)),
+          "one lossy line: only the key terms of the oldest warm lines, words that start with a capital letter or contain a digit (names, IDs, amounts); it holds at most 12, and past that the terms mentioned least recently fall off"), ui.cold)),
       h("div", { className: "record" },
         h("section", { className: "dropped", attrs: { "aria-label": "dropped" } },
           h("h4", {}, "Dropped chatter"), ui.dropped),
@@ -332,15 +332,17 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
 const turnsWord = (turns) => `${turns.length === 1 ? "turn" : "turns"} ${turns.join(", ")}`;
 
 /**
- * What a step moved, tier by tier, by turn number:
- * `HOT + turn 4 · WARM + turn 2 · dropped turn 1 · tokens 29 → 41 → 30`.
+ * What a step moved, tier by tier, by turn number, and the window's tokens before it, at its
+ * peak (when COMPACT changed it) and after it:
+ * `HOT + turn 4 · WARM + turn 2 · dropped turn 1 · tokens 29 → peak 41 → 30`.
  */
 function stepDiff(step) {
   const parts = [`HOT + turn ${step.turn}`];
   if (step.toWarm.length) parts.push(`WARM + ${turnsWord(step.toWarm)}`);
   if (step.toCold.length) parts.push(`COLD + ${turnsWord(step.toCold)}`);
   if (step.dropped.length) parts.push(`dropped ${turnsWord(step.dropped)}`);
-  parts.push(`tokens ${step.tokensBefore} \u2192 ${step.peakTokens} \u2192 ${step.tokensAfter}`);
+  const peak = step.peakTokens === step.tokensAfter ? "" : `peak ${step.peakTokens} \u2192 `;
+  parts.push(`tokens ${step.tokensBefore} \u2192 ${peak}${step.tokensAfter}`);
   return parts.join(" \u00b7 ");
 }
 

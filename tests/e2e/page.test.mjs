@@ -3,6 +3,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { ROOT, serve, open, screenshot, axe, useBrowser } from "./harness.mjs";
 
 const env = useBrowser();
@@ -78,6 +80,9 @@ test("Add next turn crosses the budget on turns 4, 6, 8, 9 and 10, and COMPACT b
   assert.match(hot, /verbatim turns: each new turn joins them, and a compaction keeps only the last 2 turns/);
   assert.match(warm, /rolling summary of decisions and tool outputs \(and questions\): one line for each older one; chatter is dropped/);
   assert.match(cold, /one lossy line/);
+  // The caption's limit is the core's (src/compaction/policy.rs).
+  const gistTerms = /pub const GIST_TERMS: usize = (\d+);/.exec(readFileSync(join(ROOT, "src/compaction/policy.rs"), "utf8"))[1];
+  assert.match(cold, new RegExp(`it holds at most ${gistTerms}, and past that the terms mentioned least recently fall off`));
   const window = hot + warm + cold;
   for (const name of ["Dana", "ORD-3300", "$180.00", "Globex"]) assert.ok(window.includes(name), name);
   const dropped = await widget.getByRole("region", { name: "dropped" }).locator("s").allTextContents();
@@ -86,7 +91,7 @@ test("Add next turn crosses the budget on turns 4, 6, 8, 9 and 10, and COMPACT b
   const logItems = widget.getByRole("region", { name: "steps" }).locator("li");
   assert.equal(await logItems.count(), 10);
   assert.equal(await logItems.nth(3).locator(".line").textContent(), "turn 4: 41 / 40 over budget → COMPACT → 30 / 40, 1 turn to WARM, 1 dropped; 10 tokens of headroom");
-  assert.equal(await logItems.nth(3).locator(".diff").textContent(), "HOT + turn 4 · WARM + turn 2 · dropped turn 1 · tokens 29 → 41 → 30");
+  assert.equal(await logItems.nth(3).locator(".diff").textContent(), "HOT + turn 4 · WARM + turn 2 · dropped turn 1 · tokens 29 → peak 41 → 30");
 
   // Finished: the button is disabled and says why.
   assert.equal(await add.isDisabled(), true);
