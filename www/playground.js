@@ -23,7 +23,7 @@ function moments(row, budget) {
   const peaks = row.window.crossings;
   const afterText = after.length
     ? `After the step: over budget on ${turnList(after)}.`
-    : "After the step: within budget at every turn so far.";
+    : "After the step: under budget at every turn so far.";
   const peakText = peaks.length
     ? `At the peak, with the new turn and before compacting: over on ${turnList(peaks)}.`
     : "At the peak: never over.";
@@ -165,6 +165,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
         h("thead", { attrs: { role: "rowgroup" } }, h("tr", { attrs: { role: "row" } }, ...["policy and its rule", "window tokens per turn", "compactions so far", "tokens now"]
           .map((name) => h("th", { scope: "col", attrs: { role: "columnheader" } }, name)))),
         ui.rows),
+      ui.detail,
       h("p", { className: "note spark-key" },
         "Line: the window after each step, as the model is sent it. Hollow mark: the peak, the new turn in before compacting. Dashed: the budget; red: over it. Faded: the future. Every row has the same scale."),
       scroller("facts the window still names, by policy", h("table", { className: "facts" },
@@ -177,7 +178,6 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
         scroller("window tokens after each turn, by policy", h("table", { className: "data" },
           h("caption", {}, "Window tokens after each turn (peak \u2192 after the step where they differ)"),
           h("thead", {}, ui.dataHead), ui.dataRows))),
-      ui.detail,
     );
     this.ensureKnobs([
       ["budget", "budget", { min: 1, step: 1 }],
@@ -197,7 +197,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     const state = this.model.state();
     this.render(state);
     const over = state.policies.filter((row) => row.tokens > state.budget).map((row) => row.info.name);
-    this.announce(`Turn ${state.turn}: ${over.length ? `over budget after the step: ${over.join(", ")}` : "every policy within budget after the step"}.`);
+    this.announce(`Turn ${state.turn}: ${over.length ? `over budget after the step: ${over.join(", ")}` : "every policy under budget after the step"}.`);
     this.emit("memory-step", { state });
   }
 
@@ -207,6 +207,12 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     const state = this.model.state();
     this.render(state);
     const name = state.policies.find((row) => row.info.id === id)?.info.name ?? id;
+    if (this.#open) {
+      // On a phone the table is taller than the screen: bring the window into view, keeping
+      // focus on the policy's button (rebuilt by render) without scrolling back to it.
+      [...this.ui.rows.querySelectorAll(".policy-name")].find((b) => b.textContent === name)?.focus({ preventScroll: true });
+      this.ui.detail.scrollIntoView({ block: "nearest" });
+    }
     this.announce(this.#open ? `${name}: its window at turn ${state.turn} is shown below the table.` : `${name}: window closed.`);
   }
 
@@ -271,7 +277,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
         h("ul", { className: "lines" },
           w.cold ? line("cold", "key terms", w.cold.text, from(w.cold.turns)) : null,
           ...w.warm.map((l) => line("warm", "summary", l.text, from(l.turns))),
-          ...w.hot.map((t) => line("verbatim", "verbatim", t.text, `turn ${t.turn}`)),
+          ...w.hot.map((t) => line("verbatim", `turn ${t.turn}`, t.text, plural(t.tokens, "token"))),
           w.turn === 0 ? h("li", { className: "empty" }, "nothing yet") : null),
         w.overBudgetReason ? h("p", { className: "reason" }, w.overBudgetReason) : null,
       ].filter(Boolean));

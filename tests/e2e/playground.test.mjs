@@ -189,7 +189,7 @@ test("policies that end over budget are shown over budget, at the moment each cl
   }
   const moments = await rows.locator(".moments").allTextContents();
   // Ours: never over after a step, over at the peak on the seed's five crossings.
-  assert.equal(moments[0], "After the step: within budget at every turn so far. At the peak, with the new turn and before compacting: over on turns 4, 6, 8, 9 and 10.");
+  assert.equal(moments[0], "After the step: under budget at every turn so far. At the peak, with the new turn and before compacting: over on turns 4, 6, 8, 9 and 10.");
   // Letta, faithful to its source, ends over budget on turns 8 to 10.
   assert.equal(moments[1], "After the step: over budget on turns 8, 9 and 10. At the peak, with the new turn and before compacting: over on turns 4, 6, 7, 8, 9 and 10.");
   assert.match(await rows.nth(1).locator("td.tokens-now").textContent(), /^64 \/ 40 over budget$/);
@@ -323,3 +323,19 @@ for (const width of [390, 1280]) {
     assert.deepEqual(problems, []);
   });
 }
+
+test("on a phone, opening a policy brings its window into view and keeps focus on its button", async () => {
+  const { page, problems, widget, rows } = await openPlayground({ viewport: { width: 390, height: 844 } });
+  const button = rows.nth(1).getByRole("button");
+  const name = await button.textContent();
+  await button.click();
+  const detail = widget.getByRole("region", { name: "the window under the chosen policy" });
+  assert.match(await detail.getByRole("heading").textContent(), new RegExp(`^${name.replace(/[+]/g, "\\+")} at turn 0`));
+  const box = await detail.boundingBox();
+  assert.ok(box.y >= 0 && box.y + box.height <= 844, `the window is off screen: ${JSON.stringify(box)}`);
+  const focused = await widget.evaluate((el) => el.shadowRoot.activeElement);
+  assert.ok(focused, "focus left the widget");
+  assert.equal(await widget.evaluate((el) => el.shadowRoot.activeElement.textContent), name);
+  assert.equal(await rows.nth(1).getByRole("button").getAttribute("aria-expanded"), "true");
+  assert.deepEqual(problems, []);
+});
