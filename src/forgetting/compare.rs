@@ -306,7 +306,7 @@ pub const FORGETTING_POLICIES: [ForgettingPolicyInfo; 7] = [
     ForgettingPolicyInfo {
         id: ForgettingPolicyId::Ours,
         name: "Ours",
-        rule: "Evicts the lowest importance x 0.5^(age / half-life) x (1 + boost x reads), and \
+        rule: "Evicts the lowest importance × 0.5^(age / half-life) × (1 + boost × reads), and \
                drops a fact as soon as a newer one supersedes it.",
         source: "this project: the seed design",
         url: "",

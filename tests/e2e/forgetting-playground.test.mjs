@@ -55,7 +55,7 @@ test("seven policies over one stream: the slider moves every row, and each row i
   assert.equal(cells[0], "81 of 159 (51%)");
   assert.equal(cells[6], "46 of 159 (29%)");
   assert.equal((await cellTexts(rows, "td.stale"))[6], "0");
-  assert.match(await widget.getByRole("status").textContent(), /^t = 239: 159 reads so far; most found by FIFO, LRU, MemoryBank \(81 of 159 \(51%\)\)\.$/);
+  assert.match(await widget.getByRole("status").textContent(), /^t = 239: 159 reads so far; most found by FIFO, LRU, MemoryBank: 81 of 159 \(51%\)\.$/);
 
   // The matrix: which facts each policy holds at t = 239, the stale one marked.
   const expected = await coreState(page, 239);
