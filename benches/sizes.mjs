@@ -74,13 +74,16 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * through it), and +0.4 KB in the bundle, for esbuild's wrapper of a module loaded on demand and
  * a review's fixes (a stream change that cannot load its code says so), so its budget rose by that.
  * Adding a typed turn moved from <memory-compaction> into the panel where it is typed (own.js):
- * 0.27 KB off the compaction and index pages, +0.2 KB when the panel opens.
+ * 0.27 KB off the compaction and index pages, +0.2 KB when the panel opens. A write that repeats
+ * an active fact's text now ignores case as Unicode maps it, not only in ASCII letters (SPEC §3),
+ * from a table of 186 runs (src/case.rs) in the cores that take custom scenarios: +1.3 KB on a
+ * page with a custom scenario and +1.7 KB in the bundle, so those two budgets rose on purpose.
  */
 export const PAGES = [
   { name: "only <memory-compaction>", needs: ["compaction"], goal: 18_000, budget: 28_600 },
   { name: "only <memory-compaction> with a script of its own", needs: ["compaction", "compaction-script"], goal: 18_000, budget: 36_500 },
   { name: "only <memory-forgetting>", needs: ["forgetting"], goal: 18_000, budget: 40_700 },
-  { name: "only <memory-forgetting> with a custom scenario", needs: ["forgetting", "forgetting-scenario"], goal: 18_000, budget: 49_600 },
+  { name: "only <memory-forgetting> with a custom scenario", needs: ["forgetting", "forgetting-scenario"], goal: 18_000, budget: 50_900 },
   { name: "only <memory-playground>", needs: ["playground"], goal: 18_000, budget: 39_900 },
   { name: "only <memory-playground> with a script of its own", needs: ["playground", "playground-script"], goal: 18_000, budget: 47_200 },
   { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], goal: 18_000, budget: 33_800 },
@@ -89,7 +92,7 @@ export const PAGES = [
 /** What opening the own-conversation panel fetches (own.js, settings.js and the core that imports), at most. */
 export const ON_DEMAND_BUDGET = 31_600;
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 94_900 };
+export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 96_700 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {

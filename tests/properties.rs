@@ -558,6 +558,9 @@ const FACT_TEXTS: &[&str] = &[
     "refund approved: $180.00",
     "Dana asks about the Globex earbuds warranty",
     "Dana prefers email",
+    // Beyond ASCII: the store ignores case as Unicode maps it (src/case.rs).
+    "École fermée à Genève",
+    "Жёлтый дом",
 ];
 
 #[derive(Clone, Debug)]

@@ -253,7 +253,7 @@ impl FactTable {
         self.position(*id).is_some()
     }
 
-    /// The active fact whose text is `text`, ignoring surrounding space and ASCII case.
+    /// The active fact whose text is `text`, ignoring surrounding space and case (`same_text`).
     fn active_with_text(&self, text: &str) -> Option<FactId> {
         let at = self.by_text.find(text_hash(text), |at| {
             self.facts
@@ -310,11 +310,34 @@ fn id_hash(id: FactId) -> u64 {
 }
 
 /// The hash of `text` as [`same_text`] compares it.
+#[cfg(feature = "scenario")]
+fn text_hash(text: &str) -> u64 {
+    fnv(folded(text).flat_map(|c| u32::from(c).to_le_bytes()))
+}
+
+/// Two facts' texts say the same, ignoring the space around them and case (SPEC §3): Unicode's
+/// simple lowercase mapping, letter by letter, so `École` and `école` are one fact.
+#[cfg(feature = "scenario")]
+fn same_text(a: &str, b: &str) -> bool {
+    folded(a).eq(folded(b))
+}
+
+/// `text` trimmed, in lowercase, letter by letter.
+#[cfg(feature = "scenario")]
+fn folded(text: &str) -> impl Iterator<Item = char> + '_ {
+    trim(text).chars().map(crate::case::lowercase)
+}
+
+/// The hash of `text` as [`same_text`] compares it.
+#[cfg(not(feature = "scenario"))]
 fn text_hash(text: &str) -> u64 {
     fnv(trim(text).bytes().map(|byte| byte.to_ascii_lowercase()))
 }
 
-/// Two facts' texts say the same, ignoring surrounding space and ASCII case.
+/// Two facts' texts say the same, ignoring the space around them and case. A build without
+/// custom scenarios holds only the built-in facts, whose texts are ASCII (as for `trim` below),
+/// so ASCII case is all there is to ignore.
+#[cfg(not(feature = "scenario"))]
 fn same_text(a: &str, b: &str) -> bool {
     trim(a).eq_ignore_ascii_case(trim(b))
 }
@@ -379,7 +402,7 @@ impl LiveStore {
 
     /// Writes fact `id` at the current time.
     ///
-    /// If an active fact has the same text (ignoring ASCII case and surrounding whitespace) no copy
+    /// If an active fact has the same text (ignoring case and surrounding whitespace) no copy
     /// is added: that fact is refreshed instead (last touch = now, importance = the larger).
     /// If `supersedes` names an active fact, it is retired. Then, if more than `capacity` facts
     /// are active, the one with the lowest score now is evicted.
