@@ -174,6 +174,21 @@ test("custom scenarios: a property or a JSON script element; bad fields are repo
   await f1Alert.filter({ hasText: "reads[0]" }).waitFor(WAIT);
   assert.equal(await f1Alert.textContent(),
     "reads[0].fact must be a whole number of at most 1, got 9; facts and events number 1 to 1");
+
+  // A write that repeats a fact's text refreshes it, ignoring case beyond ASCII too (SPEC §3).
+  await page.evaluate(() => {
+    document.getElementById("f1").scenario = {
+      facts: [{ text: "École fermée", importance: 0.5 }],
+      events: [{ label: "again", text: "  ÉCOLE FERMÉE", importance: 0.7 }],
+    };
+  });
+  await page.locator("#f1 tr.status-active").filter({ hasText: "École fermée" }).waitFor(WAIT);
+  const facts = await page.evaluate(() => {
+    const model = document.getElementById("f1").model;
+    model.fire(0);
+    return model.state().facts.map((fact) => [fact.text, fact.status, fact.importance]);
+  });
+  assert.deepEqual(facts, [["École fermée", "active", 0.7]]);
   assert.deepEqual(problems, []);
 });
 
