@@ -104,7 +104,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
         tier("warm", h("p", { className: "caption" },
           "rolling summary of decisions and tool outputs (and questions): one line for each older one; chatter is dropped"), ui.warm),
         tier("cold", h("p", { className: "caption" },
-          "one lossy line: only the key terms of the oldest warm lines, words that start with a capital letter or contain a digit (names, IDs, amounts); it holds at most 12, and past that the terms mentioned least recently fall off"), ui.cold)),
+          "one lossy line: only the key terms of the oldest warm lines, words that start with a capital letter or contain a digit (names, IDs, amounts); it holds at most 12 terms, and past that the least recently mentioned fall off"), ui.cold)),
       h("div", { className: "record" },
         h("section", { className: "dropped", attrs: { "aria-label": "dropped" } },
           h("h4", {}, "Dropped chatter"), ui.dropped),

@@ -82,7 +82,7 @@ test("Add next turn crosses the budget on turns 4, 6, 8, 9 and 10, and COMPACT b
   assert.match(cold, /one lossy line/);
   // The caption's limit is the core's (src/compaction/policy.rs).
   const gistTerms = /pub const GIST_TERMS: usize = (\d+);/.exec(readFileSync(join(ROOT, "src/compaction/policy.rs"), "utf8"))[1];
-  assert.match(cold, new RegExp(`it holds at most ${gistTerms}, and past that the terms mentioned least recently fall off`));
+  assert.match(cold, new RegExp(`it holds at most ${gistTerms} terms, and past that the least recently mentioned fall off`));
   const window = hot + warm + cold;
   for (const name of ["Dana", "ORD-3300", "$180.00", "Globex"]) assert.ok(window.includes(name), name);
   const dropped = await widget.getByRole("region", { name: "dropped" }).locator("s").allTextContents();
