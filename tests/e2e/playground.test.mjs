@@ -332,7 +332,8 @@ test("on a phone, opening a policy brings its window into view and keeps focus o
   const detail = widget.getByRole("region", { name: "the window under the chosen policy" });
   assert.match(await detail.getByRole("heading").textContent(), new RegExp(`^${name.replace(/[+]/g, "\\+")} at turn 0`));
   const box = await detail.boundingBox();
-  assert.ok(box.y >= 0 && box.y + box.height <= 844, `the window is off screen: ${JSON.stringify(box)}`);
+  // Within a pixel: scrolling to the nearest edge leaves fractions of one.
+  assert.ok(box.y >= -1 && box.y + box.height <= 845, `the window is off screen: ${JSON.stringify(box)}`);
   const focused = await widget.evaluate((el) => el.shadowRoot.activeElement);
   assert.ok(focused, "focus left the widget");
   assert.equal(await widget.evaluate((el) => el.shadowRoot.activeElement.textContent), name);
