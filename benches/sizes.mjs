@@ -75,24 +75,26 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * a review's fixes (a stream change that cannot load its code says so), so its budget rose by that.
  * Adding a typed turn moved from <memory-compaction> into the panel where it is typed (own.js):
  * 0.27 KB off the compaction and index pages, +0.2 KB when the panel opens. A write that repeats
- * an active fact's text now ignores case as Unicode maps it, not only in ASCII letters (SPEC §3),
- * from a table of 186 runs (src/case.rs) in the cores that take custom scenarios: +1.3 KB on a
- * page with a custom scenario and +1.7 KB in the bundle, so those two budgets rose on purpose.
+ * an active fact's text now ignores case as Unicode folds it, not only in ASCII letters (SPEC §3),
+ * from a table of 206 runs (src/case.rs) in the cores that take custom scenarios: +1.4 KB on a
+ * page with a custom scenario and +1.8 KB in the bundle, so those two budgets rose on purpose.
+ * A reader's review of the page (the chart's labels, scroll shadows, a policy's window under its
+ * table, truer words) added 0.05 to 0.5 KB, 0.5 on the index page, whose budget rose by 0.4.
  */
 export const PAGES = [
   { name: "only <memory-compaction>", needs: ["compaction"], goal: 18_000, budget: 28_600 },
   { name: "only <memory-compaction> with a script of its own", needs: ["compaction", "compaction-script"], goal: 18_000, budget: 36_500 },
   { name: "only <memory-forgetting>", needs: ["forgetting"], goal: 18_000, budget: 40_700 },
-  { name: "only <memory-forgetting> with a custom scenario", needs: ["forgetting", "forgetting-scenario"], goal: 18_000, budget: 50_900 },
+  { name: "only <memory-forgetting> with a custom scenario", needs: ["forgetting", "forgetting-scenario"], goal: 18_000, budget: 51_000 },
   { name: "only <memory-playground>", needs: ["playground"], goal: 18_000, budget: 39_900 },
   { name: "only <memory-playground> with a script of its own", needs: ["playground", "playground-script"], goal: 18_000, budget: 47_200 },
   { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], goal: 18_000, budget: 33_800 },
-  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 82_700 },
+  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, goal: 30_000, budget: 83_100 },
 ];
 /** What opening the own-conversation panel fetches (own.js, settings.js and the core that imports), at most. */
 export const ON_DEMAND_BUDGET = 31_600;
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 96_700 };
+export const DIST = { name: "dist/agent-memory-widgets.js", goal: 35_000, budget: 96_800 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {

@@ -561,6 +561,8 @@ const FACT_TEXTS: &[&str] = &[
     // Beyond ASCII: the store ignores case as Unicode maps it (src/case.rs).
     "École fermée à Genève",
     "Жёлтый дом",
+    "ΟΔΟΣ ΣΤΑΔΙΟΥ",
+    "İzmir",
 ];
 
 #[derive(Clone, Debug)]
@@ -674,8 +676,22 @@ impl Model {
     }
 }
 
+/// A text as the store compares it: trimmed, each letter case-folded (Unicode's simple case
+/// folding, from std's mappings: the lowercase of a letter's one-letter uppercase; the Turkic
+/// `İ` and `ı` fold only to themselves).
 fn normalise(text: &str) -> String {
-    text.trim().to_lowercase()
+    let fold = |c: char| {
+        if matches!(c, 'İ' | 'ı') {
+            return c;
+        }
+        let mut upper = c.to_uppercase();
+        let one = match (upper.next(), upper.next()) {
+            (Some(upper), None) => upper,
+            _ => c,
+        };
+        one.to_lowercase().next().unwrap()
+    };
+    text.trim().chars().map(fold).collect()
 }
 
 /// The store agrees with the model on every fact, score, count and ranking.

@@ -315,17 +315,18 @@ fn text_hash(text: &str) -> u64 {
     fnv(folded(text).flat_map(|c| u32::from(c).to_le_bytes()))
 }
 
-/// Two facts' texts say the same, ignoring the space around them and case (SPEC §3): Unicode's
-/// simple lowercase mapping, letter by letter, so `École` and `école` are one fact.
+/// Two facts' texts say the same, ignoring the space around them and case (SPEC §3): their
+/// letters fold alike under Unicode's simple case folding, so `École` and `école` are one fact,
+/// and so are `ΟΔΟΣ` and `οδος`.
 #[cfg(feature = "scenario")]
 fn same_text(a: &str, b: &str) -> bool {
     folded(a).eq(folded(b))
 }
 
-/// `text` trimmed, in lowercase, letter by letter.
+/// `text` trimmed, each letter case-folded.
 #[cfg(feature = "scenario")]
 fn folded(text: &str) -> impl Iterator<Item = char> + '_ {
-    trim(text).chars().map(crate::case::lowercase)
+    trim(text).chars().map(crate::case::fold)
 }
 
 /// The hash of `text` as [`same_text`] compares it.
