@@ -456,9 +456,11 @@ class MemoryForgetting extends MemoryWidget {
 
     // End labels: the fact's id at its line's last point, nudged apart so none overlap: down
     // from the top, then up from the axis, so that none falls below it among the t ticks.
+    // 11 px apart, or closer when more lines end than fit between the top and the axis.
     const ends = lines.map((line, i) => ({ i, y: y(line.points.at(-1)[1]) })).sort((a, b) => a.y - b.y);
-    for (let k = 1; k < ends.length; k++) ends[k].y = Math.max(ends[k].y, ends[k - 1].y + 11);
-    for (let k = ends.length - 1, lowest = y(0) - 7; k >= 0; k--, lowest -= 11) ends[k].y = Math.min(ends[k].y, lowest);
+    const gap = Math.min(11, (y(0) - 7 - top) / Math.max(1, ends.length - 1));
+    for (let k = 1; k < ends.length; k++) ends[k].y = Math.max(ends[k].y, ends[k - 1].y + gap);
+    for (let k = ends.length - 1, lowest = y(0) - 7; k >= 0; k--, lowest -= gap) ends[k].y = Math.min(ends[k].y, lowest);
     const labelY = new Map(ends.map((end) => [end.i, end.y]));
 
     this.chartGroups = lines.map((line, i) => {

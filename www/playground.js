@@ -165,9 +165,9 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
         h("thead", { attrs: { role: "rowgroup" } }, h("tr", { attrs: { role: "row" } }, ...["policy and its rule", "window tokens per turn", "compactions so far", "tokens now"]
           .map((name) => h("th", { scope: "col", attrs: { role: "columnheader" } }, name)))),
         ui.rows),
-      ui.detail,
       h("p", { className: "note spark-key" },
         "Line: the window after each step, as the model is sent it. Hollow mark: the peak, the new turn in before compacting. Dashed: the budget; red: over it. Faded: the future. Every row has the same scale."),
+      ui.detail,
       scroller("facts the window still names, by policy", h("table", { className: "facts" },
         h("caption", {}, "Facts the window still names"),
         h("thead", {}, ui.factHead),

@@ -324,19 +324,24 @@ for (const width of [390, 1280]) {
   });
 }
 
-test("on a phone, opening a policy brings its window into view and keeps focus on its button", async () => {
-  const { page, problems, widget, rows } = await openPlayground({ viewport: { width: 390, height: 844 } });
-  const button = rows.nth(1).getByRole("button");
-  const name = await button.textContent();
-  await button.click();
-  const detail = widget.getByRole("region", { name: "the window under the chosen policy" });
-  assert.match(await detail.getByRole("heading").textContent(), new RegExp(`^${name.replace(/[+]/g, "\\+")} at turn 0`));
-  const box = await detail.boundingBox();
-  // Within a pixel: scrolling to the nearest edge leaves fractions of one.
-  assert.ok(box.y >= -1 && box.y + box.height <= 845, `the window is off screen: ${JSON.stringify(box)}`);
-  const focused = await widget.evaluate((el) => el.shadowRoot.activeElement);
-  assert.ok(focused, "focus left the widget");
-  assert.equal(await widget.evaluate((el) => el.shadowRoot.activeElement.textContent), name);
-  assert.equal(await rows.nth(1).getByRole("button").getAttribute("aria-expanded"), "true");
-  assert.deepEqual(problems, []);
+test("on a phone, opening a policy brings its window into view and keeps focus on its button, by click or by key", async () => {
+  for (const how of ["click", "Enter"]) {
+    const { page, problems, widget, rows } = await openPlayground({ viewport: { width: 390, height: 844 } });
+    const button = rows.nth(1).getByRole("button");
+    const name = await button.textContent();
+    if (how === "click") await button.click();
+    else {
+      await button.focus();
+      await button.press("Enter");
+    }
+    const detail = widget.getByRole("region", { name: "the window under the chosen policy" });
+    assert.match(await detail.getByRole("heading").textContent(), new RegExp(`^${name.replace(/[+]/g, "\\+")} at turn 0`));
+    const box = await detail.boundingBox();
+    // Within a pixel: scrolling to the nearest edge leaves fractions of one.
+    assert.ok(box.y >= -1 && box.y + box.height <= 845, `${how}: the window is off screen: ${JSON.stringify(box)}`);
+    assert.equal(await widget.evaluate((el) => el.shadowRoot.activeElement?.textContent), name, `${how}: focus moved`);
+    assert.equal(await rows.nth(1).getByRole("button").getAttribute("aria-expanded"), "true");
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
 });

@@ -154,10 +154,16 @@ test("every knob opens at a value its own input accepts, and its arrow keys step
       const label = await input.getAttribute("data-label");
       // The browser's own check (min, max, step): a seed value it calls invalid reads as an error.
       assert.ok(await input.evaluate((el) => el.validity.valid), `${name} ${label}: ${await input.inputValue()} is invalid`);
-      if (await input.inputValue() === "") continue;
-      await input.press("ArrowUp");
-      assert.ok(await input.evaluate((el) => el.validity.valid), `${name} ${label}: ArrowUp gives ${await input.inputValue()}`);
-      await input.press("ArrowDown");
+      const seed = await input.inputValue();
+      if (seed === "") continue;
+      // Each step is applied (the widget says so) before the next is taken.
+      for (const [key, expected] of [["ArrowUp", null], ["ArrowDown", seed]]) {
+        await input.press(key);
+        const value = await input.inputValue();
+        if (expected !== null) assert.equal(value, expected, `${name} ${label}: ${key} went back to ${value}`);
+        assert.ok(await input.evaluate((el) => el.validity.valid), `${name} ${label}: ${key} gives ${value}, invalid`);
+        await widget.getByRole("status").filter({ hasText: `${label} is now ${value}` }).waitFor(WAIT);
+      }
     }
   }
   assert.deepEqual(problems, []);

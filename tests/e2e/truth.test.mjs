@@ -590,28 +590,37 @@ test("the decay chart's texts do not overlap: axis titles, ticks and the lines' 
   for (const width of [390, 1280]) {
     const { page, problems } = await openPage({ viewport: { width, height: 900 } });
     const widget = page.locator("memory-forgetting");
-    for (const t of ["0", "12"]) {
-      await widget.getByRole("slider", { name: "time" }).fill(t);
-      const boxes = await widget.locator("svg.decay-chart").evaluate((chart) => {
+    const chart = widget.locator("svg.decay-chart");
+    const check = async (moment) => {
+      // Drawn at its box's width: the first drawing is at a default width, redrawn once measured.
+      await page.waitForFunction((el) => {
+        const svg = el.shadowRoot.querySelector("svg.decay-chart");
+        return svg && Math.abs(svg.viewBox.baseVal.width - Math.max(280, svg.clientWidth)) <= 24;
+      }, await widget.elementHandle());
+      const { texts, axis } = await chart.evaluate((svg) => {
         const box = (el) => { const r = el.getBoundingClientRect(); return { text: el.textContent, top: r.top, bottom: r.bottom, left: r.left, right: r.right }; };
-        return {
-          axis: chart.querySelector("line.axis").getBoundingClientRect().top,
-          texts: [...chart.querySelectorAll("text")].map(box),
-        };
+        return { axis: svg.querySelector("line.axis").getBoundingClientRect().top, texts: [...svg.querySelectorAll("text")].map(box) };
       });
-      const { texts, axis } = boxes;
       for (const [i, a] of texts.entries()) {
         for (const b of texts.slice(i + 1)) {
           // A text's box is its line box, taller than its glyphs: boxes 11 px apart (the end
           // labels' spacing, at 11 px type) share 2 or 3 px with no glyph touching.
           const overlap = Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 3.5;
-          assert.ok(!overlap, `${width} px, t = ${t}: "${a.text}" overlaps "${b.text}"`);
+          assert.ok(!overlap, `${width} px, ${moment}: "${a.text}" overlaps "${b.text}"`);
         }
       }
       for (const label of texts.filter((box) => box.text.startsWith("#"))) {
-        assert.ok(label.bottom <= axis + 1, `${width} px, t = ${t}: ${label.text} falls below the axis`);
+        assert.ok(label.bottom <= axis + 1, `${width} px, ${moment}: ${label.text} falls below the axis`);
       }
+    };
+    await check("at t = 0");
+    // Both writes at t = 6: two lines end there, one superseded and one evicted, and two start.
+    await widget.getByRole("slider", { name: "time" }).fill("6");
+    for (const name of [/^refund approved/, /^Dana asks about the Globex/]) {
+      await widget.getByRole("group", { name: "write events" }).getByRole("button", { name }).click();
     }
+    await widget.locator("svg.decay-chart polyline").nth(5).waitFor();
+    await check("after both writes at t = 6");
     assert.deepEqual(problems, []);
   }
 });
