@@ -101,11 +101,10 @@
 //!   compiled only for `wasm32`; see `ARCHITECTURE.md`.
 
 #![warn(missing_docs)]
-// The WebAssembly build (`make build`, without the `std` feature) is `no_std` with `alloc`:
-// std's panic handler formats its message, which keeps all of `core::fmt` in every core even
-// when nothing else formats. Ours traps. With `text!` in place of `format!` (src/text.rs), that
-// is about 2.7 KB of gzip off each core. Native builds always have std.
-#![cfg_attr(all(target_arch = "wasm32", not(feature = "std")), no_std)]
+// The project's own wasm builds (feature `wasm-runtime`) are `no_std` with `alloc`: std's panic
+// handler formats its message, which would keep all of `core::fmt` in every core. Ours traps,
+// and `text!` stands in for `format!` (src/text.rs).
+#![cfg_attr(all(target_arch = "wasm32", feature = "wasm-runtime"), no_std)]
 
 extern crate alloc;
 
@@ -121,17 +120,15 @@ mod prelude {
     pub use alloc::vec::Vec;
 }
 
-/// A panic in the wasm build traps, as `panic = "abort"` did under std, without formatting a
-/// message that nobody reads. The core returns errors for bad input and does not panic on it
-/// (ARCHITECTURE.md); a trap would be a bug.
-#[cfg(all(target_arch = "wasm32", not(feature = "std")))]
+/// A panic in the project's wasm builds traps, as `panic = "abort"` does under std, without
+/// formatting a message that nobody reads. The core returns errors for bad input and does not
+/// panic on it (ARCHITECTURE.md); a trap would be a bug.
+#[cfg(all(target_arch = "wasm32", feature = "wasm-runtime"))]
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {
     core::arch::wasm32::unreachable()
 }
 
-// Only the cores that take custom scenarios compare texts beyond ASCII (src/forgetting/store.rs).
-#[cfg(feature = "scenario")]
 mod case;
 mod compaction;
 mod error;
@@ -154,8 +151,9 @@ pub mod wasm;
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod allocator;
 
-/// A few hundred bytes of size classes in place of dlmalloc's 8 KB (see `src/allocator.rs`).
-#[cfg(target_arch = "wasm32")]
+/// A few hundred bytes of size classes in place of dlmalloc's (see `src/allocator.rs`), in the
+/// project's own wasm builds only.
+#[cfg(all(target_arch = "wasm32", feature = "wasm-runtime"))]
 #[global_allocator]
 static ALLOCATOR: allocator::SizeClasses = allocator::SizeClasses::new();
 

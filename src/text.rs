@@ -97,20 +97,9 @@ macro_rules! text {
 
 pub(crate) use text;
 
-/// The words of `text`, split on Unicode whitespace where a custom script can bring any text
-/// (feature `script`).
-#[cfg(feature = "script")]
+/// The words of `text`, split on Unicode whitespace.
 pub(crate) fn words(text: &str) -> impl Iterator<Item = &str> {
     text.split_whitespace()
-}
-
-/// The words of `text`, split on ASCII whitespace. A build without custom scripts plays only the
-/// refund desk, whose text is ASCII (a test in `script.rs` keeps it so), so it leaves out
-/// `split_whitespace`'s Unicode table and UTF-8 decoding. Built so natively, the same holds for
-/// any text: `Tokens::of("a\u{a0}b")` is one word there.
-#[cfg(not(feature = "script"))]
-pub(crate) fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split_ascii_whitespace()
 }
 
 /// `text` split around its first `byte`, an ASCII character: `str::split_once` for one, on

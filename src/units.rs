@@ -32,8 +32,8 @@ use crate::text::Piece;
 pub struct Tokens(pub u32);
 
 impl Tokens {
-    /// The token estimate of `text`: its words, split on Unicode whitespace (on ASCII whitespace
-    /// in a build without the `script` feature, which holds only the ASCII refund desk).
+    /// The token estimate of `text`: its words, split on Unicode whitespace
+    /// (`"a\u{a0}b"` is two words).
     pub fn of(text: &str) -> Tokens {
         let words = crate::text::words(text).count();
         Tokens(u32::try_from(words).unwrap_or(u32::MAX))

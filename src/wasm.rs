@@ -6,57 +6,35 @@
 //! objects (camelCase, `null` for absent values), and turns every core [`Error`](crate::Error)
 //! into a thrown JS `Error` with the core's message. No JS input can reach a panic.
 
-// Texts are built only by the readers of JS values, and for their errors.
-#[cfg(any(
-    feature = "options",
-    feature = "import",
-    feature = "element-forgetting-playground"
-))]
 use crate::prelude::*;
-// What reads JS objects: the options reader and `importConversation`.
-#[cfg(any(
-    feature = "options",
-    feature = "import",
-    feature = "element-forgetting-playground"
-))]
-use js_sys::JsString;
-#[cfg(any(feature = "options", feature = "import"))]
-use js_sys::{Array, Reflect};
+use js_sys::{Array, JsString, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 mod snapshot;
 
+use crate::limits::{check_len, MAX_TOTAL_TEXT_CHARS};
+use crate::Error;
 #[cfg(any(
     feature = "element-compaction",
     feature = "element-forgetting",
     feature = "element-playground"
 ))]
 use crate::error::whole_number;
-// The features `script` and `scenario` go with the elements that read them (the Makefile's cores).
-#[cfg(any(feature = "script", feature = "scenario", feature = "import"))]
-use crate::limits::check_len;
-#[cfg(any(feature = "options", feature = "import"))]
-use crate::limits::MAX_TOTAL_TEXT_CHARS;
-use crate::Error;
-// Each element family's exports can be built alone (the Makefile builds one core per family), so
-// what only one family reads is imported for that family only.
-#[cfg(any(feature = "script", feature = "import"))]
+#[cfg(any(
+    feature = "element-compaction",
+    feature = "element-playground",
+    feature = "import"
+))]
 use crate::limits::MAX_TURNS;
 #[cfg(any(feature = "element-compaction", feature = "element-playground"))]
-use crate::SessionOptions;
-#[cfg(all(
-    any(feature = "element-compaction", feature = "element-playground"),
-    any(feature = "options", feature = "import")
-))]
-use crate::TurnSpec;
-#[cfg(all(feature = "element-forgetting", feature = "scenario"))]
+use crate::{SessionOptions, TurnSpec};
+#[cfg(feature = "element-forgetting")]
 use crate::{
     limits::{MAX_EVENTS, MAX_FACTS, MAX_READS, MAX_RULES},
-    EventSpec, ReadSpec, RuleSpec, ScenarioSpec, SeedFactSpec,
+    EventIndex, EventSpec, FactId, ReadSpec, RuleSpec, ScenarioSpec, SeedFactSpec, StoreOptions,
+    Time,
 };
-#[cfg(feature = "element-forgetting")]
-use crate::{EventIndex, FactId, StoreOptions, Time};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
@@ -66,8 +44,7 @@ export interface SessionConfig {
   budget?: number;
   /** Turns kept HOT and verbatim at a compaction, a whole number of at least 1 (default 2). */
   hotN?: number;
-  /** A custom script (default: the refund desk). Only in the cores built with the `script`
-   * feature (the full core, `agent_memory_widgets`, has it); the others refuse it. */
+  /** A custom script (default: the refund desk). */
   script?: TurnSpec[];
   /** Compact at this percent of the budget, 1 to 100, every policy with a token trigger
    * (default: each policy's own: ours 100, Letta's and Codex's 90). */
@@ -100,8 +77,7 @@ export interface FactStoreConfig {
   /** Half-lives of distilled facts (default 4 and 8 times halfLife). */
   semanticHalfLife?: number;
   proceduralHalfLife?: number;
-  /** A custom scenario (default: the refund desk). Only in the cores built with the `scenario`
-   * feature (the full core, `agent_memory_widgets`, has it); the others refuse it. */
+  /** A custom scenario (default: the refund desk). */
   scenario?: ScenarioSpec;
 }
 export interface ScenarioSpec {
@@ -181,33 +157,12 @@ impl JsSession {
         JsSession(crate::Session::default())
     }
 
-    /// A session with custom options; throws an `Error` naming the bad option. In the cores
-    /// that read options objects (Cargo.toml's `options`), the full core among them.
-    #[cfg(feature = "options")]
+    /// A session with custom options; throws an `Error` naming the bad option.
     #[wasm_bindgen(js_name = withConfig)]
     pub fn with_config(
         #[wasm_bindgen(unchecked_param_type = "SessionConfig")] options: JsValue,
     ) -> Result<JsSession, JsError> {
         session_from(session_options(&options)?)
-            .map(JsSession)
-            .map_err(js_error)
-    }
-
-    /// A session of the refund desk with the settings `withConfig` takes, as numbers, each
-    /// `undefined` for the seed's: `Session.withSettings(60, 3)`. The checks and messages are
-    /// `withConfig`'s (`hotN must be a whole number of at least 1, got 0`), but JS turns any other
-    /// value into a number first, as for every method here that takes one (`"60"` is 60, an
-    /// object `NaN`, which is refused). In the cores without `withConfig`,
-    /// the elements' own: its reader of options objects is 2.3 to 2.4 KB of gzip, and each core has
-    /// one way in.
-    #[cfg(not(feature = "options"))]
-    #[wasm_bindgen(js_name = withSettings)]
-    pub fn with_settings(
-        budget: Option<f64>,
-        hot_n: Option<f64>,
-        compact_at: Option<f64>,
-    ) -> Result<JsSession, JsError> {
-        session_from(settings(budget, hot_n, compact_at))
             .map(JsSession)
             .map_err(js_error)
     }
@@ -237,9 +192,7 @@ impl JsSession {
     }
 
     /// Every turn of the script as options write it: `withConfig({ script })` of these plays
-    /// the same session. A summary the first-sentence rule wrote is `null`. Only in the cores
-    /// that take a script (the cores of the refund desk alone need no copy of it).
-    #[cfg(feature = "script")]
+    /// the same session. A summary the first-sentence rule wrote is `null`.
     #[wasm_bindgen(unchecked_return_type = "TurnSpec[]")]
     pub fn script(&self) -> Result<JsValue, JsError> {
         to_js(&self.0.script().to_specs())
@@ -365,26 +318,12 @@ impl JsPlayground {
         JsPlayground(crate::Playground::default())
     }
 
-    /// A playground with custom options (the same as `Session.withConfig`, and in the same
-    /// cores).
-    #[cfg(feature = "options")]
+    /// A playground with custom options, the same as `Session.withConfig`.
     #[wasm_bindgen(js_name = withConfig)]
     pub fn with_config(
         #[wasm_bindgen(unchecked_param_type = "SessionConfig")] options: JsValue,
     ) -> Result<JsPlayground, JsError> {
         JsPlayground::of(session_options(&options)?)
-    }
-
-    /// A playground of the refund desk with settings as numbers (the same as
-    /// `Session.withSettings`, and in the same cores).
-    #[cfg(not(feature = "options"))]
-    #[wasm_bindgen(js_name = withSettings)]
-    pub fn with_settings(
-        budget: Option<f64>,
-        hot_n: Option<f64>,
-        compact_at: Option<f64>,
-    ) -> Result<JsPlayground, JsError> {
-        JsPlayground::of(settings(budget, hot_n, compact_at))
     }
 
     /// As Playground::from_options, through the session.
@@ -441,9 +380,7 @@ impl JsForgettingPlayground {
         ))
     }
 
-    /// A playground with custom options; throws an `Error` naming the bad option. Only in the
-    /// cores that read options objects, as `Session.withConfig`.
-    #[cfg(feature = "options")]
+    /// A playground with custom options; throws an `Error` naming the bad option.
     #[wasm_bindgen(js_name = withConfig)]
     pub fn with_config(
         #[wasm_bindgen(unchecked_param_type = "ForgettingPlaygroundConfig")] options: JsValue,
@@ -457,22 +394,6 @@ impl JsForgettingPlayground {
             ),
             None => (None, None, None),
         };
-        crate::ForgettingPlayground::from_options(half_life, capacity, stream.as_deref())
-            .map(JsForgettingPlayground)
-            .map_err(js_error)
-    }
-
-    /// A playground with the settings `withConfig` takes, in its order, each `undefined` for
-    /// the seed's: `ForgettingPlayground.withSettings(4, 6, "refund-desk")`. In the cores without
-    /// `withConfig`, as `Session.withSettings`.
-    #[cfg(not(feature = "options"))]
-    #[wasm_bindgen(js_name = withSettings)]
-    pub fn with_settings(
-        half_life: Option<f64>,
-        capacity: Option<f64>,
-        #[wasm_bindgen(unchecked_optional_param_type = "string")] stream: JsValue,
-    ) -> Result<JsForgettingPlayground, JsError> {
-        let stream = short_text("stream", &stream)?;
         crate::ForgettingPlayground::from_options(half_life, capacity, stream.as_deref())
             .map(JsForgettingPlayground)
             .map_err(js_error)
@@ -519,47 +440,14 @@ impl JsFactStore {
         JsFactStore(crate::FactStore::default())
     }
 
-    /// A store with custom options; throws an `Error` naming the bad option. Only in the cores
-    /// that read options objects, as `Session.withConfig`.
-    #[cfg(feature = "options")]
+    /// A store with custom options; throws an `Error` naming the bad option.
     #[wasm_bindgen(js_name = withConfig)]
     pub fn with_config(
         #[wasm_bindgen(unchecked_param_type = "FactStoreConfig")] options: JsValue,
     ) -> Result<JsFactStore, JsError> {
-        JsFactStore::of(store_options(&options)?)
-    }
-
-    /// A store of the refund desk with the settings `withConfig` takes, as numbers in its
-    /// order, each `undefined` for the seed's: `FactStore.withSettings(8, 6)`. As
-    /// `Session.withSettings`, and in the same cores.
-    #[cfg(not(feature = "options"))]
-    #[wasm_bindgen(js_name = withSettings)]
-    pub fn with_settings(
-        half_life: Option<f64>,
-        capacity: Option<f64>,
-        access_boost: Option<f64>,
-        semantic_half_life: Option<f64>,
-        procedural_half_life: Option<f64>,
-    ) -> Result<JsFactStore, JsError> {
-        JsFactStore::of(StoreOptions {
-            half_life,
-            capacity,
-            access_boost,
-            semantic_half_life,
-            procedural_half_life,
-            scenario: None,
-        })
-    }
-
-    /// The store of `options`: of the refund desk, unless the core takes a scenario.
-    fn of(options: StoreOptions) -> Result<JsFactStore, JsError> {
-        #[cfg(feature = "scenario")]
-        let store = crate::FactStore::from_options(options);
-        // The refund desk: its scenario needs no checks.
-        #[cfg(not(feature = "scenario"))]
-        let store = crate::StoreConfig::from_options(&options)
-            .map(|config| crate::FactStore::new(config, crate::Scenario::refund_desk()));
-        store.map(JsFactStore).map_err(js_error)
+        crate::FactStore::from_options(store_options(&options)?)
+            .map(JsFactStore)
+            .map_err(js_error)
     }
 
     /// The slider's time.
@@ -642,15 +530,11 @@ impl Default for JsFactStore {
 /// The session options in `value`. Every key and type is checked here, by hand rather than with
 /// serde's `Deserialize`, so that each message gives the path of the bad field and the build
 /// carries no float formatting for serde's error messages.
-#[cfg(all(
-    any(feature = "element-compaction", feature = "element-playground"),
-    feature = "options"
-))]
+#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
 fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
     let known = [
         "budget",
         "hotN",
-        #[cfg(feature = "script")]
         "script",
         "compactAt",
     ];
@@ -668,10 +552,7 @@ fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
 /// The custom script in the options, if any: only a core built with the `script` feature reads
 /// one (Cargo.toml); without it, `script` is an unknown option, and neither this reader nor the
 /// script checks (`Script::within_limits`) are in the core.
-#[cfg(all(
-    any(feature = "element-compaction", feature = "element-playground"),
-    feature = "script"
-))]
+#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
 fn script_specs(options: &options::Fields) -> Result<Option<Vec<TurnSpec>>, JsError> {
     options.list(
         "script",
@@ -688,37 +569,14 @@ fn script_specs(options: &options::Fields) -> Result<Option<Vec<TurnSpec>>, JsEr
     )
 }
 
-#[cfg(all(
-    any(feature = "element-compaction", feature = "element-playground"),
-    feature = "options",
-    not(feature = "script")
-))]
-fn script_specs(_: &options::Fields) -> Result<Option<Vec<TurnSpec>>, JsError> {
-    Ok(None)
-}
-
 /// A session from `options`, of any script.
-#[cfg(all(
-    any(feature = "element-compaction", feature = "element-playground"),
-    feature = "script"
-))]
+#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
 fn session_from(options: SessionOptions) -> Result<crate::Session, Error> {
     crate::Session::from_options(options)
 }
 
-/// A session from `options` (which hold no script), of the refund desk: its script needs no
-/// checks.
-#[cfg(all(
-    any(feature = "element-compaction", feature = "element-playground"),
-    not(feature = "script")
-))]
-fn session_from(options: SessionOptions) -> Result<crate::Session, Error> {
-    crate::SessionConfig::from_options(&options)
-        .map(|config| crate::Session::new(config, crate::Script::refund_desk()))
-}
-
 /// The fact store options in `value`, checked like [`session_options`].
-#[cfg(all(feature = "element-forgetting", feature = "options"))]
+#[cfg(feature = "element-forgetting")]
 fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
     let known = [
         "halfLife",
@@ -726,16 +584,12 @@ fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
         "accessBoost",
         "semanticHalfLife",
         "proceduralHalfLife",
-        #[cfg(feature = "scenario")]
         "scenario",
     ];
     let Some(options) = options::Fields::root(value, &known)? else {
         return Ok(StoreOptions::default());
     };
-    #[cfg(feature = "scenario")]
     let scenario = scenario_spec(&options)?;
-    #[cfg(not(feature = "scenario"))]
-    let scenario = None;
     Ok(StoreOptions {
         half_life: options.number("halfLife")?,
         capacity: options.number("capacity")?,
@@ -749,7 +603,7 @@ fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
 /// The custom scenario in the options, if any: only a core built with the `scenario` feature
 /// reads one (Cargo.toml); without it, `scenario` is an unknown option, and neither this reader
 /// nor the scenario checks (`Scenario::new`) are in the core.
-#[cfg(all(feature = "element-forgetting", feature = "scenario"))]
+#[cfg(feature = "element-forgetting")]
 fn scenario_spec(options: &options::Fields) -> Result<Option<ScenarioSpec>, JsError> {
     let Some(scenario) = options.child(
         &options.get("scenario")?,
@@ -823,7 +677,6 @@ fn scenario_spec(options: &options::Fields) -> Result<Option<ScenarioSpec>, JsEr
 // Proxy trap or revoked Proxy may throw, and an exception that unwinds through wasm frames
 // skips the code that restores wasm-bindgen's shadow stack pointer. Caught here, it becomes an
 // ordinary error that names the option.
-#[cfg(feature = "options")]
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
@@ -832,17 +685,12 @@ extern "C" {
     fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
 }
 
-// The options reader (`options::Fields`), for the cores that read options objects
-// (`withConfig`): the full core, and those with custom scripts or scenarios. The elements' own
-// cores take their settings as numbers (`withSettings`): this reader is 2.3 to 2.4 KB of gzip.
-#[cfg(all(
-    feature = "options",
-    any(
-        feature = "element-compaction",
-        feature = "element-forgetting",
-        feature = "element-playground",
-        feature = "element-forgetting-playground"
-    )
+// The options reader (`options::Fields`), behind every class's `withConfig`.
+#[cfg(any(
+    feature = "element-compaction",
+    feature = "element-forgetting",
+    feature = "element-playground",
+    feature = "element-forgetting-playground"
 ))]
 mod options {
     use alloc::rc::Rc;
@@ -859,16 +707,7 @@ mod options {
         path: String,
         // The UTF-16 units of every text read so far from the same options, shared by the objects
         // below them: it stops a list of long texts from filling memory before the core's exact
-        // character count sees it (UTF-16 units bound characters from above). (A core without
-        // custom scripts or scenarios, but the forgetting playground's, reads numbers only.)
-        #[cfg_attr(
-            not(any(
-                feature = "element-forgetting-playground",
-                feature = "script",
-                feature = "scenario"
-            )),
-            allow(dead_code)
-        )]
+        // character count sees it (UTF-16 units bound characters from above).
         text_units: Rc<Cell<usize>>,
     }
 
@@ -949,14 +788,6 @@ mod options {
         /// An optional string. Its JS length is checked before it is copied into wasm memory: a
         /// string of more than twice [`MAX_TEXT_CHARS`] UTF-16 units has more than that many
         /// characters; the core checks the exact count.
-        #[cfg_attr(
-            not(any(
-                feature = "element-forgetting-playground",
-                feature = "script",
-                feature = "scenario"
-            )),
-            allow(dead_code)
-        )]
         pub(super) fn text(&self, key: &str) -> Result<Option<String>, JsError> {
             let value = self.get(key)?;
             if value.is_undefined() || value.is_null() {
@@ -994,9 +825,7 @@ mod options {
         }
     }
 
-    // Lists and nested objects: only the cores whose options have them (a custom script or
-    // scenario).
-    #[cfg(any(feature = "script", feature = "scenario"))]
+    // Lists and nested objects: a custom script or scenario.
     impl Fields {
         /// An object inside this one, at `path`.
         pub(super) fn child(
@@ -1095,7 +924,7 @@ mod options {
         }
 
         /// An optional array of numbers; absent is empty.
-        #[cfg(all(feature = "element-forgetting", feature = "scenario"))]
+        #[cfg(feature = "element-forgetting")]
         pub(super) fn numbers(&self, key: &str) -> Result<Vec<f64>, JsError> {
             let max = MAX_FACTS + MAX_EVENTS + MAX_RULES;
             let Some((array, length)) = self.array(key, max, "an array of ids")? else {
@@ -1133,46 +962,7 @@ mod options {
     }
 }
 
-/// The settings of `Session.withSettings` and `Playground.withSettings`: the refund desk.
-#[cfg(all(
-    any(feature = "element-compaction", feature = "element-playground"),
-    not(feature = "options")
-))]
-fn settings(budget: Option<f64>, hot_n: Option<f64>, compact_at: Option<f64>) -> SessionOptions {
-    SessionOptions {
-        budget,
-        hot_n,
-        compact_at,
-        script: None,
-    }
-}
-
-/// An optional text argument, `undefined` or `null` for none: a string, its JS length checked
-/// before it is copied into wasm memory (as `withConfig` checks a text, in fewer words: the
-/// words for a value's type would be 0.7 KB of gzip).
-#[cfg(all(feature = "element-forgetting-playground", not(feature = "options")))]
-fn short_text(name: &str, value: &JsValue) -> Result<Option<String>, JsError> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
-    }
-    let Some(string) = value.dyn_ref::<JsString>() else {
-        return Err(JsError::new(&text!(name, " must be a string")));
-    };
-    let units = string.length() as usize;
-    if units > 2 * crate::limits::MAX_TEXT_CHARS {
-        return Err(JsError::new(&text!(
-            name,
-            ": must have at most ",
-            crate::limits::MAX_TEXT_CHARS,
-            " characters, got ",
-            units
-        )));
-    }
-    Ok(string.as_string())
-}
-
 /// The error for an exception the caller's object threw while `name` was read.
-#[cfg(feature = "options")]
 fn threw(name: &str, exception: &JsValue) -> JsError {
     let message = Reflect::get(exception, &JsValue::from_str("message"))
         .ok()
@@ -1183,7 +973,6 @@ fn threw(name: &str, exception: &JsValue) -> JsError {
 }
 
 /// A JS value's type in words, for error messages: `undefined`, `null`, `an array`, `a number`.
-#[cfg(feature = "options")]
 fn type_of(value: &JsValue) -> String {
     if value.is_undefined() {
         return "undefined".into();

@@ -2,9 +2,8 @@
 //! Run in headless Chromium by `make test-wasm`
 //! (`WASM_BINDGEN_USE_BROWSER=1 cargo test --target wasm32-unknown-unknown --test wasm`).
 
-// The full core's API (`withConfig`, `importConversation`): built with `options`. The elements'
-// own cores take their settings as numbers instead (tests/wasm_settings.rs).
-#![cfg(all(target_arch = "wasm32", feature = "options"))]
+// The wasm boundary with every export (`importConversation` too): the default features.
+#![cfg(all(target_arch = "wasm32", feature = "element-compaction", feature = "element-forgetting", feature = "import"))]
 
 use agent_memory_widgets::wasm::{JsFactStore, JsSession};
 use js_sys::{Array, Object, Reflect, JSON};

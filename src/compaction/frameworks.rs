@@ -173,7 +173,6 @@ fn clip_letta(line: Line) -> Line {
 }
 
 /// `head` (followed by `rest`) cut back to its last whole word, without the space after it.
-#[cfg(feature = "script")]
 fn head_at_word_boundary<'a>(head: &'a str, rest: &str) -> &'a str {
     let head = if rest.starts_with(char::is_whitespace) || head.ends_with(char::is_whitespace) {
         head
@@ -183,31 +182,6 @@ fn head_at_word_boundary<'a>(head: &'a str, rest: &str) -> &'a str {
             .unwrap_or("")
     };
     head.trim_end()
-}
-
-/// `head` (followed by `rest`) cut back to its last whole word, without the space after it,
-/// asking ASCII's question of space: a core without custom scripts clips only summaries of the
-/// refund desk, which is ASCII (a test in `script.rs` keeps it so), and so leaves out the UTF-8
-/// decoding and `char::is_whitespace`.
-#[cfg(not(feature = "script"))]
-fn head_at_word_boundary<'a>(head: &'a str, rest: &str) -> &'a str {
-    // `char::is_whitespace` on ASCII: space, and tab to carriage return.
-    let space = |b: &u8| matches!(b, b' ' | b'\t'..=b'\r');
-    let head = if rest.bytes().next().is_some_and(|b| space(&b))
-        || head.bytes().last().is_some_and(|b| space(&b))
-    {
-        head
-    } else {
-        head.bytes()
-            .rposition(|b| space(&b))
-            .and_then(|at| head.get(..at))
-            .unwrap_or("")
-    };
-    let end = head
-        .bytes()
-        .rposition(|b| !space(&b))
-        .map_or(0, |last| last + 1);
-    head.get(..end).unwrap_or(head)
 }
 
 /// **LangChain** `ConversationSummaryBufferMemory` with `max_token_limit` = the budget.

@@ -186,25 +186,10 @@ fn is_punctuation(c: char) -> bool {
     )
 }
 
-/// `word` without the punctuation around it.
-#[cfg(feature = "script")]
-fn trim_punctuation(word: &str) -> &str {
-    word.trim_matches(is_punctuation)
-}
-
-/// `word` without the punctuation around it: [`trim_punctuation_bytes`]. The cores with custom
-/// scripts keep `trim_matches`, which the full core's import uses too (0.23 KB of gzip less
-/// there, 14 bytes more in the script cores without the import); the others have no other use
-/// for its UTF-8 decoding (0.1 KB less on the compaction and playground cores).
-#[cfg(not(feature = "script"))]
-fn trim_punctuation(word: &str) -> &str {
-    trim_punctuation_bytes(word)
-}
-
 /// `word` without the punctuation around it, cut on bytes: the marks are ASCII, and an ASCII
-/// byte is never part of another character, so the cut is `trim_matches`' (a proptest checks).
-#[cfg(any(test, not(feature = "script")))]
-fn trim_punctuation_bytes(word: &str) -> &str {
+/// byte is never part of another character, so the cut is `trim_matches(is_punctuation)`'s (a
+/// proptest checks), without its UTF-8 decoding.
+fn trim_punctuation(word: &str) -> &str {
     let mark = |b: &u8| is_punctuation(char::from(*b));
     let bytes = word.as_bytes();
     let start = bytes.iter().position(|b| !mark(b)).unwrap_or(bytes.len());
@@ -216,17 +201,8 @@ fn trim_punctuation_bytes(word: &str) -> &str {
 }
 
 /// Whether `word` starts with a capital letter, in any script.
-#[cfg(feature = "script")]
 fn starts_with_capital(word: &str) -> bool {
     word.chars().next().is_some_and(char::is_uppercase)
-}
-
-/// Whether `word` starts with a capital letter. A core without custom scripts plays only the
-/// refund desk, whose text is ASCII (a test in `script.rs` asserts it), so it asks only ASCII's
-/// question and leaves out `char::is_uppercase`'s Unicode table and UTF-8 decoding.
-#[cfg(not(feature = "script"))]
-fn starts_with_capital(word: &str) -> bool {
-    word.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
 }
 
 #[cfg(test)]
@@ -236,7 +212,7 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn punctuation_is_trimmed_on_bytes_as_on_chars(word in "[.,;:!?()\"'a-zé€ ]{0,12}") {
-            proptest::prop_assert_eq!(trim_punctuation_bytes(&word), word.trim_matches(is_punctuation));
+            proptest::prop_assert_eq!(trim_punctuation(&word), word.trim_matches(is_punctuation));
         }
     }
 
@@ -249,7 +225,6 @@ mod tests {
         assert_eq!(key_terms("refund approved, thanks").count(), 0);
     }
 
-    #[cfg(feature = "script")]
     #[test]
     fn a_custom_script_s_capitals_count_in_any_script() {
         let terms: Vec<_> =

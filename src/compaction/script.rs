@@ -482,21 +482,3 @@ const REFUND_DESK: [(&str, Kind, &str, Option<&str>); 10] = [
         Some("free Globex replacement opened."),
     ),
 ];
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The cores without custom scripts split words, test for capitals and clip Letta's summary
-    /// the ASCII way (`text::words`, `policy::starts_with_capital`,
-    /// `frameworks::head_at_word_boundary`): right only while the refund desk's every letter
-    /// is ASCII.
-    #[test]
-    fn the_refund_desk_is_ascii() {
-        for turn in Script::refund_desk().turns() {
-            for text in [turn.speaker(), turn.text(), turn.summary().unwrap_or("")] {
-                assert!(text.is_ascii(), "{text:?}");
-            }
-        }
-    }
-}

@@ -823,27 +823,6 @@ impl ForgettingPlayground {
 mod tests {
     use super::*;
 
-    /// A core without custom scenarios trims fact texts as ASCII (`store.rs`, `trim`): every
-    /// text it can hold must be ASCII, the refund desk's and the playground's streams'.
-    #[test]
-    fn the_built_in_facts_are_ascii() {
-        let desk = crate::Scenario::refund_desk();
-        let mut texts: Vec<&str> = Vec::new();
-        texts.extend(desk.facts().iter().map(|fact| fact.text.as_str()));
-        texts.extend(desk.events().iter().map(|event| event.text.as_str()));
-        texts.extend(desk.consolidation().iter().map(|rule| rule.text.as_str()));
-        let long = Stream::long();
-        for event in long.events() {
-            if let StreamOp::Write { text, .. } = &event.op {
-                texts.push(text);
-            }
-        }
-        assert!(texts.len() > 180, "{}", texts.len());
-        for text in texts {
-            assert!(text.is_ascii(), "{text:?}");
-        }
-    }
-
     #[test]
     fn the_recency_constant_is_log2_of_0_995() {
         assert!((LOG2_0995 - 0.995_f64.log2()).abs() < 1e-18);

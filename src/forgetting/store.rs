@@ -310,7 +310,6 @@ fn id_hash(id: FactId) -> u64 {
 }
 
 /// The hash of `text` as [`same_text`] compares it.
-#[cfg(feature = "scenario")]
 fn text_hash(text: &str) -> u64 {
     fnv(folded(text).flat_map(|c| u32::from(c).to_le_bytes()))
 }
@@ -318,44 +317,13 @@ fn text_hash(text: &str) -> u64 {
 /// Two facts' texts say the same, ignoring the space around them and case (SPEC §3): their
 /// letters fold alike under Unicode's simple case folding, so `École` and `école` are one fact,
 /// and so are `ΟΔΟΣ` and `οδος`.
-#[cfg(feature = "scenario")]
 fn same_text(a: &str, b: &str) -> bool {
     folded(a).eq(folded(b))
 }
 
-/// `text` trimmed, each letter case-folded.
-#[cfg(feature = "scenario")]
+/// `text` trimmed of Unicode whitespace, each letter case-folded.
 fn folded(text: &str) -> impl Iterator<Item = char> + '_ {
-    trim(text).chars().map(crate::case::fold)
-}
-
-/// The hash of `text` as [`same_text`] compares it.
-#[cfg(not(feature = "scenario"))]
-fn text_hash(text: &str) -> u64 {
-    fnv(trim(text).bytes().map(|byte| byte.to_ascii_lowercase()))
-}
-
-/// Two facts' texts say the same, ignoring the space around them and case. A build without
-/// custom scenarios holds only the built-in facts, whose texts are ASCII (as for `trim` below),
-/// so ASCII case is all there is to ignore.
-#[cfg(not(feature = "scenario"))]
-fn same_text(a: &str, b: &str) -> bool {
-    trim(a).eq_ignore_ascii_case(trim(b))
-}
-
-/// `text` without the space around it, as `str::trim` cuts it.
-#[cfg(feature = "scenario")]
-fn trim(text: &str) -> &str {
-    text.trim()
-}
-
-/// `text` without the ASCII space around it. A build without custom scenarios (the element
-/// cores) holds only the built-in facts, whose texts are ASCII (a test in `compare.rs` asserts
-/// it), so it leaves out `str::trim`'s UTF-8 decoding and Unicode table: 0.4 KB of gzip on the
-/// forgetting cores. Built so natively, the same holds for texts a caller writes.
-#[cfg(not(feature = "scenario"))]
-fn trim(text: &str) -> &str {
-    text.trim_ascii()
+    text.trim().chars().map(crate::case::fold)
 }
 
 impl LiveStore {
@@ -803,7 +771,7 @@ impl TryFrom<SavedStore> for LiveStore {
         for (i, fact) in saved.facts.into_iter().enumerate() {
             let at = |field: &str| text!("facts[", i, "].", field);
             check_importance(&at("importance"), fact.importance)?;
-            if trim(&fact.text).is_empty() {
+            if fact.text.trim().is_empty() {
                 let field = at("text");
                 return Err(Error::invalid(
                     &field,
@@ -899,7 +867,7 @@ impl StoreConfig {
 /// Checks what every written fact needs: an importance in (0, 1] and a text with a word.
 fn check_fact(importance: f64, text: &str) -> Result<(), Error> {
     check_importance("importance", importance)?;
-    if trim(text).is_empty() {
+    if text.trim().is_empty() {
         return Err(Error::invalid("text", "text must be a non-empty text"));
     }
     Ok(())
