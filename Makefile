@@ -59,57 +59,47 @@ tools-mdbook:
 
 ## Build --------------------------------------------------------------------------------------
 
-# Glue and optimised wasm for the wasm file $(1), named $(2) in $(PKG): the glue checks for a
-# freed object before it enters wasm, wasm-bindgen's dead closure shims leave the function table
+# The wasm cores, from www/cores.js (the one table of them): each is the crate built with some of
+# its exports. All share one target dir, so each dependency compiles once; each core's wasm is
+# kept in target/cores/, and rebuilt only when the crate's sources or the table change.
+CORE_TABLE := $(shell node tools/cores.mjs | tr ' ' ':')
+CORES := $(foreach core,$(CORE_TABLE),$(firstword $(subst :, ,$(core))))
+features_of = $(word 2,$(subst :, ,$(filter $(1):%,$(CORE_TABLE)))),wasm-runtime
+CRATE_SOURCES := Cargo.toml Cargo.lock $(shell find src -name '*.rs') www/cores.js
+CORE_WASMS := $(CORES:%=target/cores/%.wasm)
+CORE_GLUE := $(CORES:%=$(PKG)/%.js)
+
+# Glue and optimised wasm for core $(1) in $(PKG): the glue checks for a freed object before it
+# enters wasm, wasm-bindgen's dead closure shims leave the function table
 # (tools/drop-dead-shims.mjs, which finds them by the names wasm-opt then strips), and both use
-# short import names (tools/minify-names.mjs).
+# short import names (tools/minify-names.mjs). Each tool checks the wasm-bindgen version it was
+# written for and fails on a glue it does not know.
 define bindgen
-	wasm-bindgen --target web --remove-producers-section --out-dir $(PKG) --out-name $(2) $(1)
-	node tools/guard-glue.mjs $(PKG)/$(2).js
-	node tools/drop-dead-shims.mjs $(PKG)/$(2)_bg.wasm
-	wasm-opt $(WASM_OPT) $(PKG)/$(2)_bg.wasm -o $(PKG)/$(2)_bg.wasm
-	node tools/minify-names.mjs $(PKG)/$(2)
+	wasm-bindgen --target web --remove-producers-section --out-dir $(PKG) --out-name $(1) target/cores/$(1).wasm
+	node tools/guard-glue.mjs $(PKG)/$(1).js
+	node tools/drop-dead-shims.mjs $(PKG)/$(1)_bg.wasm
+	wasm-opt $(WASM_OPT) $(PKG)/$(1)_bg.wasm -o $(PKG)/$(1)_bg.wasm
+	node tools/minify-names.mjs $(PKG)/$(1)
 endef
 
-# One core per element family, so that a page loads only what its elements use (ARCHITECTURE.md):
-# the same crate with only that family's exports, in a target dir of its own so that each stays
-# built. The full core, with all of them and `importConversation`, is for the one-file bundle,
-# direct use from JS, the wasm tests and the fuzz.
-FAMILIES := compaction forgetting playground forgetting-playground
-# The family cores play the refund desk only. Custom scripts and scenarios are in cores of their
-# own, for the elements that have one (their checks are a third of a core: 7 to 8.5 KB gzip):
-# `compaction-script`, `playground-script`, `forgetting-scenario`; and with `importConversation`
-# as well, for a `src` file or a reader's own conversation, `compaction-own` and
-# `playground-own`. Plus `elements`, every family's exports, for a page with elements of two
-# families (the index page). www/cores.js says which element loads which.
-CORES := $(FAMILIES) compaction-script compaction-own playground-script playground-own forgetting-scenario elements
-FEATURES_elements := element-compaction,element-forgetting,element-playground,element-forgetting-playground
-FEATURES_compaction := element-compaction
-FEATURES_compaction-script := element-compaction,script
-FEATURES_compaction-own := element-compaction,script,import
-FEATURES_playground-script := element-compaction,element-playground,script
-FEATURES_playground-own := element-compaction,element-playground,script,import
-FEATURES_forgetting := element-forgetting
-FEATURES_forgetting-scenario := element-forgetting,scenario
-# <memory-compaction> is most of the playground: this core serves both (www/cores.js picks).
-FEATURES_playground := element-compaction,element-playground
-FEATURES_forgetting-playground := element-forgetting-playground
+target/cores/%.wasm: $(CRATE_SOURCES)
+	cargo build --release --target $(WASM_TARGET) --no-default-features --features $(call features_of,$*)
+	mkdir -p target/cores
+	cp $(WASM) $@
 
-# The wasm builds leave out the native-only `deserialize` feature and `std` (Cargo.toml).
-WASM_FEATURES := --no-default-features --features element-compaction,element-forgetting,element-playground,element-forgetting-playground,options,script,scenario,import
+$(PKG)/%.js: target/cores/%.wasm tools/guard-glue.mjs tools/drop-dead-shims.mjs tools/minify-names.mjs tools/glue-version.mjs
+	$(call bindgen,$*)
 
-build: tools
-	cargo build --release --target $(WASM_TARGET) $(WASM_FEATURES)
-	$(call bindgen,$(WASM),$(CRATE))
-	$(foreach f,$(CORES),$(call family,$(f)))
+# What <memory-compaction> paints before its core is in, from the compaction core.
+www/opening.js: $(PKG)/compaction.js tools/opening.mjs
+	node tools/opening.mjs
+
+# One core at a time: they share target/. Each core's wasm is kept, not an intermediate file.
+.NOTPARALLEL:
+.SECONDARY: $(CORE_WASMS)
+
+build: tools $(CORE_GLUE) www/opening.js
 	node tools/build-site.mjs
-
-define family
-	CARGO_TARGET_DIR=target/family-$(1) cargo build --release --target $(WASM_TARGET) --no-default-features --features $(FEATURES_$(1))
-	$(call bindgen,target/family-$(1)/$(WASM_TARGET)/release/$(CRATE).wasm,$(1))
-	node tools/trim-glue.mjs $(PKG)/$(1).js
-
-endef
 
 dist: build
 	node tools/bundle.mjs
@@ -128,28 +118,35 @@ serve: build
 test: tools tools-browser tools-mdbook
 	$(MAKE) --no-print-directory test-native test-wasm test-size test-fuzz test-e2e
 
+# The native suite with the default features and without any: a feature adds code, never changes
+# an answer, so the same tests pass in both (only tests/persistence.rs needs `deserialize`, which
+# it tests). The other features gate the wasm boundary alone, which test-wasm lints per core.
+# The size rules in clippy.toml are for the wasm cores; native code and tests may break them.
+NATIVE_CLIPPY := -D warnings -A clippy::disallowed_macros -A clippy::disallowed_methods
+
 test-native:
 	cargo fmt --check
 	cargo test
-	cargo clippy --all-targets -- -D warnings
+	cargo test --no-default-features
+	cargo clippy --all-targets -- $(NATIVE_CLIPPY)
+	cargo clippy --all-targets --no-default-features -- $(NATIVE_CLIPPY)
 	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 
+# Every core's build is linted with the size rules (clippy.toml) and the panicking paths as
+# errors, so that breaking a rule fails with its reason, not only a size budget.
+WASM_CLIPPY := -D warnings -D clippy::indexing_slicing -D clippy::unwrap_used -D clippy::expect_used -D clippy::panic
 define lint-core
-	cargo clippy --quiet --target $(WASM_TARGET) --no-default-features --features $(FEATURES_$(1)) --lib -- -D warnings
+	cargo clippy --quiet --target $(WASM_TARGET) --no-default-features --features $(call features_of,$(1)) --lib -- $(WASM_CLIPPY)
 
 endef
 
-# The wasm tests' own crates (wasm-bindgen-test, serde-wasm-bindgen) bring std, so they build
-# the core with it; the release build without it is what the fuzz and the browser tests run.
-# Each core's feature set is linted too: what one core leaves out must leave no dead code behind.
+# The wasm tests' own crates (wasm-bindgen-test, serde-wasm-bindgen) bring std, so they run the
+# default features, without `wasm-runtime`; the cores built with it are what the fuzz and the
+# browser tests run.
 test-wasm:
 	$(foreach c,$(CORES),$(call lint-core,$(c)))
-	cargo clippy --target $(WASM_TARGET) $(WASM_FEATURES) --lib -- -D warnings
-	cargo clippy --target $(WASM_TARGET) $(WASM_FEATURES),std --lib --test wasm -- -D warnings
-	WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) $(WASM_FEATURES),std --test wasm
-	# The elements' own cores, which take their settings as numbers (no `options`).
-	cargo clippy --target $(WASM_TARGET) --no-default-features --features $(FEATURES_elements),std --lib --test wasm_settings -- -D warnings
-	WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) --no-default-features --features $(FEATURES_elements),std --test wasm_settings
+	cargo clippy --target $(WASM_TARGET) --lib --test wasm -- $(NATIVE_CLIPPY)
+	WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) --test wasm
 
 test-size: dist
 	node --test tests/size.test.mjs tests/tools.test.mjs

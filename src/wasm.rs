@@ -6,14 +6,15 @@
 //! objects (camelCase, `null` for absent values), and turns every core [`Error`](crate::Error)
 //! into a thrown JS `Error` with the core's message. No JS input can reach a panic.
 
+#[cfg(feature = "with-config")]
 use crate::prelude::*;
+#[cfg(feature = "with-config")]
 use js_sys::{Array, JsString, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 mod snapshot;
 
-use crate::limits::{check_len, MAX_TOTAL_TEXT_CHARS};
 use crate::Error;
 #[cfg(any(
     feature = "element-compaction",
@@ -21,20 +22,39 @@ use crate::Error;
     feature = "element-playground"
 ))]
 use crate::error::whole_number;
-#[cfg(any(
-    feature = "element-compaction",
-    feature = "element-playground",
-    feature = "import"
+#[cfg(feature = "with-config")]
+use crate::limits::MAX_TOTAL_TEXT_CHARS;
+#[cfg(all(
+    feature = "with-config",
+    any(
+        feature = "element-compaction",
+        feature = "element-forgetting",
+        feature = "element-playground",
+        feature = "import"
+    )
+))]
+use crate::limits::check_len;
+#[cfg(all(
+    feature = "with-config",
+    any(
+        feature = "element-compaction",
+        feature = "element-playground",
+        feature = "import"
+    )
 ))]
 use crate::limits::MAX_TURNS;
-#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
+#[cfg(all(
+    feature = "with-config",
+    any(feature = "element-compaction", feature = "element-playground")
+))]
 use crate::{SessionOptions, TurnSpec};
-#[cfg(feature = "element-forgetting")]
+#[cfg(all(feature = "with-config", feature = "element-forgetting"))]
 use crate::{
     limits::{MAX_EVENTS, MAX_FACTS, MAX_READS, MAX_RULES},
-    EventIndex, EventSpec, FactId, ReadSpec, RuleSpec, ScenarioSpec, SeedFactSpec, StoreOptions,
-    Time,
+    EventSpec, ReadSpec, RuleSpec, ScenarioSpec, SeedFactSpec, StoreOptions,
 };
+#[cfg(feature = "element-forgetting")]
+use crate::{EventIndex, FactId, Time};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
@@ -158,6 +178,7 @@ impl JsSession {
     }
 
     /// A session with custom options; throws an `Error` naming the bad option.
+    #[cfg(feature = "with-config")]
     #[wasm_bindgen(js_name = withConfig)]
     pub fn with_config(
         #[wasm_bindgen(unchecked_param_type = "SessionConfig")] options: JsValue,
@@ -319,6 +340,7 @@ impl JsPlayground {
     }
 
     /// A playground with custom options, the same as `Session.withConfig`.
+    #[cfg(feature = "with-config")]
     #[wasm_bindgen(js_name = withConfig)]
     pub fn with_config(
         #[wasm_bindgen(unchecked_param_type = "SessionConfig")] options: JsValue,
@@ -327,6 +349,7 @@ impl JsPlayground {
     }
 
     /// As Playground::from_options, through the session.
+    #[cfg(feature = "with-config")]
     fn of(options: SessionOptions) -> Result<JsPlayground, JsError> {
         let session = session_from(options).map_err(js_error)?;
         Ok(JsPlayground(crate::Playground::new(
@@ -381,6 +404,7 @@ impl JsForgettingPlayground {
     }
 
     /// A playground with custom options; throws an `Error` naming the bad option.
+    #[cfg(feature = "with-config")]
     #[wasm_bindgen(js_name = withConfig)]
     pub fn with_config(
         #[wasm_bindgen(unchecked_param_type = "ForgettingPlaygroundConfig")] options: JsValue,
@@ -441,6 +465,7 @@ impl JsFactStore {
     }
 
     /// A store with custom options; throws an `Error` naming the bad option.
+    #[cfg(feature = "with-config")]
     #[wasm_bindgen(js_name = withConfig)]
     pub fn with_config(
         #[wasm_bindgen(unchecked_param_type = "FactStoreConfig")] options: JsValue,
@@ -530,7 +555,10 @@ impl Default for JsFactStore {
 /// The session options in `value`. Every key and type is checked here, by hand rather than with
 /// serde's `Deserialize`, so that each message gives the path of the bad field and the build
 /// carries no float formatting for serde's error messages.
-#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
+#[cfg(all(
+    feature = "with-config",
+    any(feature = "element-compaction", feature = "element-playground")
+))]
 fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
     let known = [
         "budget",
@@ -552,7 +580,10 @@ fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
 /// The custom script in the options, if any: only a core built with the `script` feature reads
 /// one (Cargo.toml); without it, `script` is an unknown option, and neither this reader nor the
 /// script checks (`Script::within_limits`) are in the core.
-#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
+#[cfg(all(
+    feature = "with-config",
+    any(feature = "element-compaction", feature = "element-playground")
+))]
 fn script_specs(options: &options::Fields) -> Result<Option<Vec<TurnSpec>>, JsError> {
     options.list(
         "script",
@@ -570,13 +601,16 @@ fn script_specs(options: &options::Fields) -> Result<Option<Vec<TurnSpec>>, JsEr
 }
 
 /// A session from `options`, of any script.
-#[cfg(any(feature = "element-compaction", feature = "element-playground"))]
+#[cfg(all(
+    feature = "with-config",
+    any(feature = "element-compaction", feature = "element-playground")
+))]
 fn session_from(options: SessionOptions) -> Result<crate::Session, Error> {
     crate::Session::from_options(options)
 }
 
 /// The fact store options in `value`, checked like [`session_options`].
-#[cfg(feature = "element-forgetting")]
+#[cfg(all(feature = "with-config", feature = "element-forgetting"))]
 fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
     let known = [
         "halfLife",
@@ -603,7 +637,7 @@ fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
 /// The custom scenario in the options, if any: only a core built with the `scenario` feature
 /// reads one (Cargo.toml); without it, `scenario` is an unknown option, and neither this reader
 /// nor the scenario checks (`Scenario::new`) are in the core.
-#[cfg(feature = "element-forgetting")]
+#[cfg(all(feature = "with-config", feature = "element-forgetting"))]
 fn scenario_spec(options: &options::Fields) -> Result<Option<ScenarioSpec>, JsError> {
     let Some(scenario) = options.child(
         &options.get("scenario")?,
@@ -677,6 +711,7 @@ fn scenario_spec(options: &options::Fields) -> Result<Option<ScenarioSpec>, JsEr
 // Proxy trap or revoked Proxy may throw, and an exception that unwinds through wasm frames
 // skips the code that restores wasm-bindgen's shadow stack pointer. Caught here, it becomes an
 // ordinary error that names the option.
+#[cfg(feature = "with-config")]
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
@@ -686,12 +721,7 @@ extern "C" {
 }
 
 // The options reader (`options::Fields`), behind every class's `withConfig`.
-#[cfg(any(
-    feature = "element-compaction",
-    feature = "element-forgetting",
-    feature = "element-playground",
-    feature = "element-forgetting-playground"
-))]
+#[cfg(feature = "with-config")]
 mod options {
     use alloc::rc::Rc;
     use core::cell::Cell;
@@ -826,6 +856,11 @@ mod options {
     }
 
     // Lists and nested objects: a custom script or scenario.
+    #[cfg(any(
+        feature = "element-compaction",
+        feature = "element-forgetting",
+        feature = "element-playground"
+    ))]
     impl Fields {
         /// An object inside this one, at `path`.
         pub(super) fn child(
@@ -963,6 +998,7 @@ mod options {
 }
 
 /// The error for an exception the caller's object threw while `name` was read.
+#[cfg(feature = "with-config")]
 fn threw(name: &str, exception: &JsValue) -> JsError {
     let message = Reflect::get(exception, &JsValue::from_str("message"))
         .ok()
@@ -973,6 +1009,7 @@ fn threw(name: &str, exception: &JsValue) -> JsError {
 }
 
 /// A JS value's type in words, for error messages: `undefined`, `null`, `an array`, `a number`.
+#[cfg(feature = "with-config")]
 fn type_of(value: &JsValue) -> String {
     if value.is_undefined() {
         return "undefined".into();

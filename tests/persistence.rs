@@ -1,6 +1,11 @@
 //! Memory saved between runs: a `LiveStore` and the configs through JSON and back, with the same
 //! behaviour afterwards, and a saved store that breaks an invariant refused with an error to
 //! match.
+//!
+//! Loading is what the `deserialize` feature adds, so this file needs it; every other test runs
+//! with and without it (`make test-native`).
+
+#![cfg(feature = "deserialize")]
 
 use agent_memory_widgets::{
     Distilled, Distiller, Error, ErrorKind, FactId, FactKind, LiveStore, SavedStore, SessionConfig,

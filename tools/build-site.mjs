@@ -5,13 +5,7 @@
 //   site/own-*.js, site/links-*.js,  what few readers use, loaded when one first does
 //   site/settings-*.js
 //   site/chunk-*.js                  code two elements share (the base class), loaded once
-//   site/pkg/<family>_bg.wasm        one wasm core per element family, playing the refund desk
-//   site/pkg/compaction-script_bg.wasm, playground-script_bg.wasm   with custom scripts;
-//            compaction-own_bg.wasm, playground-own_bg.wasm         and importConversation;
-//            forgetting-scenario_bg.wasm                            with custom scenarios
-//   site/pkg/elements_bg.wasm        every element's exports, for a page with elements of two families
-//   site/pkg/agent_memory_widgets_bg.wasm   the full core, for direct use from JS and a page with
-//                                    elements of two families and a script or scenario of their own
+//   site/pkg/<core>_bg.wasm          the wasm cores of www/cores.js, the one table of them
 //   site/pkg/<core>.js               each core's glue at the name it has in www/pkg/, for direct use
 //                                    (README: `import init from "./pkg/agent_memory_widgets.js"`):
 //                                    it re-exports the minified glue the elements load, so a page
@@ -27,8 +21,7 @@
 import { build, transform } from "esbuild";
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { CORES as CORE_TABLE, FAMILIES, coreFor } from "../www/cores.js";
+import { CORES as CORE_TABLE, FAMILIES, coreFor, config, own } from "../www/cores.js";
 
 const root = resolve(import.meta.dirname, "..");
 const www = join(root, "www");
@@ -140,7 +133,7 @@ export function adoptMoreStyles(root, name) {
  * `needs` of a core: their families, and what else they need (www/cores.js: a custom scenario).
  */
 export function pageFiles(meta, needs) {
-  const families = needs.filter((need) => FAMILIES.includes(need));
+  const families = FAMILIES.filter((family) => [family, config(family), own(family)].some((need) => needs.includes(need)));
   const files = new Set(["site/page.css"]);
   const visit = (path) => {
     if (files.has(path)) return;
@@ -155,24 +148,6 @@ export function pageFiles(meta, needs) {
   if (!glue) throw new Error(`build: no chunk for the ${core} core`);
   visit(glue);
   return [`site/pkg/${core}_bg.wasm`, ...files];
-}
-
-/**
- * What a <memory-compaction> with no settings of its own opens with, its state and the turns its
- * run crosses the budget on, from the compaction core the page loads (www/pkg/compaction.js, run
- * here in Node): the element paints it while that core downloads (www/compaction.js, `preview`).
- * An esbuild `define`, for this build and the bundle's.
- */
-export async function openingState() {
-  const glue = await import(pathToFileURL(join(www, "pkg/compaction.js")).href);
-  await glue.default({ module_or_path: readFileSync(join(www, "pkg/compaction_bg.wasm")) });
-  const session = new glue.Session();
-  const state = session.state();
-  session.goTo(state.totalTurns);
-  const { crossings } = session.state();
-  session.free();
-  // A string (JSON) rather than an object: esbuild inlines a string, but gives an object a chunk.
-  return { OPENING_STATE: JSON.stringify(JSON.stringify({ state, crossings })) };
 }
 
 async function main() {
@@ -191,7 +166,6 @@ async function main() {
     metafile: true,
     legalComments: "none",
     plugins: [inlineStyles(css.shadow)],
-    define: await openingState(),
     logLevel: "warning",
   });
   writeFileSync(join(out, "meta.json"), JSON.stringify(result.metafile, null, 1));

@@ -3,27 +3,33 @@
 //   dist/agent-memory-widgets.js    the full wasm core (gzip, base64), its glue, the four elements, their CSS
 //   dist/agent-memory-widgets.html  www/index.html with that module and the CSS inlined
 //
-// The elements' modules load their cores' glue (www/pkg/<core>.js, www/cores.js); here every
-// such import resolves to the full core's glue instead, initialised once from the inlined bytes.
+// The elements' modules load their cores' glue (www/pkg/<core>.js, www/cores.js); here that
+// import resolves to the full core's glue instead, initialised once from the inlined bytes.
 
 import { build } from "esbuild";
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { join, resolve } from "node:path";
-import { inlineStyles, minifiedCss, openingState, replaceOnce } from "./build-site.mjs";
-import { CORES, FAMILIES } from "../www/cores.js";
+import { inlineStyles, minifiedCss, replaceOnce } from "./build-site.mjs";
+import { FAMILIES } from "../www/cores.js";
 
 const root = resolve(import.meta.dirname, "..");
 const www = join(root, "www");
 const read = (path) => readFileSync(join(root, path), "utf8");
 const css = await minifiedCss();
 
-/** Resolves every core's glue import (www/cores.js) to one module: the full core, inlined. */
+/**
+ * Resolves www/cores.js's import of a core's glue (one template import, `./pkg/${name}.js`) to
+ * one module: the full core, inlined.
+ */
 const fullCore = {
   name: "full-core",
   setup(build) {
-    const families = new RegExp(`^\\./pkg/(${Object.keys(CORES).join("|")})\\.js$`);
-    build.onResolve({ filter: families }, () => ({ path: "full-core", namespace: "full-core" }));
+    build.onLoad({ filter: /[\\/]www[\\/]cores\.js$/ }, (args) => ({
+      contents: replaceOnce(readFileSync(args.path, "utf8"), "import(`./pkg/${name}.js`)", 'import("full-core")', "core import in www/cores.js"),
+      loader: "js",
+    }));
+    build.onResolve({ filter: /^full-core$/ }, () => ({ path: "full-core", namespace: "full-core" }));
     build.onLoad({ filter: /.*/, namespace: "full-core" }, () => ({
       resolveDir: join(www, "pkg"),
       contents: `import init from "./agent_memory_widgets.js";
@@ -56,7 +62,6 @@ const { outputFiles } = await build({
   legalComments: "none",
   write: false,
   plugins: [inlineStyles(css.shadow), fullCore],
-  define: await openingState(),
   logLevel: "warning",
 });
 const bundle = `// agent-memory-widgets: <memory-compaction>, <memory-forgetting>, <memory-playground> and

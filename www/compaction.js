@@ -7,15 +7,10 @@
 import { PEAK_MS, reducedMotion, h, plural, MemoryWidget, define, hasLinkState } from "./widget.js";
 import { turnList, sessionModel } from "./session.js";
 import { WithConversation } from "./conversation.js";
-
-/**
- * What an element with no settings of its own opens with: `{ state, crossings }`, the state of
- * `new Session()` and the turns its whole run crosses the budget on, computed by the build with
- * the compaction core (tools/build-site.mjs; every core that serves this element has the same
- * code), so that the element can paint it while its core downloads. `null` in the readable
- * sources, which wait for the core.
- */
-const OPENING = typeof OPENING_STATE === "undefined" ? null : JSON.parse(OPENING_STATE);
+// What an element with the seed's settings opens with, `{ state, crossings }`, computed by the
+// build with the compaction core (tools/opening.mjs; every core answers alike), so that the
+// element can paint it while its core downloads.
+import { OPENING } from "./opening.js";
 
 class MemoryCompaction extends WithConversation(MemoryWidget) {
   static family = "compaction";
@@ -35,7 +30,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
    */
   canPreview() {
     const own = this.constructor.observedAttributes.some((name) => this.hasAttribute(name));
-    return Boolean(OPENING) && !own && this._scenario === undefined && !this.conversation && !hasLinkState(this);
+    return !own && this._scenario === undefined && !this.conversation && !hasLinkState(this);
   }
 
   /** Paints the opening state; its controls stay inert until the core is in and takes it over. */

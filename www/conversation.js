@@ -3,7 +3,7 @@
 // The panel's code (own.js) and the core that imports conversations load when a reader first
 // opens the panel or a `src` file is read, so a page whose readers never do downloads neither.
 
-import { h, script, own } from "./widget.js";
+import { h } from "./widget.js";
 
 /**
  * `Base` (a `MemoryWidget`) with a reader's own conversation. The element keeps it as turn specs
@@ -11,17 +11,6 @@ import { h, script, own } from "./widget.js";
  * plays them.
  */
 export const WithConversation = (Base) => class extends Base {
-  /**
-   * The refund desk's core; with a script of the element's own (a scenario, a conversation), the
-   * core that checks and plays one; with a `src` file, the one that also imports it.
-   */
-  coreNeed() {
-    const family = this.constructor.family;
-    if (this.getAttribute("src")) return own(family);
-    const scripted = this.conversation || this.hasScenario();
-    return scripted ? script(family) : family;
-  }
-
   connectedCallback() {
     // An author's file needs own.js and the core that imports it: fetch them while the page loads.
     if (this.getAttribute("src") && !this.ownModule) {

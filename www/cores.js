@@ -1,83 +1,107 @@
-// Which wasm core serves which elements. A core is the Rust crate built with only some of its
-// exports (the Makefile's CORES), so each carries only the code its elements use. Shared by
-// the elements (widget.js) and the build (tools/build-site.mjs), which preloads the same choice.
+// The wasm cores, and which one a page loads. A core is the Rust crate built with some of its
+// exports (Cargo.toml's features), so that a page downloads only the classes its elements use.
+// CORES is the one table of them: the Makefile builds each (tools/cores.mjs prints it), the site
+// build copies and preloads them (tools/build-site.mjs), the size test measures them
+// (benches/sizes.mjs), and the elements load them (below). Every core answers alike: a feature
+// adds exports, never changes an answer.
 
 /** The element families, each named after its element: <memory-compaction>, ... */
 export const FAMILIES = ["compaction", "forgetting", "playground", "forgetting-playground"];
 
 /**
- * What an element can need of a core (its `coreNeed()`): its family; for a <memory-forgetting>
- * with a custom scenario, "forgetting-scenario"; for a <memory-compaction> or a
- * <memory-playground> with a script of its own (a scenario, a link's conversation),
- * "compaction-script" or "playground-script"; and to import a conversation too (a `src` file, or
- * a reader's in the panel, own.js), "compaction-own" or "playground-own".
+ * What an element can need of a core: its family (its class, with the seed's settings), its
+ * family's `config` (the class's `withConfig`, for settings, a script or a scenario of its own),
+ * or its family's `own` (`importConversation` too: a `src` file, or a reader's own in the panel,
+ * own.js).
  */
-export const SCENARIO = "forgetting-scenario";
-/** The need of a compaction element (`family`) with a script of its own. */
-export const script = (family) => `${family}-script`;
-/** The need of a compaction element (`family`) that imports a conversation and plays it. */
+export const config = (family) => `${family}-config`;
 export const own = (family) => `${family}-own`;
 
 /**
- * The cores by name (www/pkg/<name>.js and <name>_bg.wasm), each before the larger ones that
- * serve what it serves (so the first that serves a need is the smallest): what each serves and
- * how to load its glue. The playground's cores also serve <memory-compaction>, which is most of it.
+ * The attributes that give an element settings of its own, by family: with any of them, it
+ * needs its family's `config`. (`turn` and `t` are not settings: every core moves to a turn or a
+ * time.) The elements read their lists here, so the page's choice of core and theirs agree.
  */
-export const CORES = {
-  // The refund desk only: a custom script's checks are a fifth of the session's code.
-  compaction: { serves: ["compaction"], load: () => import("./pkg/compaction.js") },
-  // With custom scripts: for an element with a script of its own.
-  "compaction-script": { serves: ["compaction", script("compaction")], load: () => import("./pkg/compaction-script.js") },
-  // And `importConversation`: for a `src` file, or a reader's own conversation (own.js loads it
-  // when the reader opens the panel for one).
-  "compaction-own": {
-    serves: ["compaction", script("compaction"), own("compaction")],
-    load: () => import("./pkg/compaction-own.js"),
-  },
-  "forgetting-playground": { serves: ["forgetting-playground"], load: () => import("./pkg/forgetting-playground.js") },
-  // The refund desk only: the custom scenario's checks are a fifth of the store's code.
-  forgetting: { serves: ["forgetting"], load: () => import("./pkg/forgetting.js") },
-  [SCENARIO]: { serves: ["forgetting", SCENARIO], load: () => import("./pkg/forgetting-scenario.js") },
-  playground: { serves: ["compaction", "playground"], load: () => import("./pkg/playground.js") },
-  "playground-script": {
-    serves: ["compaction", script("compaction"), "playground", script("playground")],
-    load: () => import("./pkg/playground-script.js"),
-  },
-  "playground-own": {
-    serves: ["compaction", script("compaction"), own("compaction"), "playground", script("playground"), own("playground")],
-    load: () => import("./pkg/playground-own.js"),
-  },
-  // Every element, for a page with elements of two families, playing the refund desk.
-  elements: { serves: FAMILIES, load: () => import("./pkg/elements.js") },
-  // Everything: for direct use from JS (README), the one-file bundle, and a page with elements of
-  // two families and a script or scenario of their own.
-  agent_memory_widgets: {
-    serves: [...FAMILIES, SCENARIO, ...["compaction", "playground"].flatMap((family) => [script(family), own(family)])],
-    load: () => import("./pkg/agent_memory_widgets.js"),
-  },
+export const SETTINGS = {
+  compaction: ["budget", "hot", "scenario"],
+  forgetting: ["half-life", "capacity", "access-boost", "semantic-half-life", "procedural-half-life", "scenario"],
+  playground: ["budget", "hot", "compact-at", "scenario"],
+  "forgetting-playground": ["half-life", "capacity", "stream"],
 };
 
 /**
- * The smallest core that serves every need in `needs` (families, and the other needs above).
- *
- *   coreFor(["compaction"])                 // "compaction"
- *   coreFor(["compaction", "playground"])   // "playground"
- *   coreFor(["compaction", "forgetting"])   // "elements"
- *   coreFor(["forgetting", SCENARIO])       // "forgetting-scenario"
+ * The cores by name (www/pkg/<name>.js and <name>_bg.wasm) with their Cargo features, smallest
+ * first, so that the first that serves a need is the smallest that does. A core without
+ * `with-config` has each class's constructor alone. The set is chosen by measurement
+ * (BENCHMARKS.md, "The cores"): each core saves the pages that load it at least 2 KB of gzip
+ * over the next core that would serve them.
  */
-export function coreFor(needs) {
-  return Object.keys(CORES).find((name) => needs.every((need) => CORES[name].serves.includes(need)));
-}
+export const CORES = {
+  compaction: ["element-compaction"],
+  // With `withConfig` from the start: the stream buttons, its main control, need it.
+  "forgetting-playground": ["element-forgetting-playground", "with-config"],
+  playground: ["element-compaction", "element-playground"],
+  forgetting: ["element-forgetting"],
+  // `import` with `withConfig`: a reader's conversation is played as a script.
+  "compaction-config": ["element-compaction", "with-config", "import"],
+  "forgetting-config": ["element-forgetting", "with-config"],
+  "playground-config": ["element-compaction", "element-playground", "with-config", "import"],
+  // Every element with the seed's settings: a page with elements of two families (index.html).
+  elements: ["element-compaction", "element-forgetting", "element-playground", "element-forgetting-playground"],
+  // Everything: a page with elements of two families and settings of their own, the one-file
+  // bundle, and direct use from JS (README).
+  agent_memory_widgets: [
+    "element-compaction", "element-forgetting", "element-playground", "element-forgetting-playground", "with-config", "import",
+  ],
+};
 
-/** What the elements on this page need, as far as their tags and attributes say. */
-function pageNeeds() {
-  const needs = FAMILIES.filter((family) => document.querySelector(`memory-${family}`));
-  if (document.querySelector("memory-forgetting[scenario]")) needs.push(SCENARIO);
-  for (const family of ["compaction", "playground"]) {
-    if (document.querySelector(`memory-${family}[src]`)) needs.push(own(family));
-    else if (document.querySelector(`memory-${family}[scenario]`)) needs.push(script(family));
+/** Which Cargo feature exports each family's class. */
+const FEATURE_OF = {
+  compaction: "element-compaction",
+  forgetting: "element-forgetting",
+  playground: "element-playground",
+  "forgetting-playground": "element-forgetting-playground",
+};
+
+/** The needs core `name` serves: each family it exports, and its `config` and `own` as its features allow. */
+export function needsServed(name) {
+  const features = CORES[name];
+  const needs = [];
+  for (const family of FAMILIES) {
+    if (!features.includes(FEATURE_OF[family])) continue;
+    needs.push(family);
+    if (features.includes("with-config")) needs.push(config(family));
+    if (features.includes("import")) needs.push(own(family));
   }
   return needs;
+}
+
+/**
+ * The smallest core that serves every need in `needs`.
+ *
+ *   coreFor(["compaction"])                   // "compaction"
+ *   coreFor(["compaction", "playground"])     // "playground"
+ *   coreFor(["compaction", "forgetting"])     // "agent_memory_widgets"
+ *   coreFor([config("compaction")])           // "compaction-config"
+ *   coreFor([own("compaction")])              // "compaction-config"
+ */
+export function coreFor(needs) {
+  return Object.keys(CORES).find((name) => needs.every((need) => needsServed(name).includes(need)));
+}
+
+/** What the elements on this page need, as far as their tags and attributes say (elementNeed). */
+function pageNeeds() {
+  return [...document.querySelectorAll(FAMILIES.map((family) => `memory-${family}`).join(","))].map(elementNeed);
+}
+
+/**
+ * What element `el` needs, from its tag and attributes: its family, its `config` with settings
+ * of its own (a `scenario` property or a conversation too, `hasOwnScript`), its `own` with a `src`.
+ */
+export function elementNeed(el, hasOwnScript = false) {
+  const family = el.localName.slice("memory-".length);
+  if (el.hasAttribute("src")) return own(family);
+  return hasOwnScript || SETTINGS[family].some((name) => el.hasAttribute(name)) ? config(family) : family;
 }
 
 /**
@@ -97,17 +121,17 @@ const loaded = new Map();
 const names = new WeakMap();
 
 /** Whether the core module `core` (from loadCore) serves `need`. */
-export const serves = (core, need) => [...(names.get(core) ?? [])].some((name) => CORES[name].serves.includes(need));
-/** The core chosen for the element families on the page when the first core was asked for. */
+export const serves = (core, need) => [...(names.get(core) ?? [])].some((name) => needsServed(name).includes(need));
+/** The core chosen for the elements on the page when the first core was asked for. */
 let pageCore = null;
 
 /**
  * The initialised core module for an element that needs `need` (its family, usually). The first
  * call picks one core for every element on the page (the one the page preloads, or else, once
  * the page is parsed, the smallest that serves them all), so that a page with all four compiles
- * one wasm, not four. An element that core does not serve (of another family, or given a script
- * or scenario later) gets a core of its own. widgets.js calls this before it loads the element
- * modules, so that the wasm compiles while they load.
+ * one wasm, not four. An element that core does not serve (of another family, or given a `src`
+ * later) gets a core of its own. The loader calls this before it loads the element modules, so
+ * that the wasm compiles while they load.
  */
 export function loadCore(need) {
   pageCore ??= preloadedCore();
@@ -118,10 +142,11 @@ export function loadCore(need) {
       .then(() => loadCore(need));
   }
   pageCore ??= coreFor([need, ...pageNeeds()]);
-  const name = CORES[pageCore].serves.includes(need) ? pageCore : coreFor([need]);
+  const name = needsServed(pageCore).includes(need) ? pageCore : coreFor([need]);
   if (name === undefined) return Promise.reject(new Error(`no core serves "${need}"`));
   if (!loaded.has(name)) {
-    const loading = CORES[name].load().then(async (core) => {
+    // A template import: esbuild bundles every www/pkg/*.js as a chunk of its own.
+    const loading = import(`./pkg/${name}.js`).then(async (core) => {
       await core.default({ module_or_path: new URL(`./pkg/${name}_bg.wasm`, import.meta.url) });
       names.set(core, (names.get(core) ?? new Set()).add(name));
       return core;

@@ -68,11 +68,9 @@ class MemoryForgettingPlayground extends MemoryWidget {
     const stream = this.getAttribute("stream");
     if (stream !== null && stream.trim() !== "") config.stream = stream.trim();
     try {
-      // The full core reads options; the element's own takes the settings as numbers.
+      // The seed's settings need only the class's constructor, which every core has.
       const { ForgettingPlayground } = this.core;
-      const model = ForgettingPlayground.withConfig
-        ? ForgettingPlayground.withConfig(config)
-        : ForgettingPlayground.withSettings(config.halfLife, config.capacity, config.stream);
+      const model = Object.keys(config).length === 0 ? new ForgettingPlayground() : ForgettingPlayground.withConfig(config);
       if (t !== undefined) model.setTime(t);
       return model;
     } catch (error) {

@@ -4,7 +4,7 @@
 //   <script type="module" src="widgets.js"></script>
 //   <memory-forgetting half-life="4" capacity="4"></memory-forgetting>
 
-import { h, plural, quote, num, readAttributes, MemoryWidget, SVG, svg, define, SCENARIO } from "./widget.js";
+import { h, plural, quote, num, readAttributes, MemoryWidget, SVG, svg, define } from "./widget.js";
 
 /** The slider's range. */
 const T_MAX = 12;
@@ -33,11 +33,6 @@ class MemoryForgetting extends MemoryWidget {
   static family = "forgetting";
   static observedAttributes = ["half-life", "capacity", "access-boost", "semantic-half-life", "procedural-half-life", "t", "scenario"];
 
-  /** The refund desk's core, or with a custom scenario, the core that checks and plays one. */
-  coreNeed() {
-    return this.hasScenario() ? SCENARIO : "forgetting";
-  }
-
   createModel({ fallback = false } = {}) {
     if (fallback) return new this.core.FactStore();
     const { options, explain } = readAttributes(this, {
@@ -47,13 +42,10 @@ class MemoryForgetting extends MemoryWidget {
     const { t, ...config } = options;
     const scenario = this.scenarioFromAttribute();
     try {
-      // A core that reads options gets them (a scenario comes to such a core: www/cores.js);
-      // the refund desk's own core takes the settings as numbers.
+      // The seed's settings need only the class's constructor, which every core has.
       const { FactStore } = this.core;
-      if (scenario !== undefined && !FactStore.withConfig) throw new Error("a scenario needs the WebAssembly core that takes one");
-      const store = FactStore.withConfig
-        ? FactStore.withConfig(scenario === undefined ? config : { ...config, scenario })
-        : FactStore.withSettings(config.halfLife, config.capacity, config.accessBoost, config.semanticHalfLife, config.proceduralHalfLife);
+      const seed = scenario === undefined && Object.keys(config).length === 0;
+      const store = seed ? new FactStore() : FactStore.withConfig(scenario === undefined ? config : { ...config, scenario });
       if (t !== undefined) store.setTime(t);
       return store;
     } catch (error) {

@@ -4,7 +4,7 @@
 // (CompressionStream) in base64url. Loaded when a reader copies a link or a page opens with one.
 
 import { readCapped } from "./streams.js";
-import { script, loadSettings } from "./widget.js";
+import { loadSettings } from "./widget.js";
 
 /** The most characters one element's state may take in a link. */
 export const LINK_LIMIT = 32_000;
@@ -102,25 +102,24 @@ export async function openLink(el, packed, version) {
   // A later fragment, or the element's removal, overtook this one while it unpacked and loaded.
   if (version !== el.linkVersion || !el.isConnected || !el.model) return;
   const { a = el.openedWith, c = null, p = null } = saved ?? {};
-  if (c !== null && el.useConversation) {
-    // A reader's conversation is played by the core that takes a script of its own.
-    try {
-      await el.coreServing(script(el.constructor.family));
-    } catch (error) {
-      if (version === el.linkVersion) el.fail(new Error(`The link's state for #${el.id} could not be opened: its WebAssembly core did not load (${error?.message ?? error})`));
-      return;
-    }
-    if (version !== el.linkVersion || !el.isConnected || !el.model) return;
-  }
   const observed = el.constructor.observedAttributes.filter((name) => name !== "scenario" && name !== "src");
-  const error = settings.reconfigure(el, () => {
+  const change = () => {
     for (const name of observed) {
       const value = a[name];
       if (value === undefined || value === null) el.removeAttribute(name);
       else el.setAttribute(name, String(value));
     }
     el.conversation = c === null ? el.sourceConversation ?? null : c;
-  }, saved ? "Opened the state in the link" : "Back to the state the page opened with", p);
+  };
+  // Settings of its own need the core with `withConfig`: the link is applied once it is in.
+  try {
+    await el.coreServing(settings.needAfter(el, change));
+  } catch (error) {
+    if (version === el.linkVersion) el.fail(new Error(`The link's state for #${el.id} could not be opened: its WebAssembly core did not load (${error?.message ?? error})`));
+    return;
+  }
+  if (version !== el.linkVersion || !el.isConnected || !el.model) return;
+  const error = settings.reconfigure(el, change, saved ? "Opened the state in the link" : "Back to the state the page opened with", p);
   if (error) {
     el.fail(new Error(`The link's state for #${el.id} could not be applied: ${error}`));
     el.emit("memory-link", { restored: false });

@@ -1,6 +1,5 @@
 // The loader behind widgets.js: it loads an element's code, and that element's wasm core, the
-// first time the page uses the element. It sits in the code every element shares (widget.js
-// re-exports it), so that the one script a page includes is a line that calls it.
+// first time the page uses the element.
 
 import { loadCore } from "./cores.js";
 

@@ -5,7 +5,7 @@
 // downloads neither. The element's side (`WithConversation`) is in conversation.js. Text is set
 // as text, never parsed as HTML.
 
-import { h, plural, own, script, adoptMoreStyles, loadSettings } from "./widget.js";
+import { h, plural, own, adoptMoreStyles, loadSettings } from "./widget.js";
 import { readCapped } from "./streams.js";
 
 // What changes the conversation (`useConversation`), settings.js: fetched now, with this module,
@@ -15,10 +15,7 @@ loadSettings().catch(() => {}); // a failure is reported where it is used
 /** The largest conversation file read: the core takes at most 1,000,000 characters. */
 const MAX_FILE_BYTES = 4_000_000;
 
-/**
- * The element's core once it can import a conversation and play it (www/cores.js: the
- * `compaction-own` or `playground-own` core, or the page's, when it has that much).
- */
+/** The element's core once it can import a conversation (www/cores.js: one with `import`). */
 const importer = (el) => el.coreServing(own(el.constructor.family));
 
 /** Starts fetching that core; a failure is reported where it is used. */
@@ -112,15 +109,6 @@ export async function buildOwnPanel(el, typing) {
  * turns so far and this one, a new session is built from it, and the turn is added as any other.
  */
 async function addTypedTurn(el) {
-  if (!el.model) return;
-  // The turn joins a script of the reader's own, which a core that takes one plays (the panel
-  // loaded it; this holds even if the element was moved meanwhile).
-  try {
-    await el.coreServing(script(el.constructor.family));
-  } catch (error) {
-    el.fail(new Error(`Your turn could not be added: its WebAssembly core did not load (${error?.message ?? error})`));
-    return;
-  }
   if (!el.model) return;
   const ui = el.ownUi;
   const turn = el.model.state().turn;

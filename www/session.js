@@ -24,12 +24,9 @@ export function sessionModel(el, Model, more = {}) {
   }
   const script = el.conversation ?? (Array.isArray(scenario) ? scenario : scenario?.script);
   try {
-    // A core that reads options gets them (a script comes to such a core: www/cores.js); the
-    // refund desk's own cores take the settings as numbers.
-    if (script !== undefined && !Model.withConfig) throw new Error("a script needs the WebAssembly core that takes one");
-    const model = Model.withConfig
-      ? Model.withConfig(script === undefined ? config : { ...config, script })
-      : Model.withSettings(config.budget, config.hotN, config.compactAt);
+    // The seed's settings need only the class's constructor, which every core has.
+    const seed = script === undefined && Object.keys(config).length === 0;
+    const model = seed ? new Model() : Model.withConfig(script === undefined ? config : { ...config, script });
     if (turn !== undefined) model.goTo(turn);
     return model;
   } catch (error) {

@@ -5,7 +5,6 @@
 // conversation, or a `src` file) and links.js as it opens a link's state.
 
 import { h } from "./widget.js";
-import { serves } from "./cores.js";
 
 /**
  * Fills the knobs' `<details>` (widget.js, `ensureKnobs`) with an input per knob in
@@ -60,6 +59,30 @@ async function applyKnob(el, input) {
 }
 
 /**
+ * What `el` will need of a core once `change` is made (widget.js, `coreNeed`): the change is
+ * made quietly, read, and undone.
+ */
+export function needAfter(el, change) {
+  const names = el.constructor.observedAttributes;
+  const before = names.map((name) => [name, el.getAttribute(name)]);
+  const conversation = el.conversation;
+  let need;
+  el.quietly(() => {
+    try {
+      change();
+      need = el.coreNeed();
+    } finally {
+      for (const [name, value] of before) {
+        if (value === null) el.removeAttribute(name);
+        else el.setAttribute(name, value);
+      }
+      el.conversation = conversation;
+    }
+  });
+  return need;
+}
+
+/**
  * Changes `el`'s attributes with `change`, then builds one new model from them and replays
  * `progress` (what `el.progress()` gave) into it with `el.replay()`, and announces `what`.
  * Returns `null`, or on an error its message, fired as `memory-error` but not shown in the
@@ -76,8 +99,6 @@ export function reconfigure(el, change, what, progress) {
   el.quietly(() => {
     try {
       change();
-      // A model is only built on a core that serves the settings (widget.js, #switchCore).
-      if (!serves(el.core, el.coreNeed())) throw new Error("the WebAssembly core for these settings is still loading; try again in a moment");
       next = el.createModel();
     } catch (error) {
       for (const [name, value] of before) {

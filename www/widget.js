@@ -3,12 +3,9 @@
 // playground.js, forgetting-playground.js) imports this; widgets.js loads those on demand.
 // Text is always set as text, never parsed as HTML.
 
-import { loadCore, serves, script, own, SCENARIO } from "./cores.js";
+import { loadCore, serves, elementNeed, own, SETTINGS } from "./cores.js";
 
-// Through this module, so that the build keeps www/cores.js and the loader in the chunk every
-// element shares.
-export { loadCore, script, own, SCENARIO };
-export { loadElements } from "./loader.js";
+export { own, SETTINGS };
 
 // bundle:styles-begin (the build swaps this for a constructed stylesheet: tools/build-site.mjs)
 const STYLESHEET = new URL("./style.css", import.meta.url).href;
@@ -274,11 +271,12 @@ export class MemoryWidget extends HTMLElement {
   }
 
   /**
-   * What this element needs of a wasm core (www/cores.js): its family; an element may need more
-   * for some settings (<memory-forgetting> with a custom scenario).
+   * What this element needs of a wasm core (www/cores.js): its family's class, with `withConfig`
+   * when it has settings, a scenario or a conversation of its own, and `importConversation`
+   * with a `src` file.
    */
   coreNeed() {
-    return this.constructor.family;
+    return elementNeed(this, this.hasScenario() || Boolean(this.conversation));
   }
 
   /**
@@ -469,8 +467,11 @@ export class MemoryWidget extends HTMLElement {
     let settings;
     try {
       settings = await loadSettings();
+      // A setting that needs another core (the first of its own needs `withConfig`) waits for
+      // it, and is then applied.
+      await this.coreServing(settings.needAfter(this, change));
     } catch (error) {
-      const message = `the code that changes settings did not load (${error?.message ?? error})`;
+      const message = `the code that changes settings, or the WebAssembly core, did not load (${error?.message ?? error})`;
       this.emit("memory-error", { message });
       return message;
     }

@@ -13,7 +13,6 @@
 // Elements added later are noticed too. One placed inside another element's shadow root is not
 // (the page cannot see it): import its module directly, for example "./compaction.js".
 
-// The loader is in the code every element shares (www/loader.js, through widget.js).
-import { loadElements } from "./widget.js";
+import { loadElements } from "./loader.js";
 
 loadElements();

@@ -145,6 +145,8 @@ impl Stream {
         let rule = write(&mut events, 0, POLICY_FACT.into(), 0.75, None);
         let mut approved = Vec::new();
         for k in 0..count {
+            // In bounds: `count` was capped at NAMES.len() above.
+            #[allow(clippy::indexing_slicing)]
             let (b, order, name) = (6 * k, 3300 + k, NAMES[k as usize]);
             let cents = if k == 0 {
                 20_000
@@ -183,6 +185,8 @@ impl Stream {
             }
             read(&mut events, b + 5, user);
             if k % 2 == 0 {
+                // In bounds: the index is taken modulo the length.
+                #[allow(clippy::indexing_slicing)]
                 let product = PRODUCTS[(k as usize / 2) % PRODUCTS.len()];
                 write(
                     &mut events,

@@ -695,6 +695,8 @@ impl LiveStore {
 /// ```
 /// use agent_memory_widgets::{ErrorKind, FactId, LiveStore, SavedStore, StoreConfig};
 ///
+/// # #[cfg(not(feature = "deserialize"))] fn main() {}
+/// # #[cfg(feature = "deserialize")]
 /// # fn main() -> Result<(), Box<dyn core::error::Error>> {
 /// let mut store = LiveStore::new(StoreConfig::default());
 /// store.write(FactId(1), "the user is Dana", 0.4, None)?;
