@@ -14,13 +14,19 @@
 // Each slot keeps its index and gets a function that traps. What this cannot see, it refuses
 // rather than guess: a table that JS can reach other than the externref table (exported or
 // imported), passive or non-constant element segments, and a module without function names
-// (they come from the name section, so this runs before anything strips it).
+// (they come from the name section, so this runs before anything strips it). Nor does it pass
+// a function table without a closure shim in it: every core built today has 43 there, so none
+// found means that wasm-bindgen has renamed them, and they would stay. Only an empty table is
+// verifiably without them (or this tool's own output: its trapping function holds their slots).
+// The names are those of the wasm-bindgen version in tools/glue-version.mjs, checked against
+// Cargo.lock.
 //
 //   node tools/drop-dead-shims.mjs www/pkg/compaction_bg.wasm     (rewrites the file in place)
 
 import binaryen from "binaryen";
 import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
+import { checkGlueVersion } from "./glue-version.mjs";
 
 /** wasm-bindgen's closure shims, by name (legacy and v0 demangled: `wasm_bindgen[..]::`). */
 const SHIM = /^wasm_bindgen(\[[0-9a-f]+\])?::convert::closures::_::invoke::/;
@@ -40,7 +46,9 @@ function refuse(message) {
  * `bytes` (a wasm module with its name section) with every table slot that holds one of the dead
  * functions given a trapping function instead: `{ bytes, dropped }`. Every element segment keeps
  * its place and order. Throws, changing nothing, where a slot could be reached in a way this does
- * not see (see the file's comment).
+ * not see, or where no slot holds a closure shim though the table holds something (see the
+ * file's comment). A module whose table holds nothing comes back as it was, `dropped` 0, and so
+ * does one this has emptied already, with `already` true.
  */
 export function dropDeadShims(bytes) {
   const module = binaryen.readBinary(bytes);
@@ -70,7 +78,16 @@ export function dropDeadShims(bytes) {
       if (offset.id !== binaryen.ConstId || offset.type !== binaryen.i32) refuse(`element segment "${info.name}" has no constant i32 offset`);
       segments.push({ ...info, offset: offset.value });
     }
-    if (!segments.some((segment) => segment.data.some(dead))) return { bytes, dropped: 0 };
+    const slots = segments.reduce((sum, segment) => sum + segment.data.length, 0);
+    // Nothing in the table keeps a shim alive: there is nothing to drop.
+    if (slots === 0) return { bytes, dropped: 0 };
+    if (!segments.some((segment) => segment.data.some((name) => SHIM.test(name)))) {
+      if (segments.some((segment) => segment.data.includes(TRAP))) return { bytes, dropped: 0, already: true };
+      refuse(
+        `none of the ${slots} function-table slots holds a closure shim (wasm_bindgen::convert::closures::_::invoke::…), ` +
+          "and every core has some: has wasm-bindgen renamed them?",
+      );
+    }
 
     // Removed and added again in their order: the later of two overlapping segments wins.
     module.addFunction(TRAP, binaryen.none, binaryen.none, [], module.unreachable());
@@ -89,10 +106,16 @@ export function dropDeadShims(bytes) {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const file = process.argv[2];
-  if (!file) throw new Error("usage: node tools/drop-dead-shims.mjs path/to/core_bg.wasm");
-  const { bytes, dropped } = dropDeadShims(readFileSync(file));
-  writeFileSync(file, bytes);
-  console.log(`drop-dead-shims: ${file}: ${dropped} table slots emptied`);
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  try {
+    const file = process.argv[2];
+    if (!file) throw new Error("usage: node tools/drop-dead-shims.mjs path/to/core_bg.wasm");
+    checkGlueVersion("drop-dead-shims");
+    const { bytes, dropped, already } = dropDeadShims(readFileSync(file));
+    writeFileSync(file, bytes);
+    console.log(`drop-dead-shims: ${file}: ${already ? "emptied already" : `${dropped} table slots emptied`}`);
+  } catch (error) {
+    console.error(error.message);
+    process.exitCode = 1;
+  }
 }

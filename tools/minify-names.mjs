@@ -11,13 +11,17 @@
 // `--minify-imports-and-exports-and-modules` would rename the exports too, and its
 // `--minify-imports` renames only imports from `env`.)
 //
-// The glue's shape is pinned by the exact wasm-bindgen version in Cargo.lock; if a name is not
-// found exactly once where it is expected, this fails rather than leave the two out of step.
+// The glue's shape is that of the wasm-bindgen version in tools/glue-version.mjs, checked against
+// Cargo.lock. If a name is not found exactly once where it is expected, the glue's import object
+// has a key the wasm does not import, or there is no import to rename, this fails rather than
+// leave the two out of step.
 //
 //   node tools/minify-names.mjs www/pkg/compaction      (compaction.js and compaction_bg.wasm)
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
+import { pathToFileURL } from "node:url";
+import { checkGlueVersion } from "./glue-version.mjs";
 
 const MARK = "/* import names minified */";
 
@@ -89,6 +93,7 @@ export function renameImports(bytes) {
       entries.push([...str("a"), ...str(shortName(i)), ...bytes.subarray(descStart, p)]);
     }
     if (p !== end) throw new Error("minify-names: the import section did not parse to its end");
+    if (count === 0) throw new Error("minify-names: the wasm's import section is empty: nothing to rename");
     if (modules.size !== 1) throw new Error(`minify-names: expected one import module, got ${[...modules].join(", ")}`);
     const section = [...leb(count), ...entries.flat()];
     const out = new Uint8Array([...bytes.subarray(0, at), 2, ...leb(section.length), ...section, ...bytes.subarray(end)]);
@@ -116,26 +121,57 @@ function skipImportDesc(bytes, at) {
   }
 }
 
-function main(base) {
-  const [glueFile, wasmFile] = [`${base}.js`, `${base}_bg.wasm`];
-  let glue = readFileSync(glueFile, "utf8");
-  if (glue.includes(MARK)) return;
-  const { bytes, module, names } = renameImports(readFileSync(wasmFile));
+/** Stops the build with `message`. */
+function refuse(message) {
+  throw new Error(`minify-names: ${message}; has the glue's shape changed? Nothing renamed`);
+}
+
+/** `text` escaped to stand for itself in a RegExp. */
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * The glue `glue` (named `glueName` in messages) and its wasm `wasm` with the imports renamed in
+ * both: `{ glue, bytes, renamed }`. Glue renamed already comes back as it was, `already` true.
+ * Throws where an import is not one key of the glue's import object, where that object has a key
+ * the wasm does not import, or where the wasm imports nothing.
+ */
+export function minifyNames(glue, wasm, glueName = "the glue") {
+  if (glue.includes(MARK)) return { glue, bytes: wasm, renamed: 0, already: true };
+  const { bytes, module, names } = renameImports(wasm);
   const once = (pattern, to, what) => {
     const found = glue.match(pattern)?.length ?? 0;
-    if (found !== 1) throw new Error(`minify-names: ${basename(glueFile)} has ${found} of ${what}, not 1`);
+    if (found !== 1) refuse(`${glueName} has ${found} of ${what}, expected 1`);
     glue = glue.replace(pattern, to);
   };
   // Each import is one key of the import object, `        name: function(`, and the object is
   // returned under the module's name.
-  for (const [name, short] of names) once(new RegExp(`^(\\s+)${name.replace(/\$/g, "\\$")}(: function\\()`, "gm"), `$1${short}$2`, `the import ${name}`);
-  once(new RegExp(`"${module.replace(/[.$]/g, "\\$&")}": import0`, "g"), `"a": import0`, `the module ${module}`);
-  writeFileSync(wasmFile, bytes);
-  writeFileSync(glueFile, `${MARK}\n${glue}`);
-  console.log(`minify-names: ${basename(glueFile)}: ${names.size} imports renamed`);
+  for (const [name, short] of names) once(new RegExp(`^( +)${escape(name)}(: function\\()`, "gm"), `$1${short}$2`, `the import key \`${name}: function(\``);
+  once(new RegExp(`"${escape(module)}": import0`, "g"), `"a": import0`, `the import object's module \`"${module}": import0\``);
+  // What is left in the object must be the new names: any other key is an import the wasm lacks.
+  const object = /^ {4}const import0 = \{\n {8}__proto__: null,\n([\s\S]*?)^ {4}\};$/m.exec(glue);
+  if (!object) refuse(`${glueName} has no \`const import0 = { __proto__: null, … };\``);
+  const shorts = new Set(names.values());
+  const strays = [...object[1].matchAll(/^ {8}([\w$]+):/gm)].map(([, key]) => key).filter((key) => !shorts.has(key));
+  if (strays.length) refuse(`${glueName}'s import object has keys the wasm does not import: ${strays.join(", ")}`);
+  return { glue: `${MARK}\n${glue}`, bytes, renamed: names.size };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  if (!process.argv[2]) throw new Error("usage: node tools/minify-names.mjs <pkg dir>/<core name>");
-  main(process.argv[2]);
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  try {
+    const base = process.argv[2];
+    if (!base) throw new Error("usage: node tools/minify-names.mjs <pkg dir>/<core name>");
+    checkGlueVersion("minify-names");
+    const [glueFile, wasmFile] = [`${base}.js`, `${base}_bg.wasm`];
+    const { glue, bytes, renamed, already } = minifyNames(readFileSync(glueFile, "utf8"), readFileSync(wasmFile), basename(glueFile));
+    if (already) {
+      console.log(`minify-names: ${basename(glueFile)}: renamed already`);
+    } else {
+      writeFileSync(wasmFile, bytes);
+      writeFileSync(glueFile, glue);
+      console.log(`minify-names: ${basename(glueFile)}: ${renamed} imports renamed`);
+    }
+  } catch (error) {
+    console.error(error.message);
+    process.exitCode = 1;
+  }
 }
