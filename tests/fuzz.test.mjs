@@ -1,6 +1,8 @@
 // A fuzz of the release package (www/pkg, as a page loads it), in Node: random operation
-// sequences over Session, FactStore, Playground and ForgettingPlayground with hostile arguments and configs,
-// on the full core (`withConfig`) and on the elements' own (`elements`: `withSettings`).
+// sequences over Session, FactStore, Playground and ForgettingPlayground with hostile arguments
+// and configs, on the full core; and a differential fuzz of every other core of www/cores.js
+// against it: the same sequences, of the calls that core exports, give the same results and the
+// same errors, value for value.
 //
 // Every call is classified: it returned, it threw a clean Error (an Error with a readable
 // message), or it failed. A failure is a trap (WebAssembly.RuntimeError), a throw of anything
@@ -17,11 +19,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
+import { CORES } from "../www/cores.js";
 
 const PKG = resolve(import.meta.dirname, "../www/pkg");
-/** The full core, and the elements' own (`elements`: settings as numbers, no options objects). */
+/** The full core: every class, `withConfig` and `importConversation`. */
 const FULL = "agent_memory_widgets";
-const ELEMENTS = "elements";
 const ITERATIONS = Number(process.env.FUZZ_ITER ?? 3000);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 
@@ -189,13 +191,6 @@ function operation(r) {
     return { slot, cls, call: "withConfig", args: [config(r)] };
   }
   if (roll === 3) return { slot, cls, call: "free" };
-  if (roll === 5) {
-    // The settings as numbers, in withConfig's order: mostly numbers, some not.
-    const arity = cls === "FactStore" ? 5 : 3;
-    const settings = Array.from({ length: arity }, () =>
-      r.chance(0.6) ? ["number", r.pick(NUMBERS)] : r.chance(0.5) ? ["undefined"] : wildValue(r));
-    return { slot, cls, call: "withSettings", args: settings };
-  }
   if (roll === 4 && cls !== "FactStore" && cls !== "ForgettingPlayground") {
     return { slot, cls, call: "import", args: [r.chance(0.8) ? ["string", conversation(r)] : wildValue(r)] };
   }
@@ -225,7 +220,7 @@ function describe(op) {
   if (op.call === "import") return `${op.cls.toLowerCase()}${op.slot} = ${op.cls}.withConfig({ script: importConversation(${show(op.args[0])}) });`;
   const target = `${op.cls.toLowerCase()}${op.slot}`;
   if (op.call === "new") return `${target} = new ${op.cls}();`;
-  if (op.call === "withConfig" || op.call === "withSettings") return `${target} = ${op.cls}.${op.call}(${op.args.map(show).join(", ")});`;
+  if (op.call === "withConfig") return `${target} = ${op.cls}.${op.call}(${op.args.map(show).join(", ")});`;
   if (op.call === "time" || op.call === "turn") return `${target}.${op.call};`;
   return `${target}.${op.call}(${(op.args ?? []).map(show).join(", ")});`;
 }
@@ -298,23 +293,33 @@ function checkComparison(state) {
 
 class Failure extends Error {}
 
-/** Runs `ops` on `lib`; returns counts, or throws a Failure naming the operation. */
-function run(lib, ops, counts = { returned: 0, error: 0 }) {
+/**
+ * Whether `lib` exports what `op` calls: its class, and `withConfig` and `importConversation`
+ * in the cores that have them (www/cores.js).
+ */
+const exports = (lib, op) => typeof lib[op.cls] === "function"
+  && (op.call !== "withConfig" || typeof lib[op.cls].withConfig === "function")
+  && (op.call !== "import" || typeof lib.importConversation === "function");
+
+/**
+ * Runs `ops` on `lib`; returns counts, or throws a Failure naming the operation. Each call's
+ * outcome (its result as JSON, or its error's message) goes to `outcomes`, if given.
+ */
+function run(lib, ops, counts = { returned: 0, error: 0 }, outcomes = null) {
   const objects = { Session: [], FactStore: [], Playground: [], ForgettingPlayground: [] };
   for (const [index, op] of ops.entries()) {
-    // A core has either withConfig (and maybe importConversation) or withSettings.
-    const maker = { import: "withConfig" }[op.call] ?? op.call;
-    if (["withConfig", "withSettings"].includes(maker) && typeof lib[op.cls][maker] !== "function") continue;
+    if (!exports(lib, op)) continue;
     const slots = objects[op.cls];
     let result;
     try {
       try {
-        if (op.call === "new") { slots[op.slot]?.free(); slots[op.slot] = new lib[op.cls](); continue; }
-        if (op.call === "withConfig" || op.call === "withSettings") {
+        if (op.call === "new") { slots[op.slot]?.free(); slots[op.slot] = new lib[op.cls](); outcomes?.push("made"); continue; }
+        if (op.call === "withConfig") {
           const made = lib[op.cls][op.call](...op.args.map(build));
           slots[op.slot]?.free();
           slots[op.slot] = made;
           counts.returned++;
+          outcomes?.push("made");
           continue;
         }
         if (op.call === "import") {
@@ -329,11 +334,11 @@ function run(lib, ops, counts = { returned: 0, error: 0 }) {
           slots[op.slot]?.free();
           slots[op.slot] = made;
           counts.returned++;
+          outcomes?.push("made");
           continue;
         }
         const target = slots[op.slot] ?? (slots[op.slot] = new lib[op.cls]());
-        if (op.call === "free") { target.free(); counts.returned++; continue; }
-        if (op.call === "script" && !("script" in target)) continue; // only in the cores that take a script
+        if (op.call === "free") { target.free(); counts.returned++; outcomes?.push("freed"); continue; }
         result = op.call === "time" || op.call === "turn" ? target[op.call] : target[op.call](...(op.args ?? []).map(build));
       } catch (thrown) {
         if (thrown instanceof WebAssembly.RuntimeError) throw new Failure(`trapped: ${thrown.message}`);
@@ -342,9 +347,11 @@ function run(lib, ops, counts = { returned: 0, error: 0 }) {
         if (typeof thrown.message !== "string" || thrown.message.trim() === "" || thrown.message.includes("undefined undefined"))
           throw new Failure(`threw an Error with an unreadable message: ${JSON.stringify(thrown.message)}`);
         counts.error++;
+        outcomes?.push(`Error: ${thrown.message}`);
         continue;
       }
       counts.returned++;
+      outcomes?.push(result === undefined ? "undefined" : JSON.stringify(result));
       checkResult(op, result);
     } catch (failure) {
       if (failure instanceof Failure) { failure.index = index; throw failure; }
@@ -374,9 +381,9 @@ async function shrink(ops, core) {
 
 // ---- Tests -----------------------------------------------------------------------------------
 
-for (const core of [FULL, ELEMENTS]) test(`${ITERATIONS} random operation sequences (seed ${SEED}) on the ${core} core return or throw clean Errors, with finite states and every invariant kept`, async () => {
-  console.log(`fuzz seed ${SEED} (set FUZZ_SEED to replay), ${ITERATIONS} sequences on the ${core} core`);
-  const lib = await instantiate(core);
+test(`${ITERATIONS} random operation sequences (seed ${SEED}) on the full core return or throw clean Errors, with finite states and every invariant kept`, async () => {
+  console.log(`fuzz seed ${SEED} (set FUZZ_SEED to replay), ${ITERATIONS} sequences on the full core`);
+  const lib = await instantiate(FULL);
   const r = random(SEED);
   const counts = { returned: 0, error: 0 };
   for (let i = 0; i < ITERATIONS; i++) {
@@ -385,14 +392,52 @@ for (const core of [FULL, ELEMENTS]) test(`${ITERATIONS} random operation sequen
       run(lib, ops, counts);
     } catch (failure) {
       if (!(failure instanceof Failure)) throw failure;
-      const small = await shrink(ops, core);
+      const small = await shrink(ops, FULL);
       const repro = (small ?? ops).map(describe).join("\n  ");
       const note = small ? "shrunk reproduction, from a fresh instance" : "does not fail alone in a fresh instance; the sequence it failed in";
-      assert.fail(`sequence ${i} of seed ${SEED} on the ${core} core: ${failure.message}\n${note}:\n  ${repro}`);
+      assert.fail(`sequence ${i} of seed ${SEED} on the full core: ${failure.message}\n${note}:\n  ${repro}`);
     }
   }
   console.log(`fuzz outcomes: ${counts.returned} calls returned, ${counts.error} threw a clean Error, 0 failed`);
   assert.ok(counts.returned > 0 && counts.error > 0, "the fuzz exercised both outcomes");
+});
+
+// Every other core answers as the full core: a feature adds exports, never changes an answer.
+for (const core of Object.keys(CORES).filter((name) => name !== FULL)) {
+  test(`${ITERATIONS / 4} random sequences (seed ${SEED}) on the ${core} core give the full core's results and errors`, async () => {
+    const [lib, full] = [await instantiate(core), await instantiate(FULL)];
+    const r = random(SEED + 1);
+    let compared = 0;
+    for (let i = 0; i < ITERATIONS / 4; i++) {
+      // The calls this core exports, run on both cores, each in fresh objects of its own.
+      const ops = Array.from({ length: 1 + r.int(24) }, () => operation(r)).filter((op) => exports(lib, op));
+      const [mine, theirs] = [[], []];
+      run(lib, ops, undefined, mine);
+      run(full, ops, undefined, theirs);
+      const at = mine.findIndex((outcome, k) => outcome !== theirs[k]);
+      if (at >= 0 || mine.length !== theirs.length) {
+        assert.fail(`sequence ${i} of seed ${SEED}: the ${core} core answered ${(mine[at] ?? "nothing").slice(0, 300)}\n` +
+          `where the full core answered ${(theirs[at] ?? "nothing").slice(0, 300)}:\n  ${ops.slice(0, Math.max(at, 0) + 1).map(describe).join("\n  ")}`);
+      }
+      compared += mine.length;
+    }
+    assert.ok(compared > ITERATIONS / 4, `only ${compared} calls compared`);
+  });
+}
+
+test("every core's classes have the full core's methods, and withConfig exactly where Cargo.toml's with-config is", async () => {
+  const full = await instantiate(FULL);
+  const methods = (cls) => Object.getOwnPropertyNames(cls.prototype).sort().join(" ");
+  for (const [core, features] of Object.entries(CORES)) {
+    const lib = await instantiate(core);
+    const classes = ["Session", "FactStore", "Playground", "ForgettingPlayground"].filter((name) => name in lib);
+    assert.ok(classes.length > 0, core);
+    for (const name of classes) {
+      assert.equal(methods(lib[name]), methods(full[name]), `${core}: ${name}'s methods`);
+      assert.equal(typeof lib[name].withConfig === "function", features.includes("with-config"), `${core}: ${name}.withConfig`);
+    }
+    assert.equal(typeof lib.importConversation === "function", features.includes("import"), `${core}: importConversation`);
+  }
 });
 
 test("100,000 of each kind of failing call leave the instance working", async () => {
@@ -449,59 +494,4 @@ test("100,000 of each kind of failing call leave the instance working", async ()
     assert.equal(JSON.stringify(session.state()), golden, `after 100,000 × ${name}, a fresh Session still works`);
     session.free();
   }
-});
-
-test("100,000 of each kind of refused settings leave the elements' own core working", async () => {
-  const lib = await instantiate(ELEMENTS);
-  const golden = (() => { const s = new lib.Session(); s.goTo(10); const state = s.state(); s.free(); return JSON.stringify(state); })();
-  const failing = {
-    "a bad budget": () => lib.Session.withSettings(-1),
-    "a half-life of NaN": () => lib.FactStore.withSettings(NaN),
-    "a compactAt over 100": () => lib.Playground.withSettings(40, 2, 101),
-    "a valueOf that throws": () => lib.FactStore.withSettings({ valueOf() { throw new Error("x"); } }),
-    "a Symbol": () => lib.Playground.withSettings(Symbol("s")),
-    "a BigInt": () => lib.Session.withSettings(40, 10n),
-    "a stream that is not a string": () => lib.ForgettingPlayground.withSettings(4, 4, 7),
-    "a stream that does not exist": () => lib.ForgettingPlayground.withSettings(4, 4, "everything"),
-    "a stream of 1 MB": () => lib.ForgettingPlayground.withSettings(4, 4, "x".repeat(1 << 20)),
-  };
-  for (const [name, call] of Object.entries(failing)) {
-    for (let i = 0; i < 100_000; i++) {
-      let error = null;
-      try { call(); } catch (thrown) { error = thrown; }
-      assert.ok(error instanceof Error && !(error instanceof WebAssembly.RuntimeError), `${name}: ${error}`);
-      assert.ok(error.message.length > 0, `${name}: empty message`);
-    }
-    const session = new lib.Session();
-    session.goTo(10);
-    assert.equal(JSON.stringify(session.state()), golden, `after 100,000 × ${name}, a fresh Session still works`);
-    session.free();
-  }
-});
-
-test("a page that replaces Array.prototype.push still gets every state, the same", async () => {
-  const lib = await instantiate();
-  const states = () => CLASSES.map((cls) => { const object = new lib[cls](); const state = JSON.stringify(object.state()); object.free(); return state; });
-  const before = states();
-  const push = Array.prototype.push;
-  Array.prototype.push = () => { throw new Error("a page's own push"); };
-  let during;
-  try { during = states(); } finally { Array.prototype.push = push; }
-  assert.deepEqual(during, before);
-});
-
-test("10,000 create/free cycles and 10,000 rejected configs grow no memory", async () => {
-  const lib = await instantiate();
-  const cycle = () => {
-    for (const cls of CLASSES) { const object = new lib[cls](); object.state(); object.free(); }
-    for (const config of [{ budget: 0 }, { script: Object.assign([], { length: 1e8 }) }, { script: [{ speaker: "x", kind: "chatter", text: "y".repeat(20_001) }] }]) {
-      assert.throws(() => lib.Session.withConfig(config));
-    }
-    assert.throws(() => lib.FactStore.withConfig({ scenario: { facts: Object.assign([], { length: 2 ** 32 - 1 }) } }));
-    assert.throws(() => lib.FactStore.withConfig({ halfLife: 1e308 }));
-  };
-  for (let i = 0; i < 200; i++) cycle(); // let the allocator reach its working size
-  const before = lib.memory();
-  for (let i = 0; i < 10_000; i++) cycle();
-  assert.equal(lib.memory(), before, `wasm memory grew from ${before} to ${lib.memory()} bytes`);
 });
