@@ -24,9 +24,12 @@ pub(crate) fn sort_by<T>(items: &mut [T], mut compare: impl FnMut(&T, &T) -> Ord
     }
 }
 
-/// Swaps `items[low]` and `items[high]` (`low < high`), and does nothing out of bounds: the
-/// checks of `[T]::swap` and of indexing bring core's panic and its messages into every core.
+/// Swaps `items[low]` and `items[high]` (`low < high < items.len()`, which the callers keep).
+/// Out of bounds it does nothing in release builds and fails a debug assertion in tests: the
+/// checks of `[T]::swap` and of indexing would bring core's panic and its messages into every
+/// core.
 fn swap<T>(items: &mut [T], low: usize, high: usize) {
+    debug_assert!(low < high && high < items.len(), "swap({low}, {high}) of {} items", items.len());
     if let Some((left, right)) = items.split_at_mut_checked(high) {
         if let (Some(a), Some(b)) = (left.get_mut(low), right.first_mut()) {
             core::mem::swap(a, b);
@@ -41,6 +44,8 @@ fn sift_down<T>(
     end: usize,
     compare: &mut impl FnMut(&T, &T) -> Ordering,
 ) {
+    // So every `get` below finds its item; the `else` branches only keep panics out of the wasm.
+    debug_assert!(end <= items.len(), "sift_down to {end} of {} items", items.len());
     loop {
         let mut child = 2 * root + 1;
         if child >= end {
