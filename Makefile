@@ -23,7 +23,7 @@ MDBOOK_VERSION := 0.4.52
 WASM_OPT := -O1 --strip-target-features --strip-debug
 PORT ?= 8000
 
-.PHONY: help serve test bench fuzz mutants build dist examples tools tools-browser tools-mdbook test-native test-wasm test-size test-fuzz test-e2e clean
+.PHONY: help serve test bench fuzz mutants build dist examples tools tools-browser tools-mdbook test-native test-miri test-wasm test-size test-fuzz test-e2e clean
 
 help:
 	@echo "make serve   build www/ into site/ (minified) and serve it on http://127.0.0.1:$(PORT)"
@@ -116,7 +116,7 @@ serve: build
 ## Tests --------------------------------------------------------------------------------------
 
 test: tools tools-browser tools-mdbook
-	$(MAKE) --no-print-directory test-native test-wasm test-size test-fuzz test-e2e
+	$(MAKE) --no-print-directory test-native test-miri test-wasm test-size test-fuzz test-e2e
 
 # The native suite with the default features and without any: a feature adds code, never changes
 # an answer, so the same tests pass in both (only tests/persistence.rs needs `deserialize`, which
@@ -131,6 +131,14 @@ test-native:
 	cargo clippy --all-targets -- $(NATIVE_CLIPPY)
 	cargo clippy --all-targets --no-default-features -- $(NATIVE_CLIPPY)
 	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
+
+# The wasm allocator's unsafe code (src/allocator.rs) under Miri, which stops at undefined
+# behaviour: its unit tests only (the whole suite would take far longer there). Miri needs
+# nightly: installed here, with Miri, if missing (about a minute); the first run also builds
+# Miri's standard library (about a minute more).
+test-miri:
+	@[ "$$(rustup component list --toolchain nightly --installed 2>/dev/null | grep -cE '^(miri|rust-src)')" = 2 ] || rustup toolchain install nightly --profile minimal --component miri,rust-src
+	cargo +nightly miri test --lib allocator::
 
 # Every core's build is linted with the size rules (clippy.toml) and the panicking paths as
 # errors, so that breaking a rule fails with its reason, not only a size budget.

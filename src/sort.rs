@@ -29,7 +29,11 @@ pub(crate) fn sort_by<T>(items: &mut [T], mut compare: impl FnMut(&T, &T) -> Ord
 /// checks of `[T]::swap` and of indexing would bring core's panic and its messages into every
 /// core.
 fn swap<T>(items: &mut [T], low: usize, high: usize) {
-    debug_assert!(low < high && high < items.len(), "swap({low}, {high}) of {} items", items.len());
+    debug_assert!(
+        low < high && high < items.len(),
+        "swap({low}, {high}) of {} items",
+        items.len()
+    );
     if let Some((left, right)) = items.split_at_mut_checked(high) {
         if let (Some(a), Some(b)) = (left.get_mut(low), right.first_mut()) {
             core::mem::swap(a, b);
@@ -45,7 +49,11 @@ fn sift_down<T>(
     compare: &mut impl FnMut(&T, &T) -> Ordering,
 ) {
     // So every `get` below finds its item; the `else` branches only keep panics out of the wasm.
-    debug_assert!(end <= items.len(), "sift_down to {end} of {} items", items.len());
+    debug_assert!(
+        end <= items.len(),
+        "sift_down to {end} of {} items",
+        items.len()
+    );
     loop {
         let mut child = 2 * root + 1;
         if child >= end {

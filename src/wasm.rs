@@ -15,15 +15,12 @@ use wasm_bindgen::prelude::*;
 
 mod snapshot;
 
-use crate::Error;
 #[cfg(any(
     feature = "element-compaction",
     feature = "element-forgetting",
     feature = "element-playground"
 ))]
 use crate::error::whole_number;
-#[cfg(feature = "with-config")]
-use crate::limits::MAX_TOTAL_TEXT_CHARS;
 #[cfg(all(
     feature = "with-config",
     any(
@@ -34,6 +31,8 @@ use crate::limits::MAX_TOTAL_TEXT_CHARS;
     )
 ))]
 use crate::limits::check_len;
+#[cfg(feature = "with-config")]
+use crate::limits::MAX_TOTAL_TEXT_CHARS;
 #[cfg(all(
     feature = "with-config",
     any(
@@ -43,11 +42,7 @@ use crate::limits::check_len;
     )
 ))]
 use crate::limits::MAX_TURNS;
-#[cfg(all(
-    feature = "with-config",
-    any(feature = "element-compaction", feature = "element-playground")
-))]
-use crate::{SessionOptions, TurnSpec};
+use crate::Error;
 #[cfg(all(feature = "with-config", feature = "element-forgetting"))]
 use crate::{
     limits::{MAX_EVENTS, MAX_FACTS, MAX_READS, MAX_RULES},
@@ -55,6 +50,11 @@ use crate::{
 };
 #[cfg(feature = "element-forgetting")]
 use crate::{EventIndex, FactId, Time};
+#[cfg(all(
+    feature = "with-config",
+    any(feature = "element-compaction", feature = "element-playground")
+))]
+use crate::{SessionOptions, TurnSpec};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
@@ -560,12 +560,7 @@ impl Default for JsFactStore {
     any(feature = "element-compaction", feature = "element-playground")
 ))]
 fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
-    let known = [
-        "budget",
-        "hotN",
-        "script",
-        "compactAt",
-    ];
+    let known = ["budget", "hotN", "script", "compactAt"];
     let Some(options) = options::Fields::root(value, &known)? else {
         return Ok(SessionOptions::default());
     };

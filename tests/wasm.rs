@@ -3,7 +3,12 @@
 //! (`WASM_BINDGEN_USE_BROWSER=1 cargo test --target wasm32-unknown-unknown --test wasm`).
 
 // The wasm boundary with every export (`importConversation` too): the default features.
-#![cfg(all(target_arch = "wasm32", feature = "element-compaction", feature = "element-forgetting", feature = "import"))]
+#![cfg(all(
+    target_arch = "wasm32",
+    feature = "element-compaction",
+    feature = "element-forgetting",
+    feature = "import"
+))]
 
 use agent_memory_widgets::wasm::{JsFactStore, JsSession};
 use js_sys::{Array, Object, Reflect, JSON};

@@ -91,7 +91,7 @@ export function coreFor(needs) {
 
 /** What the elements on this page need, as far as their tags and attributes say (elementNeed). */
 function pageNeeds() {
-  return [...document.querySelectorAll(FAMILIES.map((family) => `memory-${family}`).join(","))].map(elementNeed);
+  return [...document.querySelectorAll(FAMILIES.map((family) => `memory-${family}`).join(","))].map((el) => elementNeed(el));
 }
 
 /**

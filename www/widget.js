@@ -296,17 +296,21 @@ export class MemoryWidget extends HTMLElement {
   #coreSwitch = null;
 
   /**
-   * Loads a core that serves this element's settings as they are now (a custom scenario given
-   * after it was built, say), then builds again. Until then the widget shows its last model.
+   * Loads a core that serves this element's settings as they are now (settings or a scenario
+   * given after it was built, say), then builds again. Until then the widget shows its last
+   * model, busy.
    */
   #switchCore() {
     const connection = this.#connection;
+    // Busy meanwhile, so that a click does not go to the model about to be replaced.
+    if (!this.#coreSwitch) this.#busy(true);
     this.#coreSwitch ??= this.coreServing(this.coreNeed()).then(() => {
       this.#coreSwitch = null;
-      if (!this.#connected || connection !== this.#connection) return;
+      if (!this.#connected || connection !== this.#connection) return this.#busy(false);
       this.rebuild();
     }, (error) => {
       this.#coreSwitch = null;
+      this.#busy(false);
       this.fail(new Error(`This widget could not load its WebAssembly core: ${error?.message ?? error}`));
     });
   }
@@ -467,11 +471,17 @@ export class MemoryWidget extends HTMLElement {
     let settings;
     try {
       settings = await loadSettings();
-      // A setting that needs another core (the first of its own needs `withConfig`) waits for
-      // it, and is then applied.
+    } catch (error) {
+      const message = `the code that changes settings did not load (${error?.message ?? error})`;
+      this.emit("memory-error", { message });
+      return message;
+    }
+    // A setting that needs another core (the first of its own needs `withConfig`) waits for it,
+    // and is then applied. (The control that made it keeps its focus meanwhile.)
+    try {
       await this.coreServing(settings.needAfter(this, change));
     } catch (error) {
-      const message = `the code that changes settings, or the WebAssembly core, did not load (${error?.message ?? error})`;
+      const message = `the WebAssembly core these settings need did not load (${error?.message ?? error})`;
       this.emit("memory-error", { message });
       return message;
     }

@@ -182,7 +182,10 @@ impl Window {
             return false;
         };
         // `at` is in bounds: binary_search found it there.
-        debug_assert!(at < verbatim.len(), "binary_search's index {at} is in bounds");
+        debug_assert!(
+            at < verbatim.len(),
+            "binary_search's index {at} is in bounds"
+        );
         let Some(entry) = verbatim.get_mut(at) else {
             return false;
         };

@@ -7,12 +7,14 @@ import { open, screenshot, axe, useBrowser } from "./harness.mjs";
 const env = useBrowser();
 
 /**
- * The core's own view of the playground at `t`, from the page's wasm module (`elements`, which
- * takes its settings as numbers).
+ * The core's own view of the playground at `t`: from the page's wasm module (`elements`), or
+ * with settings, from the full core, which every core answers as.
  */
 const coreState = (page, t, config = null) => page.evaluate(async ([t, config]) => {
-  const { ForgettingPlayground } = await import("./pkg/elements.js");
-  const playground = config ? ForgettingPlayground.withSettings(config.halfLife, config.capacity, config.stream) : new ForgettingPlayground();
+  const core = await import(config ? "./pkg/agent_memory_widgets.js" : "./pkg/elements.js");
+  await core.default();
+  const { ForgettingPlayground } = core;
+  const playground = config ? ForgettingPlayground.withConfig(config) : new ForgettingPlayground();
   playground.setTime(t);
   const state = playground.state();
   playground.free();

@@ -6,11 +6,15 @@ import { open, screenshot, axe, useBrowser } from "./harness.mjs";
 
 const env = useBrowser();
 
-/** The core's own view of the playground at `turn`, from the page's wasm module. */
+/**
+ * The core's own view of the playground at `turn`: from the page's wasm module (`elements`), or
+ * with settings, from the full core, which every core answers as.
+ */
 const coreState = (page, turn, config = null) => page.evaluate(async ([turn, config]) => {
-  const { Playground } = await import("./pkg/elements.js");
-  // `elements` takes its settings as numbers.
-  const playground = config ? Playground.withSettings(config.budget, config.hotN, config.compactAt) : new Playground();
+  const core = await import(config ? "./pkg/agent_memory_widgets.js" : "./pkg/elements.js");
+  await core.default();
+  const { Playground } = core;
+  const playground = config ? Playground.withConfig(config) : new Playground();
   playground.goTo(turn);
   const state = playground.state();
   playground.free();

@@ -44,14 +44,14 @@ test("the built index page works under the strict CSP and compiles one core for 
   const wasm = (await fetched()).filter((path) => path.endsWith(".wasm"));
   assert.deepEqual(wasm, ["/site/pkg/elements_bg.wasm"]);
 
-  // Its core plays the refund desk only: a reader who imports fetches the core that plays (and
-  // imports) a conversation then, for that element.
+  // Its core has the seed's settings only: a reader who imports fetches the core that imports
+  // and plays a conversation then, for that element.
   const widget = page.locator("memory-compaction");
   await widget.locator("details.own > summary").click();
   await widget.getByRole("textbox", { name: "Conversation to import" }).fill("Dana: Hi there!\nagent: Your refund of 40 EUR for ORD-7 is on its way.");
   await widget.getByRole("button", { name: "Import" }).click();
   assert.equal(await widget.getByRole("combobox", { name: "Kind of turn 2" }).inputValue(), "decision");
-  assert.ok((await fetched()).includes("/site/pkg/compaction-own_bg.wasm"));
+  assert.ok((await fetched()).includes("/site/pkg/compaction-config_bg.wasm"));
   // The turns so far replay on it: the imported conversation opens at turn 0, the others kept theirs.
   assert.match(await widget.getByRole("status").textContent(), /^Imported 2 turns/);
   assert.deepEqual(await page.evaluate(() => window.violations), []);
@@ -102,7 +102,7 @@ test("the panel for a reader's own conversation, and the core that imports one, 
   const { page, problems, fetched } = await openPage("tests/e2e/pages/site-compaction.html");
   const widget = page.locator("memory-compaction");
   await widget.getByRole("button", { name: "Add next turn" }).waitFor(WAIT);
-  const lazy = (paths) => paths.filter((path) => /\/own-|-own[-_]|-script[-_]|\/links-|\/settings-/.test(path));
+  const lazy = (paths) => paths.filter((path) => /\/own-|-config[-_]|\/links-|\/settings-/.test(path));
   assert.deepEqual(lazy(await fetched()), []);
 
   await widget.locator("details.own > summary").click();
@@ -112,10 +112,10 @@ test("the panel for a reader's own conversation, and the core that imports one, 
   assert.equal(await widget.getByRole("combobox", { name: "Kind of turn 1" }).inputValue(), "chatter");
   const paths = lazy(await fetched());
   assert.ok(paths.some((path) => /^\/site\/own-\w+\.js$/.test(path)), paths.join("\n"));
-  assert.ok(paths.includes("/site/pkg/compaction-own_bg.wasm"), paths.join("\n"));
-  // No core that plays the refund desk only is fetched twice over: the element now has its script core.
+  assert.ok(paths.includes("/site/pkg/compaction-config_bg.wasm"), paths.join("\n"));
+  // No core is fetched twice over: the element now has the core with `withConfig` and the import.
   assert.deepEqual((await fetched()).filter((path) => path.endsWith(".wasm")),
-    ["/site/pkg/compaction-own_bg.wasm", "/site/pkg/compaction_bg.wasm"]);
+    ["/site/pkg/compaction-config_bg.wasm", "/site/pkg/compaction_bg.wasm"]);
   assert.deepEqual(await page.evaluate(() => window.violations), []);
   assert.deepEqual(problems, []);
 });
@@ -198,25 +198,25 @@ test("a page with only <memory-forgetting> fetches neither the session nor the p
   assert.deepEqual(problems, []);
 });
 
-test("a custom scenario loads the core that checks one: at once when the page has it, or when it is given", async () => {
+test("a custom scenario loads the core with withConfig: at once when the page has it, or when it is given", async () => {
   const scenario = { facts: [{ text: "the cat is Misu", importance: 0.9 }, { text: "the dog is Rex", importance: 0.4 }] };
-  // Given later: the element played the refund desk on its small core, then switches.
+  // Given later: the element played the refund desk on the seed's core, then switches.
   const { page, problems, fetched } = await openPage("tests/e2e/pages/site-forgetting.html");
   const widget = page.locator("memory-forgetting");
   await widget.getByRole("slider", { name: "time" }).waitFor(WAIT);
-  assert.deepEqual((await fetched()).filter((path) => /scenario/.test(path)), []);
+  assert.deepEqual((await fetched()).filter((path) => /-config/.test(path)), []);
   await page.evaluate((value) => (document.querySelector("memory-forgetting").scenario = value), scenario);
   const store = widget.getByRole("table", { name: "The store, ranked by score" });
   await store.getByRole("row").filter({ hasText: "the cat is Misu" }).waitFor(WAIT);
   assert.equal(await store.locator("tbody tr").count(), 2);
-  assert.ok((await fetched()).includes("/site/pkg/forgetting-scenario_bg.wasm"));
+  assert.ok((await fetched()).includes("/site/pkg/forgetting-config_bg.wasm"));
   assert.equal(await widget.getByRole("alert").isHidden(), true);
   // The slider and the knobs work on the new core.
   await widget.getByRole("slider", { name: "time" }).fill("6");
   assert.match(await widget.getByRole("status").textContent(), /t = 6/);
   assert.deepEqual(problems, []);
 
-  // In the page from the start: only the core that checks it is fetched.
+  // In the page from the start: only the core with `withConfig` is fetched.
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A custom scenario</title>
 <script type="module" src="/site/widgets.js"></script></head><body>
 <memory-forgetting scenario="#facts"></memory-forgetting>
@@ -227,8 +227,8 @@ test("a custom scenario loads the core that checks one: at once when the page ha
   await opened.page.getByRole("table", { name: "The store, ranked by score" }).getByRole("row")
     .filter({ hasText: "the dog is Rex" }).waitFor(WAIT);
   const paths = await opened.page.evaluate(() => performance.getEntriesByType("resource").map((r) => new URL(r.name).pathname));
-  assert.ok(paths.includes("/site/pkg/forgetting-scenario_bg.wasm"), paths.join("\n"));
-  assert.deepEqual(paths.filter((path) => /_bg\.wasm$/.test(path)), ["/site/pkg/forgetting-scenario_bg.wasm"]);
+  assert.ok(paths.includes("/site/pkg/forgetting-config_bg.wasm"), paths.join("\n"));
+  assert.deepEqual(paths.filter((path) => /_bg\.wasm$/.test(path)), ["/site/pkg/forgetting-config_bg.wasm"]);
   assert.deepEqual(opened.problems, []);
 });
 
@@ -407,9 +407,9 @@ test("with the async loader, a scenario=\"#id\" script after its element is stil
   await widget.getByRole("status").filter({ hasText: "Ready" }).waitFor(WAIT);
   assert.match(await widget.getByRole("status").textContent(), /Ready: 2 turns/);
   assert.equal(await widget.getByRole("alert").isHidden(), true);
-  // Its script is played by the core that checks one (the preloaded core plays the refund desk).
+  // Its script is played by the core with `withConfig` (the preloaded core has the seed's settings only).
   const paths = await page.evaluate(() => performance.getEntriesByType("resource").map((r) => new URL(r.name).pathname));
-  assert.ok(paths.includes("/site/pkg/compaction-script_bg.wasm"), paths.join("\n"));
+  assert.ok(paths.includes("/site/pkg/compaction-config_bg.wasm"), paths.join("\n"));
   assert.deepEqual(problems, []);
 });
 

@@ -34,10 +34,11 @@ const pageText = (page, gap = " ") => page.evaluate((gap) => {
   return out.map((text) => text.replace(/\s+/g, " ")).join(gap).replace(/ +/g, " ");
 }, gap);
 
-/** The refund desk under the compaction widget's settings, from the page's own wasm module. */
+/** The refund desk under the compaction widget's settings, from the full core (every core answers as it). */
 const coreSession = (page, config, turn) => page.evaluate(async ([config, turn]) => {
-  const { Session } = await import("./pkg/elements.js");
-  const session = Session.withSettings(config.budget, config.hotN, config.compactAt); // as `elements` takes them
+  const core = await import("./pkg/agent_memory_widgets.js");
+  await core.default();
+  const session = core.Session.withConfig(config);
   session.goTo(turn);
   const state = session.state();
   session.free();
@@ -449,6 +450,8 @@ test("#16.4 an invalid knob is marked at the input, and shows the value in force
     const input = widget.getByRole("spinbutton", { name });
     await input.fill(bad);
     await input.press("Enter");
+    // The first setting of its own waits for the core with `withConfig`, which judges it.
+    await widget.locator(`[aria-invalid="true"]`).waitFor({ timeout: 5000 });
     assert.equal(await input.getAttribute("aria-invalid"), "true", name);
     const message = widget.locator(`#${await input.getAttribute("aria-describedby")}`);
     assert.match(await message.textContent(), rule);

@@ -110,8 +110,9 @@ test("the budget knob moves the crossings, and Seed values restores 40 / 2 / 4 /
   const shown = await widget.getByRole("region", { name: "steps" }).locator("li.crossed .line")
     .evaluateAll((lines) => lines.map((line) => Number(/^turn (\d+)/.exec(line.textContent)[1])));
   const expected = await page.evaluate(async () => {
-    const { Session } = await import("./pkg/elements.js");
-    const session = Session.withSettings(60);
+    const core = await import("./pkg/agent_memory_widgets.js");
+    await core.default();
+    const session = core.Session.withConfig({ budget: 60 });
     while (session.addTurn() !== null);
     const crossings = session.state().crossings;
     session.free();
