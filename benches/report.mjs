@@ -1,7 +1,8 @@
 // The last step of `make bench`: gathers what the other steps measured, in this one run, and
 // prints one table, also written to BENCHMARKS.md with the machine and the date.
 //
-//   sizes      benches/sizes.mjs over www/ and dist/
+//   sizes      benches/sizes.mjs over site/ and dist/
+//   cores      www/cores.js's table, each core's wasm in site/pkg/
 //   browser    target/bench/browser.json      (node benches/browser.mjs)
 //   native     target/criterion/**/estimates.json   (cargo bench --bench scaling)
 //   memory     target/bench/memory.json       (cargo bench --bench memory)
@@ -11,7 +12,8 @@ import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { execSync } from "node:child_process";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
-import { ROOT, measurePages } from "./sizes.mjs";
+import { ROOT, measure, measurePages } from "./sizes.mjs";
+import { CORES, coreFor, needsServed, own } from "../www/cores.js";
 
 const json = (path) => JSON.parse(readFileSync(join(ROOT, path), "utf8"));
 const kb = (bytes) => (bytes / 1000).toFixed(1);
@@ -45,21 +47,58 @@ const pageDetails = (page) => `<details><summary>${pageName(page)}</summary>
 ${table(["file", "raw KB", "gzip KB"], page.rows.map((r) => [code(r.file), kb(r.raw), kb(r.gzip)]))}
 
 </details>`;
-const sizeRow = (page) => [pageName(page), kb(page.total.raw), `**${kb(page.total.gzip)}**`, kb(page.goal), verdict(page.total.gzip <= page.goal), kb(page.budget)];
+const sizeRow = (page) => [pageName(page), kb(page.total.raw), `**${kb(page.total.gzip)}**`, kb(page.budget)];
 sections.push(`## Size of each kind of page
 
 What a page downloads for its widgets (gzip -9), from \`site/\` as \`make serve\` serves it (minified; a page
-fetches only its elements' modules and one wasm core: ARCHITECTURE.md). The page's own HTML is not
+fetches only its elements' modules and one wasm core: "The cores" below). The page's own HTML is not
 counted; the index page's stylesheet is. The size test in \`make test\` fails above each budget.
 
-${table(["page", "raw KB", "gzip KB", "goal KB", "goal", "budget KB"], [...pages, dist].map(sizeRow))}
+${table(["page", "raw KB", "gzip KB", "budget KB"], [...pages, dist].map(sizeRow))}
 
 ${pages.map(pageDetails).join("\n\n")}
 
 Loaded on demand, not counted above: ${pageName(onDemand)}, **${kb(onDemand.total.gzip)} KB** gzip
 (${onDemand.rows.map((r) => `${code(r.file)} ${kb(r.gzip)}`).join(", ")}), on the index page too:
-every page's core plays the refund desk only, and a reader's own conversation is played by the
-core that also imports one, which only a reader who brings one needs.`);
+a page's core has each class with the seed's settings, and a reader's own conversation is played
+through \`withConfig\` by the core that also imports one (\`${coreFor([own("compaction")])}\`), which
+only a reader who brings one needs.`);
+
+// The cores: each one's wasm, and what the pages that load it save by it.
+const coreNames = Object.keys(CORES);
+const coreGzip = Object.fromEntries(coreNames.map((name) => [name, measure(`site/pkg/${name}_bg.wasm`).gzip]));
+const firstServing = (needs, names) => names.find((name) => needs.every((need) => needsServed(name).includes(need)));
+/**
+ * The least that the pages loading core `name` save by it: over every set of needs it is the
+ * smallest core for, the next core that would serve them, were it not in the table.
+ */
+function leastSaving(name) {
+  const served = needsServed(name);
+  const others = coreNames.filter((other) => other !== name);
+  let least = null;
+  for (let set = 1; set < 2 ** served.length; set++) {
+    const needs = served.filter((_, i) => set & (1 << i));
+    if (coreFor(needs) !== name) continue;
+    const next = firstServing(needs, others);
+    if (next === undefined) continue;
+    const saving = coreGzip[next] - coreGzip[name];
+    if (least === null || saving < least.saving) least = { saving, next };
+  }
+  return least;
+}
+const coreRow = (name) => {
+  const least = leastSaving(name);
+  const saved = least === null ? "–" : least.saving >= 2000 ? kb(least.saving) : `**${kb(least.saving)}: under 2**`;
+  return [code(name), CORES[name].map(code).join(", "), kb(coreGzip[name]), saved, least === null ? "none" : code(least.next)];
+};
+sections.push(`## The cores
+
+The wasm cores of \`www/cores.js\`, smallest first: each is the crate built with these Cargo features (and
+\`wasm-runtime\`), gzip -9 as served. A page loads the first core that serves every element on it
+(ARCHITECTURE.md, "Boundaries"). A core stays in the table only if the pages that load it save at least
+2 KB by it: over every set of needs it is chosen for, against the next core that would serve them.
+
+${table(["core", "Cargo features", "wasm gzip KB", "saves its pages at least KB", "against"], coreNames.map(coreRow))}`);
 
 // First meter.
 if (existsSync(join(ROOT, "target/bench/first-meter.json"))) {
@@ -191,6 +230,100 @@ Every ratio below comes from one run; these machines are noisy, so compare withi
 
 ${sections.join("\n\n")}
 
+## Loading only what a page uses
+
+How a page loads its elements and one core is in ARCHITECTURE.md ("Boundaries"). What each step
+of that design was worth when it was taken, in gzip; where "What each size saving was worth"
+below has the figures, this names its round instead of repeating them. Steps marked *later
+removed* or *later replaced* are not in today's build.
+
+- **One core per element family**, the crate built with some of its exports (Cargo features;
+  link-time optimisation drops what no export reaches): issue 11's first table.
+- **One core for the whole page.** The loader picks the core that serves every element on the
+  page, so the index page compiles \`elements\` once rather than four cores with the same code in
+  each; \`elements\` leaves out \`importConversation\`, whose core a reader fetches when they first
+  import ("Issue 11 again").
+- **What few readers use, loaded when they first use it**: the panel for a reader's own
+  conversation (\`own.js\`) and the core that imports one, links (\`links.js\`, \`streams.js\`), and the
+  knobs with the code that applies a setting (\`settings.js\`), which a link's state and an import
+  also load ("Issue 11 again", the seventh round). The two compaction elements' shared code
+  (\`session.js\`, \`conversation.js\`) is a chunk the other pages never fetch.
+- **Cores that play the refund desk** (the round after "Issue 11 again"): a custom script's or
+  scenario's checks, about a fifth of a core, left the family cores for cores of their own
+  (\`compaction-script\`, \`playground-script\`, \`forgetting-scenario\`, and with the import
+  \`compaction-own\` and \`playground-own\`: eleven cores). *Later replaced*: nine cores from one
+  table, \`www/cores.js\`, where each family's script and import cores are one \`config\` core
+  (\`withConfig\`, and for the compaction families \`importConversation\`).
+- **\`withSettings\` cores** (the third round): the family cores took their settings as numbers,
+  without the reader of options objects. *Later removed: one constructor API.* A class without
+  the \`with-config\` feature has its constructor alone, and an element with a setting of its own
+  loads its family's \`config\` core ("The cores" above gives the difference).
+- **The site build** (\`tools/build-site.mjs\`, esbuild): modules minified, shared code split into
+  chunks, the shadow stylesheet inlined as constructed stylesheets, each element's rules
+  (\`@elements\` in \`style.css\`) in its own module (after issue 11's first table) and the panel's
+  in \`own.js\` (the third round), and preload hints for the modules and the core the index page's
+  elements will ask for.
+- **trim-glue** (the third round): \`tools/trim-glue.mjs\` left \`initSync\`, the warnings for
+  deprecated call forms and a \`TextEncoder.encodeInto\` fallback out of each element core's glue.
+  *Removed: 0.11 KB for a fragile rewrite*; the glue tools that remain check the wasm-bindgen
+  version they were written for and fail on a glue they do not know.
+- **The first meter sooner** (\`benches/first-meter.mjs\`; "Issue 11 again" and the eighth round):
+  the state \`<memory-compaction>\` opens in, computed at build time by the compaction core in Node,
+  is painted as the element connects and then taken over in place by the core (today
+  \`www/opening.js\`, which \`tools/opening.mjs\` writes and \`www/\` and \`site/\` import alike; at
+  first the build injected it with an esbuild \`define\`); the loader is \`async\` and starts the
+  core as it sees the first element; the first widget builds first, each other one in a task
+  of its own after the frame that shows it. A render-blocking compaction module was measured
+  and not used.
+
+## The wasm size rules
+
+What each rule of ARCHITECTURE.md's "How we keep the wasm small" was worth when it was adopted,
+in gzip of the cores, with the same conventions as above.
+
+- **No \`str\` pattern searches** (now a lint on \`str::contains\`): a char set as \`matches!\` and a
+  byte-window substring scan (issue 11's first table).
+- **Options read by hand, not serde \`Deserialize\`** (the first table). **Our own number
+  formatting** in error messages (\`src/error.rs\`), not \`{}\` on \`f64\`: about 10 KB.
+- **Unicode's case folding from a table of 206 runs** (\`src/case.rs\`), not \`to_lowercase\`, whose
+  tables std would add (the eighth round). At first only in the cores that took custom
+  scenarios; today in every core that holds a store, and case mapping is a lint.
+- **Purpose-built collections.** The store's ranking in sorted chunks of at most 512
+  (\`src/forgetting/ranking.rs\`): 3.7 KB less on the forgetting core than a \`BTreeSet<Rank>\`,
+  and writes at capacity 1e6 cost 1.35x those at 1e3, against 1.9x. One non-generic \`HashIndex\`
+  for ids and texts (\`src/forgetting/index.rs\`): 1.0 KB less on each forgetting core than two
+  FNV \`HashMap\`s. The window's \`Queue\` (\`src/queue.rs\`): 0.45 KB less on the compaction core and
+  1.2 KB on the playground's than \`VecDeque\`. One heapsort (\`src/sort.rs\`) in place of core's two
+  sorts: 4.8 KB. The size-class allocator in place of dlmalloc: issue 11's first table.
+- **Plain loops, not \`collect::<Result<Vec<_>, _>>()\`**: each such chain is a \`try_fold\` of its
+  own, about 1 KB raw. The scenario's four as loops: 0.9 KB on the forgetting core; a list's
+  items read by one non-generic \`object_item\`: 0.2 KB.
+- **Our own snapshot serializer** (\`src/wasm/snapshot.rs\`): the JS strings of field names in a
+  direct-mapped table of 256 slots, not serde-wasm-bindgen's \`HashMap\` in a thread-local, 1.3 KB
+  off each core, \`state()\` at 1.15x its old time; then wasm-bindgen's own values and one
+  non-generic step per field ("Issue 11 again").
+- **The build's rewrites**: short import names (\`tools/minify-names.mjs\`) and no dead slots in
+  the function table (\`tools/drop-dead-shims.mjs\`: 0.2 to 0.8 KB a core), both in "Issue 11
+  again"; \`wasm-opt -O1\`, which no other setting beats on gzip (the first table, the sixth round).
+- **No \`core::fmt\`**: a \`no_std\` wasm build whose panic handler traps, \`text!\` for messages,
+  \`src/float.rs\` for the rounding \`core\` lacks (the round after "Issue 11 again"). Today only the
+  project's own builds are \`no_std\`, through the \`wasm-runtime\` feature.
+- **No char search for one character**: \`js_message\` without \`contains('_')\` (the third round).
+- **No panic paths of our own** (the fourth round); clippy now holds it, with
+  \`indexing_slicing\`, \`unwrap_used\`, \`expect_used\` and \`panic\` as errors on every core. Left:
+  \`Vec::insert\`'s and \`remove\`'s checks (0.1 KB) and \`alloc\`'s own panic on a failed allocation.
+- **What few pages use, in a core of its own**: \`importConversation\` first, 4 KB off the
+  compaction and playground cores; then custom scripts and scenarios (the round after "Issue 11
+  again"), and \`elements\` 62 → 59. *Later replaced* by the \`config\` cores of one table (above).
+- **ASCII twins of the text rules** (the fourth and fifth rounds: capitals, word splits, trims
+  and Letta's clip the ASCII way in the cores that played only the refund desk). *Later removed:
+  one Unicode behaviour in every build.* \`js_message\` still reads a field's bytes, in every
+  build alike: a field is one of the crate's own ASCII names.
+- **\`withSettings\` cores** (the third round). *Later removed: one constructor API.*
+- **gzip counts code once**: merging look-alike copies of a generic function saves raw bytes and
+  little or no gzip (the third round's "tried and not kept"). What costs gzip is code and data
+  unlike the rest.
+
 ## What each size saving was worth
 
 Measured while building, each step on top of the one before (wasm only, gzip -9):
@@ -200,7 +333,7 @@ Measured while building, each step on top of the one before (wasm only, gzip -9)
 | first build: opt-level 3, \`wasm-opt -Oz\`, serde \`Deserialize\` at the boundary | 196.0 | 84.7 |
 | read JS options by hand instead of serde \`Deserialize\` (drops serde's float-formatting error messages) | 160.7 | 71.6 |
 | unstable sort in the timeline replay (one sort implementation instead of two) | 159.3 | 70.9 |
-| ASCII case folding for duplicate facts instead of \`str::to_lowercase\` (its Unicode tables) | 141.5 | 62.0 |
+| ASCII case folding for duplicate facts instead of \`str::to_lowercase\` (its Unicode tables; later replaced: Unicode's simple case folding from a table of runs, \`src/case.rs\`) | 141.5 | 62.0 |
 | \`opt-level = "z"\` (3: 62.0, "s": 62.1) | 138.6 | 60.5 |
 | \`wasm-opt -O1\` instead of \`-Oz\`: larger raw, but it compresses better (no wasm-opt: 58.2) | 147.7 | 57.0 |
 | then features: the policy playground (six policies), consolidation, forecasts and the decay chart | 203.0 | 75.8 |
@@ -325,8 +458,8 @@ table at the top measures it):
 |---|---|---|---|---|---|---|
 | before (the round above's last bench) | 39.6 | 52.6 | 54.1 | 39.0 | 99.5 | 100.4 |
 | the wasm build \`no_std\`, with a panic handler that traps, and messages built by \`text!\` instead of \`format!\` (\`src/text.rs\`; f64's rounding from \`src/float.rs\`): no core has \`core::fmt\` any more (compaction core 24.8 → 22.1, forgetting 35.8 → 33.3, full 68.5 → 65.7) | 36.9 | 49.7 | 50.3 | 36.3 | 95.8 | 97.0 |
-| custom scenarios in a core of their own (\`forgetting-scenario\`): the \`forgetting\` and \`elements\` cores play the refund desk (forgetting core 33.3 → 27.2); a page with a scenario 49.9 | 37.1 | 43.7 | 50.5 | 36.5 | 91.8 | 97.0 |
-| custom scripts too (\`compaction-script\`, \`playground-script\`, and with \`importConversation\` \`compaction-own\`, \`playground-own\`, which replace the import core): compaction core 21.9 → 17.9; a page with a script 37.4 and 50.7, as before; the own-conversation panel 30.5 on demand (was 15.5) | 33.4 | 43.8 | 46.8 | 36.7 | 88.9 | 97.4 |
+| custom scenarios in a core of their own (\`forgetting-scenario\`; later replaced by \`forgetting-config\`, one table's \`config\` core): the \`forgetting\` and \`elements\` cores play the refund desk (forgetting core 33.3 → 27.2); a page with a scenario 49.9 | 37.1 | 43.7 | 50.5 | 36.5 | 91.8 | 97.0 |
+| custom scripts too (\`compaction-script\`, \`playground-script\`, and with \`importConversation\` \`compaction-own\`, \`playground-own\`, which replace the import core; later merged into \`compaction-config\` and \`playground-config\`): compaction core 21.9 → 17.9; a page with a script 37.4 and 50.7, as before; the own-conversation panel 30.5 on demand (was 15.5) | 33.4 | 43.8 | 46.8 | 36.7 | 88.9 | 97.4 |
 | a review's fixes to the switching of cores (a reconnected element keeps its core, a first build waits for the core its settings need, \`reconfigure\` builds only on a core that serves them), in the code every element shares | 33.6 | 43.9 | 47.0 | 36.8 | 89.1 | 97.6 |
 
 The round above found that a builder in place of \`format!\` saved nothing, because std's panic
@@ -353,15 +486,15 @@ of the one before:
 | step | compaction | forgetting | playground | f. playground | index | bundle |
 |---|---|---|---|---|---|---|
 | before (the round above's last bench) | 33.6 | 43.9 | 47.0 | 36.8 | 89.1 | 97.6 |
-| each element core's glue without \`initSync\`, the warnings for deprecated call forms and a \`TextEncoder.encodeInto\` fallback (\`tools/trim-glue.mjs\`; the full core keeps them) | 33.5 | 43.8 | 46.8 | 36.6 | 88.9 | 97.6 |
+| each element core's glue without \`initSync\`, the warnings for deprecated call forms and a \`TextEncoder.encodeInto\` fallback (\`tools/trim-glue.mjs\`; the full core keeps them; trim-glue later removed: 0.11 KB for a fragile rewrite) | 33.5 | 43.8 | 46.8 | 36.6 | 88.9 | 97.6 |
 | the rules of the panel for a reader's own conversation in \`own.js\`, adopted when it builds the panel (\`@elements own\`): the panel on demand 30.3 → 30.7; and one \`hasScenario()\` in the code every element shares | 33.3 | 43.8 | 46.7 | 36.7 | 88.6 | 97.5 |
-| \`Error::js_message\` without a \`contains('_')\` test (char search code, 0.25 off every core), and the elements' own cores taking their settings as numbers (\`withSettings\`) without the reader of options objects (\`withConfig\` only in the cores that take a script or scenario, and the full core): compaction core 17.8 → 15.5, forgetting 26.9 → 24.6 | 30.7 | 41.3 | 44.3 | 34.7 | 86.6 | 97.5 |
-| \`Session.script()\` only in the cores that take a script (a typed turn takes the refund desk's turns from the script core it switches to) | 30.4 | 41.3 | 44.1 | 34.7 | 86.4 | 97.6 |
-| a review's fixes: the elements refuse a script or scenario on a core that cannot take one rather than drop it, and the stream's length message says the length | 30.4 | 41.4 | 44.1 | 34.8 | 86.5 | 97.6 |
+| \`Error::js_message\` without a \`contains('_')\` test (char search code, 0.25 off every core), and the elements' own cores taking their settings as numbers (\`withSettings\`, later removed: one constructor API) without the reader of options objects (\`withConfig\` only in the cores that take a script or scenario, and the full core): compaction core 17.8 → 15.5, forgetting 26.9 → 24.6 | 30.7 | 41.3 | 44.3 | 34.7 | 86.6 | 97.5 |
+| \`Session.script()\` only in the cores that take a script (a typed turn takes the refund desk's turns from the script core it switches to; later undone: every core's classes have the full core's methods) | 30.4 | 41.3 | 44.1 | 34.7 | 86.4 | 97.6 |
+| a review's fixes: the elements refuse a script or scenario on a core that cannot take one rather than drop it (later: they wait for a core that takes it, then apply it), and the stream's length message says the length | 30.4 | 41.4 | 44.1 | 34.8 | 86.5 | 97.6 |
 
 Tried and not kept (gzip of the core): \`withSettings\` in every core, the full core too, so that
 the elements need not ask which way in their core has (the full core 1.3 larger, the bundle 1.4:
-from then on each core has one of the two); \`withSettings\` refusing a value that is not a number
+from then on each core has one of the two, until \`withSettings\` was removed); \`withSettings\` refusing a value that is not a number
 with \`withConfig\`'s words for its type (+1.0 on each core, 0.7 of it the words; it takes numbers
 as every other method does, JS converting); an override of serde's \`collect_seq\` in the snapshot
 serializer, one loop per element type in place of serde's 176 bytes a type (280 bytes raw off the
@@ -381,7 +514,7 @@ Issue 11, a fourth round. Pages in gzip KB:
 | step | compaction | forgetting | playground | f. playground | index | bundle |
 |---|---|---|---|---|---|---|
 | before (the round above) | 30.4 | 41.4 | 44.1 | 34.8 | 86.5 | 97.6 |
-| the cores without custom scripts test a word for a capital the ASCII way (the refund desk is ASCII, and a test keeps it so): \`char::is_uppercase\`'s Unicode table goes, compaction core 15.16 → 14.52 | 29.8 | 41.4 | 43.6 | 34.8 | 86.0 | 97.6 |
+| the cores without custom scripts test a word for a capital the ASCII way (the refund desk is ASCII, and a test keeps it so; an ASCII twin of a text rule, later removed: one Unicode behaviour in every build): \`char::is_uppercase\`'s Unicode table goes, compaction core 15.16 → 14.52 | 29.8 | 41.4 | 43.6 | 34.8 | 86.0 | 97.6 |
 | no panic paths of our own. First \`error::fixed\` writes its digits into bytes, not a \`String\` it \`remove\`s from and \`pop\`s (their panics and a UTF-8 decoder; 0.2 off the compaction and forgetting cores); then \`get\`, \`split_at_checked\`, \`retain\` and matches where indexing, slicing, \`drain\` and \`remove\` called core's precompiled panics, which build their messages (the \`str\` slice's formats the characters around the cut). Cores (measured as ARCHITECTURE.md's last rule says; served files differ by 0.1 or 0.2): compaction 14.5 → 13.9, forgetting 24.6 → 24.0, playground 27.2 → 23.8 for its own policies' sites (chiefly the \`str\` slice panic in Letta's clip), \`elements\` 51.2 → 47.4 (served) | 29.2 | 40.8 | 39.9 | 34.2 | 82.3 | 93.6 |
 | \`importConversation\` splits lines and speakers on bytes (\`text::lines\`, \`text::split_at_byte\`), so core's char searcher, \`memchr\` and the last slice panic leave the cores that import: the full core 61.9 → 61.4, the own-conversation panel on demand 30.3 → 29.8 | 29.2 | 40.8 | 39.9 | 34.2 | 82.3 | 92.8 |
 
@@ -415,7 +548,8 @@ code (0.2 less), the element with its conversation mixin (0.3 less, but the play
 the mixin).
 
 Issue 11, a fifth round. Three changes took bytes off; two fixes of what a reader found untrue
-added some back:
+added some back (the first two are ASCII twins of the text rules, later removed: one Unicode
+behaviour in every build):
 - the cores without custom scenarios trim fact texts the ASCII way (the built-in facts are ASCII,
   and a test keeps them so): \`str::trim\`'s decoding and Unicode table go (forgetting core −0.44);
 - the cores without custom scripts split words on ASCII space (\`text::words\`), test capitals and
@@ -454,7 +588,7 @@ Tried and not kept:
   "ignoring case"; the store ignores ASCII case only. \`to_lowercase\` in the match (only in the
   cores that take custom scenarios: the others hold ASCII text) made the \`forgetting-scenario\`
   core 32.5 → 43.3 KB, and the bundle as much. README says which case is ignored. (The eighth
-  round below does it with a table of its own, for 1.4 KB.)
+  round below does it with a table of its own, for 1.4 KB; today in every build.)
 - **Digits and camelCase without \`char\`s in the error messages** (\`push_digit\` from a digit
   string, \`js_message\` cut at \`_\` on bytes): 0.1 to 0.2 larger; \`str::get\` and the split cost
   more than the UTF-8 encoder and decoder they replace.
@@ -477,7 +611,7 @@ which outside reads of the page asked for, added a little more back. Pages in gz
 | each element's placeholder heights in its own rules, as custom properties that one set of width steps reads | 28.6 | 40.4 | 39.6 | 33.6 | 82.4 | |
 | the meter shows a crossing's peak, then the window COMPACT left, never counting down through sizes the window never had (SPEC: it always describes one moment) | 28.5 | 40.4 | 39.6 | 33.5 | 82.3 | |
 | what outside reads found untrue, mended: captions, the step log, the crossing note, a scheduled read before a write at the same time, a fact evicted at t = 0 kept on the chart, one sparkline scale | 28.6 | 40.5 | 39.7 | 33.6 | 82.6 | 93.5 |
-| the loader in the code every element shares (\`www/loader.js\`): \`widgets.js\` is one call to it, so no file is fetched for the loader alone | 28.4 | 40.3 | 39.5 | 33.4 | 82.4 | 93.6 |
+| the loader in the code every element shares (\`www/loader.js\`): \`widgets.js\` is one call to it, so no file is fetched for the loader alone (later: the loader in \`widgets.js\` itself and \`cores.js\` a chunk both share, so that nothing imports in a circle) | 28.4 | 40.3 | 39.5 | 33.4 | 82.4 | 93.6 |
 | a third outside read, for keyboard and embedders: focus kept in the widget when an action disables, hides or rebuilds its control (\`keepFocus\` in \`widget.js\`), neutrals mixed from the text and background colours in use (a dark mdBook on a light system), the events and announcements that were missing | **28.7** | **40.7** | **39.9** | **33.8** | **82.8** | **94.0** |
 
 What the compaction page runs before a reader touches it, from Chromium's JavaScript coverage
@@ -566,7 +700,24 @@ opened under its table, truer words) added 0.05 to 0.5 KB (0.5 on the index page
 and a write that repeats an active fact's text now ignores case as Unicode folds it (SPEC §3),
 from a table of 206 runs (\`src/case.rs\`, checked against std's case mappings for every
 \`char\`), only in the cores that take custom scenarios: +1.4 KB on a page with a custom scenario
-and +1.8 KB in the bundle, where std's case tables would have added 10.8.`;
+and +1.8 KB in the bundle, where std's case tables would have added 10.8 (today in every core
+that holds a store: the last round below).
+
+Issue "One behaviour, one table, one build": features add code and never change an answer. Every
+text rule is Unicode in every build (the ASCII twins are gone); \`withSettings\` and the \`options\`,
+\`script\` and \`scenario\` features are gone, and \`with-config\` gives every exported class
+\`withConfig\` (\`import\` adds \`importConversation\`); the cores are nine, from one table
+(\`www/cores.js\`), each family's script and import cores merged into its \`config\` core, and
+\`forgetting-playground\` has \`withConfig\` from the start, because its stream buttons need it. All
+cores build in one target dir; trim-glue is gone; the opening state is \`www/opening.js\`; the
+loader is in \`widgets.js\`, and \`cores.js\` a chunk the loader and the elements share. Cores in gzip
+KB, as built from the tree after commit 1adfd6b against the served cores of the last bench
+(a9148f7): compaction +0.6, forgetting +0.8, playground +0.4, \`elements\` −0.4, and forgetting
+playground +3.5 (its \`withConfig\`); \`compaction-config\` weighs what \`compaction-own\` did and
+\`forgetting-config\` what \`forgetting-scenario\` did, and \`playground-config\` is 3.6 more than
+\`playground-script\`, which did not import. The price is paid by a page whose element sets a
+number of its own (a \`budget\`, a \`half-life\`): it now loads its family's \`config\` core, where a
+\`withSettings\` core served it before.`;
 
 writeFileSync(join(ROOT, "BENCHMARKS.md"), report);
 console.log(report);

@@ -2,8 +2,8 @@
 //!
 //! A store compares fact texts ignoring case (SPEC §3): two texts are the same when their letters
 //! fold to the same letters, as Unicode's caseless matching has it. std has no case folding, and
-//! `char::to_lowercase` would bring its case tables, 10.8 KB of gzip on a core that takes custom
-//! scenarios (ARCHITECTURE.md). The letters that fold come in runs, such as A to Z (each 32 below
+//! `char::to_lowercase` would bring its case tables into the wasm, several times this table's
+//! size (BENCHMARKS.md). The letters that fold come in runs, such as A to Z (each 32 below
 //! its folded form) or Ā, Ă, Ą, ... (every other code point, each 1 below it), so 206 runs hold
 //! the whole mapping. A unit test checks it against std's case mappings for every `char`.
 

@@ -81,7 +81,8 @@ export function needsServed(name) {
  *
  *   coreFor(["compaction"])                   // "compaction"
  *   coreFor(["compaction", "playground"])     // "playground"
- *   coreFor(["compaction", "forgetting"])     // "agent_memory_widgets"
+ *   coreFor(["compaction", "forgetting"])     // "elements"
+ *   coreFor([config("compaction"), "forgetting"])  // "agent_memory_widgets"
  *   coreFor([config("compaction")])           // "compaction-config"
  *   coreFor([own("compaction")])              // "compaction-config"
  */

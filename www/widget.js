@@ -168,6 +168,12 @@ export class MemoryWidget extends HTMLElement {
       this.shadowRoot.addEventListener(type, () => (focused = this.shadowRoot.activeElement), true);
       this.shadowRoot.addEventListener(type, () => keepFocus(this.shadowRoot, focused));
     }
+    // The keys a control uses stop here, so that a docs host's shortcuts neither fire nor block it.
+    for (const type of ["keydown", "keypress", "keyup"]) {
+      this.shadowRoot.addEventListener(type, (event) => {
+        if (usesKey(event.composedPath()[0], event)) event.stopPropagation();
+      });
+    }
   }
 
   /**
@@ -603,6 +609,40 @@ export class MemoryWidget extends HTMLElement {
 export function define(name, Element, mirrors) {
   for (const [property, attribute] of Object.entries(mirrors)) mirror(Element, property, attribute);
   if (!customElements.get(name)) customElements.define(name, Element);
+}
+
+/** Keys that move a slider, a list or a scrolling region. */
+const NAVIGATION = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
+/** Keys with Ctrl or ⌘ that a text box uses: select all, copy, cut, paste, undo, redo, word moves. */
+const EDITING = new Set(["a", "c", "x", "v", "z", "y", "Backspace", "Delete", ...NAVIGATION]);
+/** The input types that are text boxes (a spin button is one: typing and arrows). */
+const TEXT_INPUT = new Set(["text", "search", "number", "email", "url", "tel", "password"]);
+
+/**
+ * Whether `control`, which has focus, uses the key of keyboard event `event`: all typing and
+ * editing in a text box; a slider's, a list's or a focusable region's navigation keys; Enter and
+ * Space on anything that can be pressed. Keys a control does not use (Escape, Tab, a letter on a
+ * button, a shortcut with Ctrl or Alt) pass through to the host page. A docs host binds keys on
+ * its document (mdBook's ← and → turn the page, reveal.js binds arrows and Space, MkDocs Material
+ * `/`, `s`, `f`, `n` and `p`), and an event that leaves a shadow root is retargeted to the host
+ * element, so the host cannot tell the key was meant for a control inside: the widget stops it.
+ */
+export function usesKey(control, event) {
+  if (!(control instanceof Element)) return false;
+  const { key } = event;
+  const shortcut = event.ctrlKey || event.metaKey || event.altKey;
+  const tag = control.localName;
+  if (tag === "textarea" || (tag === "input" && TEXT_INPUT.has(control.type)) || control.isContentEditable) {
+    return !shortcut || ((event.ctrlKey || event.metaKey) && !event.altKey && EDITING.has(key.length === 1 ? key.toLowerCase() : key));
+  }
+  if (shortcut) return false;
+  const pressed = key === "Enter" || key === " ";
+  if (tag === "input" && control.type === "range") return NAVIGATION.has(key);
+  if (tag === "select") return NAVIGATION.has(key) || pressed || key.length === 1;
+  if (tag === "input" && control.type === "radio") return NAVIGATION.has(key) || key === " ";
+  if (tag === "input" || tag === "button" || tag === "summary" || (tag === "a" && control.hasAttribute("href"))) return pressed;
+  // A focusable region or chart line: it scrolls, or moves to the next line, with the arrows.
+  return control.hasAttribute("tabindex") && (NAVIGATION.has(key) || pressed);
 }
 
 export const SVG = "http://www.w3.org/2000/svg";
