@@ -23,13 +23,14 @@ MDBOOK_VERSION := 0.4.52
 WASM_OPT := -O1 --strip-target-features --strip-debug
 PORT ?= 8000
 
-.PHONY: help serve test bench fuzz mutants build dist examples tools tools-browser tools-mdbook test-native test-miri test-wasm test-size test-fuzz test-e2e clean
+.PHONY: help serve test bench bench-sizes fuzz mutants build dist examples tools tools-browser tools-mdbook test-native test-miri test-wasm test-size test-fuzz test-e2e clean
 
 help:
 	@echo "make serve   build www/ into site/ (minified) and serve it on http://127.0.0.1:$(PORT)"
 	@echo "make test    native tests, wasm tests in headless Chromium, browser end-to-end tests"
 	@echo "make dist    one-file bundle dist/agent-memory-widgets.js and a page that opens from disk"
 	@echo "make bench   size, browser latency and memory, Lighthouse, native scaling: prints and writes BENCHMARKS.md"
+	@echo "make bench-sizes   only BENCHMARKS.md's size tables"
 	@echo "make fuzz    a long fuzz of the release package: FUZZ_ITER=100000 make fuzz (FUZZ_SEED to replay)"
 	@echo "make mutants mutation testing of src/ (not the wasm boundary): prints the score (TESTING.md)"
 
@@ -180,6 +181,10 @@ bench: tools tools-browser dist
 	node benches/first-meter.mjs > target/bench/first-meter.json
 	node benches/lighthouse.mjs
 	node benches/report.mjs
+
+# Only the size tables of BENCHMARKS.md, measured now (a full `make bench` takes long).
+bench-sizes: dist
+	node benches/report.mjs --sizes
 
 ## Mutation testing ---------------------------------------------------------------------------
 

@@ -100,6 +100,21 @@ The wasm cores of \`www/cores.js\`, smallest first: each is the crate built with
 
 ${table(["core", "Cargo features", "wasm gzip KB", "saves its pages at least KB", "against"], coreNames.map(coreRow))}`);
 
+// `node benches/report.mjs --sizes` (`make bench-sizes`): only the two size sections, measured
+// now, in the BENCHMARKS.md the last full run wrote; every other section is left as it was.
+if (process.argv.includes("--sizes")) {
+  const old = readFileSync(join(ROOT, "BENCHMARKS.md"), "utf8");
+  const start = old.indexOf("## Size of each kind of page");
+  let end = start;
+  do end = old.indexOf("\n## ", end + 1); while (end >= 0 && old.startsWith("\n## The cores", end));
+  if (start < 0 || end < 0) throw new Error("BENCHMARKS.md has no size section to replace: run make bench");
+  const commit = execSync("git rev-parse --short HEAD", { cwd: ROOT }).toString().trim();
+  const note = `Sizes measured again by \`make bench-sizes\` at commit ${commit}; the other sections are from the last \`make bench\`.`;
+  writeFileSync(join(ROOT, "BENCHMARKS.md"), `${old.slice(0, start)}${sections[0]}\n\n${note}\n\n${sections[1]}\n${old.slice(end)}`);
+  console.log(`${sections[0]}\n\n${sections[1]}`);
+  process.exit(0);
+}
+
 // First meter.
 if (existsSync(join(ROOT, "target/bench/first-meter.json"))) {
   const f = json("target/bench/first-meter.json");
@@ -229,6 +244,25 @@ Measured by \`make bench\` on ${new Date().toISOString().slice(0, 10)}, commit $
 Every ratio below comes from one run; these machines are noisy, so compare within a table, not across runs.
 
 ${sections.join("\n\n")}
+
+## Build
+
+Timed by hand (\`time make build\`), not by \`make bench\`: on this project's 2-core machine, idle,
+from a fresh clone with the npm packages, the wasm target and wasm-bindgen-cli already installed
+and the crates in Cargo's download cache. All nine cores share \`target/\`, so each dependency
+compiles once; each core's wasm is kept in \`target/cores/\` and built again only when \`src/\`,
+\`Cargo.toml\`, \`Cargo.lock\` or \`www/cores.js\` change.
+
+| what | command | time |
+|---|---|---|
+| a clean build, nine cores and \`site/\` | \`make build\` | 1 min 16 s |
+| again after a one-line change in \`src/\` | \`make build\` | 55 s |
+| again with nothing changed | \`make build\` | 0.4 s |
+| wasm-bindgen-cli, which \`make serve\` installs on a fresh machine | \`cargo install wasm-bindgen-cli --version 0.2.130\` | 2 min 37 s |
+
+So \`make serve\` on a fresh machine takes about 4 min 10 s: the install, \`npm ci\` and the wasm target
+(seconds each), then the clean build. (Before, with eleven cores each in a target dir of its own,
+a clean \`make build\` took 5 min 21 s on the same machine.)
 
 ## Loading only what a page uses
 
