@@ -312,7 +312,8 @@ export class MemoryWidget extends HTMLElement {
     if (!this.#coreSwitch) this.#busy(true);
     this.#coreSwitch ??= this.coreServing(this.coreNeed()).then(() => {
       this.#coreSwitch = null;
-      if (!this.#connected || connection !== this.#connection) return this.#busy(false);
+      this.#busy(false);
+      if (!this.#connected || connection !== this.#connection) return;
       this.rebuild();
     }, (error) => {
       this.#coreSwitch = null;
