@@ -495,3 +495,41 @@ test("100,000 of each kind of failing call leave the instance working", async ()
     session.free();
   }
 });
+
+// Every core: a page's own `push`, and memory that levels off, hold for each, not only the full one.
+for (const core of Object.keys(CORES)) {
+  test(`on the ${core} core, a page that replaces Array.prototype.push still gets every state, the same`, async () => {
+    const lib = await instantiate(core);
+    const classes = CLASSES.filter((cls) => cls in lib);
+    const states = () => classes.map((cls) => { const object = new lib[cls](); const state = JSON.stringify(object.state()); object.free(); return state; });
+    const before = states();
+    const push = Array.prototype.push;
+    Array.prototype.push = () => { throw new Error("a page's own push"); };
+    let during;
+    try { during = states(); } finally { Array.prototype.push = push; }
+    assert.deepEqual(during, before);
+  });
+
+  // 10,000 cycles on the full core; the others share its allocator and code, so 2,000 each.
+  const cycles = core === FULL ? 10_000 : 2_000;
+  test(`on the ${core} core, ${cycles} create/free cycles and rejected configs grow no memory`, async () => {
+    const lib = await instantiate(core);
+    const classes = CLASSES.filter((cls) => cls in lib);
+    const cycle = () => {
+      for (const cls of classes) { const object = new lib[cls](); object.state(); object.free(); }
+      if (lib.Session?.withConfig) {
+        for (const config of [{ budget: 0 }, { script: Object.assign([], { length: 1e8 }) }, { script: [{ speaker: "x", kind: "chatter", text: "y".repeat(20_001) }] }]) {
+          assert.throws(() => lib.Session.withConfig(config));
+        }
+      }
+      if (lib.FactStore?.withConfig) {
+        assert.throws(() => lib.FactStore.withConfig({ scenario: { facts: Object.assign([], { length: 2 ** 32 - 1 }) } }));
+        assert.throws(() => lib.FactStore.withConfig({ halfLife: 1e308 }));
+      }
+    };
+    for (let i = 0; i < 200; i++) cycle(); // let the allocator reach its working size
+    const before = lib.memory();
+    for (let i = 0; i < cycles; i++) cycle();
+    assert.equal(lib.memory(), before, `wasm memory grew from ${before} to ${lib.memory()} bytes`);
+  });
+}
