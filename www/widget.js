@@ -616,6 +616,8 @@ export function define(name, Element, mirrors) {
 const NAVIGATION = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
 /** Keys with Ctrl or ⌘ that a text box uses: select all, copy, cut, paste, undo, redo, word moves. */
 const EDITING = new Set(["a", "c", "x", "v", "z", "y", "Backspace", "Delete", ...NAVIGATION]);
+/** Keys no control here uses: a host's focus trap, dialogs and held-modifier tracking see them. */
+const PASS_THROUGH = new Set(["Tab", "Escape", "Shift", "Control", "Alt", "Meta", "CapsLock", "AltGraph", "ContextMenu"]);
 /** The input types that are text boxes (a spin button is one: typing and arrows). */
 const TEXT_INPUT = new Set(["text", "search", "number", "email", "url", "tel", "password"]);
 
@@ -631,6 +633,8 @@ const TEXT_INPUT = new Set(["text", "search", "number", "email", "url", "tel", "
 export function usesKey(control, event) {
   if (!(control instanceof Element)) return false;
   const { key } = event;
+  // Focus moves, Escape, function keys and modifiers alone belong to the page, from any control.
+  if (PASS_THROUGH.has(key) || /^F\d{1,2}$/.test(key)) return false;
   const shortcut = event.ctrlKey || event.metaKey || event.altKey;
   const tag = control.localName;
   if (tag === "textarea" || (tag === "input" && TEXT_INPUT.has(control.type)) || control.isContentEditable) {
@@ -641,9 +645,10 @@ export function usesKey(control, event) {
   if (tag === "input" && control.type === "range") return NAVIGATION.has(key);
   if (tag === "select") return NAVIGATION.has(key) || pressed || key.length === 1;
   if (tag === "input" && control.type === "radio") return NAVIGATION.has(key) || key === " ";
-  if (tag === "input" || tag === "button" || tag === "summary" || (tag === "a" && control.hasAttribute("href"))) return pressed;
-  // A focusable region or chart line: it scrolls, or moves to the next line, with the arrows.
-  return control.hasAttribute("tabindex") && (NAVIGATION.has(key) || pressed);
+  if (tag === "a" && control.hasAttribute("href")) return key === "Enter";
+  if (tag === "input" || tag === "button" || tag === "summary") return pressed;
+  // A scrolling region or a chart line: it scrolls, or moves to the next line, with the arrows.
+  return control.tabIndex >= 0 && control.hasAttribute("tabindex") && NAVIGATION.has(key);
 }
 
 export const SVG = "http://www.w3.org/2000/svg";
