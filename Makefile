@@ -65,6 +65,7 @@ tools-mdbook:
 # kept in target/cores/, and rebuilt only when the crate's sources or the table change.
 CORE_TABLE := $(shell node tools/cores.mjs | tr ' ' ':')
 CORES := $(foreach core,$(CORE_TABLE),$(firstword $(subst :, ,$(core))))
+$(if $(CORES),,$(error node tools/cores.mjs printed no cores: is Node installed, and does www/cores.js load?))
 features_of = $(word 2,$(subst :, ,$(filter $(1):%,$(CORE_TABLE)))),wasm-runtime
 CRATE_SOURCES := Cargo.toml Cargo.lock $(shell find src -name '*.rs') www/cores.js
 CORE_WASMS := $(CORES:%=target/cores/%.wasm)
@@ -120,8 +121,8 @@ test: tools tools-browser tools-mdbook
 	$(MAKE) --no-print-directory test-native test-miri test-wasm test-size test-fuzz test-e2e
 
 # The native suite with the default features and without any: a feature adds code, never changes
-# an answer, so the same tests pass in both (only tests/persistence.rs needs `deserialize`, which
-# it tests). The other features gate the wasm boundary alone, which test-wasm lints per core.
+# an answer, so the same tests pass in both (only what `deserialize` adds needs it: loading, in
+# tests/persistence.rs and the README's and `SavedStore`'s doctests). The other features gate the wasm boundary alone, which test-wasm lints per core.
 # The size rules in clippy.toml are for the wasm cores; native code and tests may break them.
 NATIVE_CLIPPY := -D warnings -A clippy::disallowed_macros -A clippy::disallowed_methods
 
@@ -137,9 +138,11 @@ test-native:
 # behaviour: its unit tests only (the whole suite would take far longer there). Miri needs
 # nightly: installed here, with Miri, if missing (about a minute); the first run also builds
 # Miri's standard library (about a minute more).
+MIRI_TOOLCHAIN := nightly-2026-10-30
+
 test-miri:
-	@[ "$$(rustup component list --toolchain nightly --installed 2>/dev/null | grep -cE '^(miri|rust-src)')" = 2 ] || rustup toolchain install nightly --profile minimal --component miri,rust-src
-	cargo +nightly miri test --lib allocator::
+	@[ "$$(rustup component list --toolchain $(MIRI_TOOLCHAIN) --installed 2>/dev/null | grep -cE '^(miri|rust-src)')" = 2 ] || rustup toolchain install $(MIRI_TOOLCHAIN) --profile minimal --component miri,rust-src
+	cargo +$(MIRI_TOOLCHAIN) miri test --lib allocator::
 
 # Every core's build is linted with the size rules (clippy.toml) and the panicking paths as
 # errors, so that breaking a rule fails with its reason, not only a size budget.

@@ -147,7 +147,7 @@ mod units;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-// Natively only its size-class rule is compiled, for its unit tests.
+// Natively only its unit tests (and Miri, `make test-miri`) use it.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod allocator;
 

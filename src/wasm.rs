@@ -572,9 +572,7 @@ fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
     })
 }
 
-/// The custom script in the options, if any: only a core built with the `script` feature reads
-/// one (Cargo.toml); without it, `script` is an unknown option, and neither this reader nor the
-/// script checks (`Script::within_limits`) are in the core.
+/// The custom script in the options, if any (its checks are the core's: `Script::within_limits`).
 #[cfg(all(
     feature = "with-config",
     any(feature = "element-compaction", feature = "element-playground")
@@ -629,9 +627,7 @@ fn store_options(value: &JsValue) -> Result<StoreOptions, JsError> {
     })
 }
 
-/// The custom scenario in the options, if any: only a core built with the `scenario` feature
-/// reads one (Cargo.toml); without it, `scenario` is an unknown option, and neither this reader
-/// nor the scenario checks (`Scenario::new`) are in the core.
+/// The custom scenario in the options, if any (its checks are the core's: `Scenario::new`).
 #[cfg(all(feature = "with-config", feature = "element-forgetting"))]
 fn scenario_spec(options: &options::Fields) -> Result<Option<ScenarioSpec>, JsError> {
     let Some(scenario) = options.child(

@@ -20,7 +20,8 @@ export const own = (family) => `${family}-own`;
 /**
  * The attributes that give an element settings of its own, by family: with any of them, it
  * needs its family's `config`. (`turn` and `t` are not settings: every core moves to a turn or a
- * time.) The elements read their lists here, so the page's choice of core and theirs agree.
+ * time.) The page's choice of core (`pageNeeds`) and each element's (`coreNeed`, through
+ * `elementNeed`) read this one list, so they agree.
  */
 export const SETTINGS = {
   compaction: ["budget", "hot", "scenario"],
@@ -30,8 +31,9 @@ export const SETTINGS = {
 };
 
 /**
- * The cores by name (www/pkg/<name>.js and <name>_bg.wasm) with their Cargo features, smallest
- * first, so that the first that serves a need is the smallest that does. A core without
+ * The cores by name (www/pkg/<name>.js and <name>_bg.wasm) with their Cargo features, each
+ * before the larger cores that serve what it serves, so that the first that serves a set of
+ * needs is the smallest that does. A core without
  * `with-config` has each class's constructor alone. The set is chosen by measurement
  * (BENCHMARKS.md, "The cores"): each core saves the pages that load it at least 2 KB of gzip
  * over the next core that would serve them.

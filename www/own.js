@@ -113,8 +113,8 @@ async function addTypedTurn(el) {
   const ui = el.ownUi;
   const turn = el.model.state().turn;
   const spec = { speaker: ui.speaker.value, kind: ui.kind.value, text: ui.text.value, summary: ui.summary.value.trim() ? ui.summary.value : null };
-  // The turns so far are the model's script; a model on a core that plays only the refund desk
-  // has no `script()` (it needs none), so the refund desk's come from the core now in place.
+  // The turns so far are the model's script; a playground's model has no `script()`, so the
+  // refund desk's come from a Session of the same core.
   const source = el.model.script ? el.model : new el.core.Session();
   const specs = el.attempt(() => source.script());
   if (source !== el.model) source.free();

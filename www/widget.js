@@ -3,9 +3,9 @@
 // playground.js, forgetting-playground.js) imports this; widgets.js loads those on demand.
 // Text is always set as text, never parsed as HTML.
 
-import { loadCore, serves, elementNeed, own, SETTINGS } from "./cores.js";
+import { loadCore, serves, elementNeed, own } from "./cores.js";
 
-export { own, SETTINGS };
+export { own };
 
 // bundle:styles-begin (the build swaps this for a constructed stylesheet: tools/build-site.mjs)
 const STYLESHEET = new URL("./style.css", import.meta.url).href;
@@ -474,7 +474,7 @@ export class MemoryWidget extends HTMLElement {
    * an error to its message, fired as `memory-error` but not shown in the error box: the
    * attributes go back as they were and the old model stays.
    */
-  async reconfigure(change, what, progress = this.progress?.() ?? null) {
+  async reconfigure(change, what, progress) {
     let settings;
     try {
       settings = await loadSettings();
@@ -492,7 +492,8 @@ export class MemoryWidget extends HTMLElement {
       this.emit("memory-error", { message });
       return message;
     }
-    return settings.reconfigure(this, change, what, progress);
+    // The reader's progress as it is now, after any wait: what they did meanwhile is replayed too.
+    return settings.reconfigure(this, change, what, progress === undefined ? this.progress?.() ?? null : progress);
   }
 
   /**
