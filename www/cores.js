@@ -57,20 +57,13 @@ export const CORES = {
   ],
 };
 
-/** Which Cargo feature exports each family's class. */
-const FEATURE_OF = {
-  compaction: "element-compaction",
-  forgetting: "element-forgetting",
-  playground: "element-playground",
-  "forgetting-playground": "element-forgetting-playground",
-};
-
 /** The needs core `name` serves: each family it exports, and its `config` and `own` as its features allow. */
 export function needsServed(name) {
   const features = CORES[name];
   const needs = [];
   for (const family of FAMILIES) {
-    if (!features.includes(FEATURE_OF[family])) continue;
+    // Each family's class is exported by the feature named after it: `element-compaction`, ...
+    if (!features.includes(`element-${family}`)) continue;
     needs.push(family);
     if (features.includes("with-config")) needs.push(config(family));
     if (features.includes("import")) needs.push(own(family));

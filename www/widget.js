@@ -617,10 +617,10 @@ export function define(name, Element, mirrors) {
 const NAVIGATION = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
 /** Keys with Ctrl or ⌘ that a text box uses: select all, copy, cut, paste, undo, redo, word moves. */
 const EDITING = new Set(["a", "c", "x", "v", "z", "y", "Backspace", "Delete", ...NAVIGATION]);
-/** Keys no control here uses: a host's focus trap, dialogs and held-modifier tracking see them. */
-const PASS_THROUGH = new Set(["Tab", "Escape", "Shift", "Control", "Alt", "Meta", "CapsLock", "AltGraph", "ContextMenu"]);
-/** The input types that are text boxes (a spin button is one: typing and arrows). */
-const TEXT_INPUT = new Set(["text", "search", "number", "email", "url", "tel", "password"]);
+/** The named keys a control here uses; every other (Tab, Escape, F1, Shift, ...) is the page's. */
+const NAMED = new Set(["Enter", "Backspace", "Delete", ...NAVIGATION]);
+/** The input types the widgets use that are text boxes (a spin button is one: typing and arrows). */
+const TEXT_INPUT = new Set(["text", "search", "number"]);
 
 /**
  * Whether `control`, which has focus, uses the key of keyboard event `event`: all typing and
@@ -634,8 +634,9 @@ const TEXT_INPUT = new Set(["text", "search", "number", "email", "url", "tel", "
 export function usesKey(control, event) {
   if (!(control instanceof Element)) return false;
   const { key } = event;
-  // Focus moves, Escape, function keys and modifiers alone belong to the page, from any control.
-  if (PASS_THROUGH.has(key) || /^F\d{1,2}$/.test(key)) return false;
+  // Focus moves, Escape, function keys and modifiers alone belong to the page, from any control
+  // (but a key that composes text with an input method stays in its text box).
+  if (key.length > 1 && !NAMED.has(key) && !event.isComposing) return false;
   const shortcut = event.ctrlKey || event.metaKey || event.altKey;
   const tag = control.localName;
   if (tag === "textarea" || (tag === "input" && TEXT_INPUT.has(control.type)) || control.isContentEditable) {
