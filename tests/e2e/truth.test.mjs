@@ -409,6 +409,8 @@ test("#16.1 and #16.2 a knob replays the run to the same turn, says so, and the 
   const budget = widget.getByRole("spinbutton", { name: "budget" });
   await budget.fill("60");
   await budget.press("Enter");
+  // A first setting of its own is applied once the core with `withConfig` is in.
+  await widget.getByRole("status").filter({ hasText: /^budget is now 60\./ }).waitFor({ timeout: 5000 });
   const state = await coreSession(page, { budget: 60 }, 6);
   assert.match(await widget.locator(".meter-text").textContent(), new RegExp(`live window ${state.tokens} / 60 tokens`));
   assert.equal(await widget.locator("#done-note").textContent(), "Turn 6 of 10.");
@@ -427,6 +429,7 @@ test("#16.1 and #16.2 a knob replays the run to the same turn, says so, and the 
   const halfLife = store.getByRole("spinbutton", { name: "half-life" });
   await halfLife.fill("2");
   await halfLife.press("Enter");
+  await store.getByRole("status").filter({ hasText: /^half-life is now 2\./ }).waitFor({ timeout: 5000 });
   assert.equal(await store.locator("#event-0-note").textContent(), "fired at t = 6");
   assert.equal(await store.getByRole("slider", { name: "time" }).inputValue(), "6");
   assert.match(await store.getByRole("status").textContent(), /^half-life is now 2\. Replayed 1 thing you did, each at its time\. At t = 6: 4 active facts\.$/);
