@@ -107,13 +107,13 @@ export async function axe(page, rules = []) {
 }
 
 /**
- * For a test file: serves www/ and launches Chromium before its tests, closes both after.
- * Returns an object whose `server` and `browser` are set by the time a test runs.
+ * For a test file: serves `dir` (www/ by default) and launches Chromium before its tests, closes
+ * both after. Returns an object whose `server` and `browser` are set by the time a test runs.
  */
-export function useBrowser() {
+export function useBrowser(dir = join(ROOT, "www")) {
   const env = {};
   before(async () => {
-    env.server = await serve();
+    env.server = await serve(dir);
     env.browser = await launch();
   });
   after(async () => {

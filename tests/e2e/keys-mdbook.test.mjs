@@ -3,20 +3,12 @@
 // four elements do neither, while from the page itself the same key still turns the page. (The
 // host page with every control is tests/e2e/keys.test.mjs.)
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ROOT, serve, launch, open } from "./harness.mjs";
+import { ROOT, useBrowser, open } from "./harness.mjs";
 
 // The repository root, for examples/mdbook/book/ (`make examples` builds it).
-const env = {};
-before(async () => {
-  env.server = await serve(ROOT);
-  env.browser = await launch();
-});
-after(async () => {
-  await env.browser?.close();
-  await env.server?.close();
-});
+const env = useBrowser(ROOT);
 const WAIT = { timeout: 5000 };
 const NAVIGATION = ["ArrowRight", "ArrowLeft", "ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End"];
 

@@ -4,20 +4,12 @@
 // whose document records and cancels every key, as mdBook and reveal.js do (the real mdBook:
 // tests/e2e/keys-mdbook.test.mjs).
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ROOT, serve, launch, open } from "./harness.mjs";
+import { ROOT, useBrowser, open } from "./harness.mjs";
 
 // The repository root: the host page loads www/, the book is examples/mdbook/book/.
-const env = {};
-before(async () => {
-  env.server = await serve(ROOT);
-  env.browser = await launch();
-});
-after(async () => {
-  await env.browser?.close();
-  await env.server?.close();
-});
+const env = useBrowser(ROOT);
 const WAIT = { timeout: 5000 };
 const ELEMENTS = ["memory-compaction", "memory-forgetting", "memory-playground", "memory-forgetting-playground"];
 const NAVIGATION = ["ArrowRight", "ArrowLeft", "ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End"];

@@ -1,21 +1,13 @@
 // Your own conversation: a typed turn, an imported chat, a file named by src=, and the exact
 // state shared as a link. Headless Chromium, controls found by their accessible names.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { serve, launch, open, screenshot, axe, ROOT } from "./harness.mjs";
+import { useBrowser, open, screenshot, axe, ROOT } from "./harness.mjs";
 
 const PAGE = "tests/e2e/pages/own.html";
 const WAIT = { timeout: 5000 };
-const env = {};
-before(async () => {
-  env.server = await serve(ROOT);
-  env.browser = await launch();
-});
-after(async () => {
-  await env.browser?.close();
-  await env.server?.close();
-});
+const env = useBrowser(ROOT);
 
 async function openOwn(path = PAGE, options = {}) {
   const opened = await open(env.browser, env.server.url, { bypassCSP: true, ...options });
