@@ -278,6 +278,12 @@ test("the docs examples: the plain embed, the iframe and the mdBook chapter", as
   for (let i = 0; i < 4; i++) await add.click();
   await page.waitForFunction(() => document.querySelector("memory-compaction").shadowRoot.querySelector(".meter-label").textContent.includes("live window 30 / 40"));
   assert.match(await chapter.locator("memory-forgetting tbody tr").first().textContent(), /the user is Dana/);
+  // Through the light embed: the loader, its chunks and one core, all from the copied folder.
+  const requests = await page.evaluate(() => performance.getEntriesByType("resource").map((r) => new URL(r.name).pathname));
+  const embed = requests.filter((path) => path.includes("agent-memory-widgets"));
+  assert.ok(embed.includes("/examples/mdbook/book/agent-memory-widgets/widgets.js"), embed.join(", "));
+  assert.ok(embed.every((path) => path.startsWith("/examples/mdbook/book/agent-memory-widgets/")), embed.join(", "));
+  assert.equal(requests.filter((path) => path.endsWith(".wasm")).length, 1, requests.join(", "));
   await screenshot(page, "embed-mdbook");
   assert.deepEqual(problems, []);
 });
