@@ -12,6 +12,29 @@ import { WithConversation } from "./conversation.js";
 // element can paint it while its core downloads.
 import { OPENING } from "./opening.js";
 
+/**
+ * A support session played turn by turn (the refund desk, or a conversation of the page's or the
+ * reader's own): the live window against its token budget, its HOT, WARM and COLD tiers, what
+ * was dropped, and a log of steps.
+ *
+ * @tagname memory-compaction
+ * @attr {number} [budget=40] - Token budget of the window.
+ * @attr {number} [hot=2] - Turns kept HOT and verbatim at a compaction.
+ * @attr {number} [turn=0] - Opens after this many turns.
+ * @attr {string} scenario - `#id` of a `<script type="application/json">` holding
+ *   `{ "script": [turns] }`, played instead of the refund desk.
+ * @attr {string} src - URL of a conversation file on the page's own origin (`Speaker: text`
+ *   lines or chat messages as JSON), played instead of the refund desk.
+ * @prop {number | null} budget - The `budget` attribute as a number; `null` when absent.
+ * @prop {number | null} hot - The `hot` attribute as a number; `null` when absent.
+ * @prop {number | null} turn - The `turn` attribute as a number; `null` when absent.
+ * @prop {{ script: TurnSpec[] } | TurnSpec[] | undefined} scenario - A custom script, in place of
+ *   the `scenario` attribute.
+ * @fires {CustomEvent<{ step: Step | null; state: SessionState }>} memory-step - A turn added, a
+ *   step back or a reset: `step` is the step that left the window as it is, `null` at turn 0.
+ * @fires {CustomEvent<{ step: Step; state: SessionState }>} memory-compact - The turn just added
+ *   was compacted (after its `memory-step`).
+ */
 class MemoryCompaction extends WithConversation(MemoryWidget) {
   static family = "compaction";
   static observedAttributes = ["budget", "hot", "turn", "scenario", "src"];

@@ -57,6 +57,21 @@ function sparkline(row, t, until) {
   return svg("svg", { viewBox: `0 0 ${w} ${hgt}`, width: w, height: hgt, role: "img", "aria-label": label, class: "spark" }, ...parts);
 }
 
+/**
+ * Seven forgetting policies over one stream of writes and reads at the same capacity: how often
+ * each still held the fact a read needed, with a slider along the stream.
+ *
+ * @tagname memory-forgetting-playground
+ * @attr {"tickets" | "refund-desk"} [stream="tickets"] - Forty customers' tickets, or the refund
+ *   desk alone.
+ * @attr {number} [capacity=4] - Most facts each policy holds.
+ * @attr {number} [half-life=4] - Our policy's half-life (the others have none).
+ * @attr {number} [t=0] - Opens at this point of the stream.
+ * @prop {number | null} capacity - The `capacity` attribute as a number; `null` when absent.
+ * @prop {number | null} halfLife - The `half-life` attribute as a number; `null` when absent.
+ * @prop {number | null} t - The `t` attribute as a number; `null` when absent.
+ * @fires {CustomEvent<{ state: ForgettingPlaygroundState }>} memory-step - The slider moved.
+ */
 class MemoryForgettingPlayground extends MemoryWidget {
   static family = "forgetting-playground";
   static observedAttributes = ["capacity", "half-life", "stream", "t"];

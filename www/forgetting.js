@@ -29,6 +29,39 @@ function marker(kind, x, y, className) {
   }
 }
 
+/**
+ * A fact store on a timeline (the refund desk, or a scenario of the page's own), its facts
+ * ranked by importance × recency × access, with a time slider from 0 to 12.
+ *
+ * @tagname memory-forgetting
+ * @attr {number} [half-life=4] - Time units for recency to halve.
+ * @attr {number} [capacity=4] - Most active facts after a write.
+ * @attr {number} [access-boost=0.5] - What each read adds to access.
+ * @attr {number} [semantic-half-life=16] - Half-life of distilled semantic facts; by default
+ *   4 × `half-life`.
+ * @attr {number} [procedural-half-life=32] - Half-life of distilled procedural rules; by default
+ *   8 × `half-life`.
+ * @attr {number} [t=0] - Opens at this time.
+ * @attr {string} scenario - `#id` of a `<script type="application/json">` holding a scenario
+ *   (`{ facts, reads, events, consolidation }`), played instead of the refund desk.
+ * @prop {number | null} halfLife - The `half-life` attribute as a number; `null` when absent.
+ * @prop {number | null} capacity - The `capacity` attribute as a number; `null` when absent.
+ * @prop {number | null} accessBoost - The `access-boost` attribute as a number; `null` when absent.
+ * @prop {number | null} semanticHalfLife - The `semantic-half-life` attribute as a number; `null`
+ *   when absent.
+ * @prop {number | null} proceduralHalfLife - The `procedural-half-life` attribute as a number;
+ *   `null` when absent.
+ * @prop {number | null} t - The `t` attribute as a number; `null` when absent.
+ * @prop {ScenarioSpec | undefined} scenario - A custom scenario, in place of the `scenario`
+ *   attribute.
+ * @fires {CustomEvent<{ change: Change | null; state: FactStoreState } | { changes: Change[]; state: FactStoreState }>} memory-step -
+ *   A write or a read (`change`); the slider, a removal or Start over (`change: null`); or a
+ *   consolidation (`changes`, one for each distilled fact).
+ * @fires {CustomEvent<{ change: Change; state: FactStoreState }>} memory-supersede - A write
+ *   superseded an older fact, `change.superseded` (after its `memory-step`).
+ * @fires {CustomEvent<{ change: Change; state: FactStoreState }>} memory-evict - A write took the
+ *   store over capacity and evicted the weakest fact, `change.evicted` (after its `memory-step`).
+ */
 class MemoryForgetting extends MemoryWidget {
   static family = "forgetting";
   static observedAttributes = ["half-life", "capacity", "access-boost", "semantic-half-life", "procedural-half-life", "t", "scenario"];

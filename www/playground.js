@@ -109,6 +109,29 @@ function triggerNote(state) {
   return `Every policy with a token trigger now compacts at ${state.compactAt}% of the budget (${plural(tokens, "token")}); ADK and observation masking have none, so they do not change.`;
 }
 
+/**
+ * One session (the refund desk, or a conversation of the page's or the reader's own) under seven
+ * compaction policies, ours and six others, side by side, with a turn slider.
+ *
+ * @tagname memory-playground
+ * @attr {number} [budget=40] - Token budget of every policy's window.
+ * @attr {number} [hot=2] - Turns kept HOT and verbatim at a compaction.
+ * @attr {number} [turn=0] - Opens after this many turns.
+ * @attr {number} compact-at - Compact at this percent of the budget (1 to 100), every policy with
+ *   a token trigger; by default each policy's own.
+ * @attr {string} scenario - `#id` of a `<script type="application/json">` holding
+ *   `{ "script": [turns] }`, played instead of the refund desk.
+ * @attr {string} src - URL of a conversation file on the page's own origin (`Speaker: text`
+ *   lines or chat messages as JSON), played instead of the refund desk.
+ * @prop {number | null} budget - The `budget` attribute as a number; `null` when absent.
+ * @prop {number | null} hot - The `hot` attribute as a number; `null` when absent.
+ * @prop {number | null} turn - The `turn` attribute as a number; `null` when absent.
+ * @prop {number | null} compactAt - The `compact-at` attribute as a number; `null` when absent.
+ * @prop {{ script: TurnSpec[] } | TurnSpec[] | undefined} scenario - A custom script, in place of
+ *   the `scenario` attribute.
+ * @fires {CustomEvent<{ state: PlaygroundState }>} memory-step - The turn moved (the slider or the
+ *   step buttons).
+ */
 class MemoryPlayground extends WithConversation(MemoryWidget) {
   static family = "playground";
   static observedAttributes = ["budget", "hot", "turn", "compact-at", "scenario", "src"];

@@ -137,7 +137,42 @@ function mirror(element, property, attribute) {
   });
 }
 
-/** What the three elements share: a shadow root, the stylesheet, a status line, errors, events. */
+/**
+ * What the four elements share: a shadow root, the stylesheet, a status line, errors, events.
+ * An element with an `id` keeps its state in the page's link (**Copy link**).
+ *
+ * The legend colours (`--amw-hot`, ...) are declared on each element, so a page sets them on the
+ * element (`memory-compaction { --amw-hot: teal }`); the other custom properties inherit.
+ *
+ * @attr {"light" | "dark"} theme - Overrides the reader's light or dark preference.
+ * @prop {"light" | "dark" | null} theme - The `theme` attribute; `null` when absent.
+ * @fires {CustomEvent<{ message: string }>} memory-error - A setting, scenario, file or link the
+ *   widget could not use, or code or a wasm core it could not load. It keeps working with its last
+ *   good settings.
+ * @fires {CustomEvent<{ restored: boolean }>} memory-link - An element with an `id` opened the
+ *   state in the page's link (`true`), or went back to the state the page opened with, or could
+ *   not apply the link's state (`false`).
+ * @cssprop {<color>} [--amw-hot=light-dark(#c2410c, #fb923c)] - HOT turns. Set on the
+ *   element, not `:root`.
+ * @cssprop {<color>} [--amw-warm=light-dark(#b7791f, #f5c451)] - WARM lines. Set on the
+ *   element, not `:root`.
+ * @cssprop {<color>} [--amw-cold=light-dark(#2563eb, #7aa7ff)] - The COLD line. Set on the
+ *   element, not `:root`.
+ * @cssprop {<color>} [--amw-score=light-dark(#7c3aed, #b59cff)] - Scores and their bars. Set on the
+ *   element, not `:root`.
+ * @cssprop {<color>} [--amw-over=light-dark(#c62828, #ff6b6b)] - Over budget, evicted. Set on the
+ *   element, not `:root`.
+ * @cssprop {<color>} [--amw-under=light-dark(#2e7d32, #5fd27a)] - Under budget, active. Set on the
+ *   element, not `:root`.
+ * @cssprop {<color>} --amw-bg - Background; by default the page's `--bg`, else white or near
+ *   black.
+ * @cssprop {<color>} --amw-fg - Text colour; by default the page's `--fg`, else near black or near
+ *   white.
+ * @cssprop [--amw-font=system-ui, -apple-system, "Segoe UI", sans-serif] - Font family.
+ * @cssprop {<color>} --bg - The page's background (mdBook's name), used when `--amw-bg` is unset.
+ * @cssprop {<color>} --fg - The page's text colour, used when `--amw-fg` is unset.
+ * @csspart widget - The widget's frame: border, background and padding.
+ */
 export class MemoryWidget extends HTMLElement {
   #model = null;
   #connected = false;
@@ -589,7 +624,11 @@ export class MemoryWidget extends HTMLElement {
     return this._scenario;
   }
 
-  /** `"light"`, `"dark"` or `null` (follow the reader's preference); styled in CSS. */
+  /**
+   * `"light"`, `"dark"` or `null` (follow the reader's preference); styled in CSS.
+   * @attr theme
+   * @reflect
+   */
   get theme() {
     return this.getAttribute("theme");
   }
