@@ -28,7 +28,7 @@ PORT ?= 8000
 help:
 	@echo "make serve   build www/ into site/ (minified) and serve it on http://127.0.0.1:$(PORT)"
 	@echo "make test    native tests, wasm tests in headless Chromium, browser end-to-end tests"
-	@echo "make dist    one-file bundle dist/agent-memory-widgets.js and a page that opens from disk"
+	@echo "make dist    dist/agent-memory-widgets/, the light embed and npm package; the one-file bundle beside it"
 	@echo "make bench   size, browser latency and memory, Lighthouse, native scaling: prints and writes BENCHMARKS.md"
 	@echo "make bench-sizes   only BENCHMARKS.md's size tables"
 	@echo "make fuzz    a long fuzz of the release package: FUZZ_ITER=100000 make fuzz (FUZZ_SEED to replay)"
@@ -42,7 +42,7 @@ tools:
 	  echo "installing wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (about 3 minutes)"; \
 	  cargo install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION); \
 	fi
-	@[ -x node_modules/.bin/wasm-opt ] && [ -x node_modules/.bin/esbuild ] && [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
+	@[ -x node_modules/.bin/wasm-opt ] && [ -x node_modules/.bin/esbuild ] && [ -x node_modules/.bin/cem ] && [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
 
 tools-browser:
 	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
@@ -85,7 +85,7 @@ define bindgen
 endef
 
 target/cores/%.wasm: $(CRATE_SOURCES)
-	cargo build --release --target $(WASM_TARGET) --no-default-features --features $(call features_of,$*)
+	cargo rustc --release --target $(WASM_TARGET) --lib --crate-type cdylib --no-default-features --features $(call features_of,$*)
 	mkdir -p target/cores
 	cp $(WASM) $@
 
@@ -103,12 +103,16 @@ www/opening.js: $(PKG)/compaction.js tools/opening.mjs
 build: tools $(CORE_GLUE) www/opening.js
 	node tools/build-site.mjs
 
+# dist/agent-memory-widgets/: the light embed, which is also the npm package (tools/package.mjs);
+# dist/agent-memory-widgets.js, the one-file bundle, and a page that opens from disk (tools/bundle.mjs).
 dist: build
+	node tools/package.mjs
 	node tools/bundle.mjs
 
-# The docs examples: the mdBook one embeds the one-file bundle.
+# The docs examples: the mdBook one embeds the light embed, copied whole into its src/.
 examples: dist tools-mdbook
-	cp dist/agent-memory-widgets.js examples/mdbook/src/
+	rm -rf examples/mdbook/src/agent-memory-widgets
+	cp -r dist/agent-memory-widgets examples/mdbook/src/
 	mdbook build examples/mdbook
 
 serve: build
@@ -161,7 +165,7 @@ test-wasm:
 	WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) --test wasm
 
 test-size: dist
-	node --test tests/size.test.mjs tests/tools.test.mjs
+	node --test tests/size.test.mjs tests/tools.test.mjs tests/manifest.test.mjs tests/crate.test.mjs
 
 # A few thousand random sequences against the release package, with a fixed seed so that CI is
 # reproducible; `make fuzz` runs many more, from a new seed each time (FUZZ_SEED to replay one).
@@ -210,4 +214,4 @@ mutants:
 
 clean:
 	cargo clean
-	rm -rf $(PKG) dist mutants.out mutants.out.old target/screenshots examples/mdbook/book examples/mdbook/src/agent-memory-widgets.js
+	rm -rf $(PKG) dist mutants.out mutants.out.old target/screenshots examples/mdbook/book examples/mdbook/src/agent-memory-widgets

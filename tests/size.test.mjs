@@ -56,3 +56,35 @@ test("what readers download is minified", () => {
     assert.ok(lines <= 3 + row.raw / 2000, `${row.file} has ${lines} lines in ${row.raw} B: it was not minified`);
   }
 });
+
+test("the light embed, dist/agent-memory-widgets/, is what the pages measured above download", () => {
+  // Its files are site/'s, less the comment that points to a source map it does not ship.
+  const read = (file) => readFileSync(join(ROOT, file));
+  for (const page of pages) {
+    for (const { file } of page.rows.filter((row) => !row.file.endsWith(".css"))) {
+      const copy = file.replace(/^site\//, "dist/agent-memory-widgets/");
+      const expected = file.endsWith(".js") ? read(file).toString().replace(/\n\/\/# sourceMappingURL=\S+\n?$/, "\n") : read(file);
+      assert.ok(read(copy).equals(Buffer.from(expected)), `${copy} is not ${file}`);
+    }
+  }
+});
+
+test("the README states each embed's size as the budget this test holds it to", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8").replace(/\s+/g, " ");
+  const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
+  const budget = (name) => pages.find((page) => page.name === name).budget;
+  const stated = [
+    ["`<memory-compaction>` downloads", budget("only <memory-compaction>")],
+    ["one with all four elements", budget("www/index.html: all four")],
+    ["a page with all four downloads", budget("www/index.html: all four")],
+    ["`<memory-compaction budget=\"60\">` downloads", budget("only <memory-compaction> with settings of its own")],
+    ["all four elements and their styles inside,", dist.budget],
+  ];
+  for (const [context, bytes] of stated) {
+    const at = readme.indexOf(context);
+    assert.ok(at >= 0, `README.md no longer says "${context}"`);
+    // The first size after the words is theirs.
+    const size = /at most (\d+\.\d KB)/.exec(readme.slice(at, at + 200));
+    assert.equal(size?.[1], kb(bytes), `README.md, after "${context}": ${readme.slice(at, at + 200)}`);
+  }
+});
