@@ -162,7 +162,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
   replay(turn) {
     this.model.goTo(turn);
     const state = this.model.state();
-    const verdict = state.tokens > state.budget ? "over budget" : "under budget";
+    const verdict = budgetVerdict(state.tokens, state.budget);
     return `Replayed to turn ${state.turn}: ${state.tokens} of ${state.budget} tokens, ${verdict}.`;
   }
 
@@ -237,7 +237,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
    * note beside it tells the whole story.
    */
   #animateCompaction(step) {
-    this.showMeter(step.peakTokens, this.model.state().budget);
+    this.showMeter(step.peakTokens, this.model.state().budget, true);
     this.ui.phase.hidden = false;
     this.#timer = setTimeout(() => this.#settle(), PEAK_MS);
   }
@@ -254,13 +254,16 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     }
   }
 
-  /** The meter at one moment: `tokens` in the window, against `budget`. */
-  showMeter(tokens, budget) {
+  /**
+   * The meter at one moment: `tokens` against `budget`, in the live window or, while a crossing
+   * is shown, at the `peak` the new turn reached before COMPACT ran.
+   */
+  showMeter(tokens, budget, peak = false) {
     const ui = this.ui;
     const over = tokens > budget;
-    const verdict = over ? "over budget" : "under budget";
+    const verdict = budgetVerdict(tokens, budget);
     ui.meterBox.classList.toggle("over", over);
-    ui.meterText.textContent = `live window ${tokens} / ${budget} tokens`;
+    ui.meterText.textContent = `${peak ? "peak before COMPACT" : "live window"} ${tokens} / ${budget} tokens`;
     ui.verdict.textContent = verdict;
     ui.meter.max = budget;
     ui.meter.value = Math.min(tokens, budget);
@@ -364,8 +367,12 @@ function stepDiff(step) {
   return parts.join(" \u00b7 ");
 }
 
-/** `10 tokens of headroom`: room left under the budget after a step. */
-const headroom = (tokens, budget) => `${plural(budget - tokens, "token")} of headroom`;
+/** `10 tokens of headroom`, or `no headroom` at the budget: room left after a step. */
+const headroom = (tokens, budget) => tokens === budget ? "no headroom" : `${plural(budget - tokens, "token")} of headroom`;
+
+/** `over budget`, `at budget` (exactly full, which is not over) or `under budget`. */
+const budgetVerdict = (tokens, budget) =>
+  tokens > budget ? "over budget" : tokens === budget ? "at budget" : "under budget";
 
 /**
  * One line of the step log, e.g.
@@ -402,7 +409,7 @@ function describeStep(step, state) {
     const still = step.tokensAfter > state.budget ? ", still over budget" : "";
     return `Turn ${step.turn}: over budget at ${step.peakTokens} tokens, compacted to ${step.tokensAfter} of ${state.budget} tokens${still}.${done}`;
   }
-  const verdict = step.tokensAfter > state.budget ? "over budget" : "under budget";
+  const verdict = budgetVerdict(step.tokensAfter, state.budget);
   return `Turn ${step.turn}: ${step.tokensAfter} of ${state.budget} tokens, ${verdict}.${done}`;
 }
 

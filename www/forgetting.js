@@ -122,7 +122,7 @@ class MemoryForgetting extends MemoryWidget {
       ui.readsNote,
       ui.events,
       h("table", { className: "store", attrs: { "aria-describedby": "importance-note" } },
-        h("caption", {}, "The store, ranked by score"),
+        h("caption", {}, "The store, ranked by score; superseded, then evicted facts follow by id, unranked (no score)"),
         h("thead", {}, h("tr", {}, ...[
           "text", "kind", "importance (as written)", "age", "recency", "reads", "score", "status",
         ].map((name) => h("th", { scope: "col" }, name)))),
@@ -341,8 +341,10 @@ class MemoryForgetting extends MemoryWidget {
         cell("age", num(fact.age, 2)),
         cell("recency", num(fact.recency)),
         cell("reads", String(fact.reads), read),
-        h("td", { className: "score", attrs: { "data-label": "score" } }, h("span", { className: "value" }, num(fact.score)), bar,
-          why ? h("span", { className: "note breakdown" }, `${num(fact.importance, 2)} \u00d7 ${num(fact.recency)} \u00d7 ${num(fact.access, 2)} = ${num(fact.score)}`) : null,
+        h("td", { className: "score", attrs: { "data-label": "score" } },
+          fact.status === "active" ? h("span", { className: "value" }, num(fact.score))
+            : h("span", { className: "value", attrs: { "aria-label": "no score: not ranked" } }, "\u2013"), bar,
+          why && fact.status === "active" ? h("span", { className: "note breakdown" }, `${num(fact.importance, 2)} \u00d7 ${num(fact.recency)} \u00d7 ${num(fact.access, 2)} = ${num(fact.score)}`) : null,
           why && forecast ? h("span", { className: "note forecast" }, `${halvesAt(forecast.halfAt)}; ${next}`) : null),
         h("td", { className: "status", attrs: { "data-label": "status" } }, status));
     }));

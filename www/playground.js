@@ -23,7 +23,7 @@ function moments(row, budget) {
   const peaks = row.window.crossings;
   const afterText = after.length
     ? `After the step: over budget on ${turnList(after)}.`
-    : "After the step: under budget at every turn so far.";
+    : "After the step: within the budget at every turn so far.";
   const peakText = peaks.length
     ? `At the peak, with the new turn and before compacting: over on ${turnList(peaks)}.`
     : "At the peak: never over.";
@@ -220,7 +220,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     const state = this.model.state();
     this.render(state);
     const over = state.policies.filter((row) => row.tokens > state.budget).map((row) => row.info.name);
-    this.announce(`Turn ${state.turn}: ${over.length ? `over budget after the step: ${over.join(", ")}` : "every policy under budget after the step"}.`);
+    this.announce(`Turn ${state.turn}: ${over.length ? `over budget after the step: ${over.join(", ")}` : "every policy within the budget after the step"}.`);
     this.emit("memory-step", { state });
   }
 

@@ -102,7 +102,7 @@ test("#12.1 the meter's number, words, colour and bar describe one moment: the p
   const { out, colors } = samples;
   assert.ok(out.length > 20, `only ${out.length} frames sampled`);
   for (const [i, s] of out.entries()) {
-    const tokens = Number(/live window (\d+) \/ 40 tokens/.exec(s.text)?.[1]);
+    const tokens = Number(/^(?:peak before COMPACT|live window) (\d+) \/ 40 tokens$/.exec(s.text)?.[1]);
     const over = tokens > 40;
     const where = `frame ${i}: ${JSON.stringify(s)}`;
     assert.equal(s.verdict, over ? "over budget" : "under budget", where);
@@ -114,8 +114,9 @@ test("#12.1 the meter's number, words, colour and bar describe one moment: the p
   }
   // Only two real moments: the peak, then the window COMPACT left; never a size in between.
   const shown = [...new Set(out.map((s) => s.text))];
-  assert.deepEqual(shown, ["live window 41 / 40 tokens", "live window 30 / 40 tokens"]);
-  assert.match(out[0].text, /live window 41 \/ 40 tokens/);
+  // The peak is named as the peak: only the window COMPACT left is called the live window.
+  assert.deepEqual(shown, ["peak before COMPACT 41 / 40 tokens", "live window 30 / 40 tokens"]);
+  assert.match(out[0].text, /^peak before COMPACT 41 \/ 40 tokens$/);
   assert.match(out.at(-1).text, /live window 30 \/ 40 tokens/);
   assert.equal(out.at(-1).verdict, "under budget");
   const note = await widget.locator(".crossing-note").textContent();
@@ -564,6 +565,18 @@ test("focus stays in the widget when an action disables, hides or rebuilds the c
   for (let i = 0; i < 10; i++) await page.keyboard.press("Enter");
   assert.equal(await compaction.getByRole("button", { name: "Add next turn" }).isDisabled(), true);
   assert.equal(await focused(compaction), "Step back");
+  // #41.15 and nothing on the disabled button looks like a focus ring.
+  const ring = await compaction.getByRole("button", { name: "Add next turn" }).evaluate((button) => {
+    const style = getComputedStyle(button);
+    const probe = document.createElement("span");
+    probe.style.color = getComputedStyle(button).getPropertyValue("--amw-focus");
+    button.after(probe);
+    const focus = getComputedStyle(probe).color;
+    probe.remove();
+    return { border: style.borderTopColor, outline: style.outlineStyle, focus };
+  });
+  assert.notEqual(ring.border, ring.focus, "the disabled Add next turn is drawn in the focus colour");
+  assert.equal(ring.outline, "none");
 
   // Reading a fact rebuilds the table: focus is on the same fact's read button.
   const forgetting = page.locator("memory-forgetting");
@@ -629,4 +642,48 @@ test("the decay chart's texts do not overlap: axis titles, ticks and the lines' 
     await check("after both writes at t = 6");
     assert.deepEqual(problems, []);
   }
+});
+
+test("#41.6-7 and .14: retired facts have no score in the table, and the prose's two orders of the writes and Consolidate do what it says", async () => {
+  const { page, problems } = await openPage({ reducedMotion: "reduce" });
+  const prose = await pageText(page);
+  assert.match(prose, /Fire both writes at t = 6 and then Consolidate, and the \$200\.00 order is already evicted/);
+  assert.match(prose, /Fire the refund write at t = 6, Consolidate at t = 7 and the Globex write at t = 8, and the order becomes a source/);
+  const widget = page.locator("memory-forgetting");
+  const slider = widget.getByRole("slider", { name: "time" });
+  const table = widget.getByRole("table", { name: "The store, ranked by score" });
+  const at = async (t) => slider.fill(String(t));
+  const fire = (name) => widget.getByRole("group", { name: "write events" }).getByRole("button", { name }).click();
+  const distilledFrom = () => table.locator("tbody tr", { hasText: "Dana's order ORD-3300 was refunded" }).locator(".sources").textContent();
+
+  // The order the prose names first: the $200.00 order is evicted before the pass.
+  await at(6);
+  await fire(/^refund approved/);
+  await fire(/^Dana asks about the Globex/);
+  await fire("Consolidate");
+  await at(8);
+  assert.doesNotMatch(await distilledFrom(), /\$200\.00/);
+  assert.match(await table.locator("tbody tr", { hasText: "order ORD-3300 was $200.00" }).textContent(), /evicted/);
+  // Every retired row shows no score, and says so to a screen reader; active rows show theirs.
+  for (const row of await table.locator("tbody tr").all()) {
+    const status = await row.locator("td.status").textContent();
+    const score = row.locator("td.score .value");
+    if (status === "active") assert.match(await score.textContent(), /^\d/);
+    else {
+      assert.equal(await score.textContent(), "\u2013", status);
+      assert.equal(await score.getAttribute("aria-label"), "no score: not ranked");
+    }
+  }
+
+  // The order the prose suggests: the order is a source, and the Globex question comes too late.
+  await widget.getByRole("button", { name: "Start over" }).click();
+  await at(6);
+  await fire(/^refund approved/);
+  await at(7);
+  await fire("Consolidate");
+  await at(8);
+  await fire(/^Dana asks about the Globex/);
+  assert.match(await distilledFrom(), /“order ORD-3300 was \$200\.00”/);
+  assert.equal(await table.locator("tbody tr", { hasText: "Dana has an open question" }).count(), 0);
+  assert.deepEqual(problems, []);
 });
