@@ -134,7 +134,7 @@ class MemoryForgetting extends MemoryWidget {
       ui.settingsNote,
       h("label", { className: "toggle" }, ui.why, "Show the arithmetic and the forget forecast"),
       h("figure", { className: "decay" },
-        h("figcaption", {}, `Every score from t = 0 to ${T_MAX}. Lines fade, rise straight up at a read, and stop at the moment a fact is superseded or evicted. Focus the chart and use the arrow keys, or hover, to pick out a line.`),
+        h("figcaption", {}, `Every score from t = 0 to ${T_MAX} as the timeline has it: the scheduled reads and the events you fired (the forecasts in the table assume neither). Lines fade, rise straight up at a read, and stop at the moment a fact is superseded or evicted. Focus the chart and use the arrow keys, or hover, to pick out a line.`),
         ui.chart,
         ui.readout,
         ui.chartKey,
@@ -345,7 +345,7 @@ class MemoryForgetting extends MemoryWidget {
           fact.status === "active" ? h("span", { className: "value" }, num(fact.score))
             : h("span", { className: "value", attrs: { "aria-label": "no score: not ranked" } }, "\u2013"), bar,
           why && fact.status === "active" ? h("span", { className: "note breakdown" }, `${num(fact.importance, 2)} \u00d7 ${num(fact.recency)} \u00d7 ${num(fact.access, 2)} = ${num(fact.score)}`) : null,
-          why && forecast ? h("span", { className: "note forecast" }, `${halvesAt(forecast.halfAt)}; ${next}`) : null),
+          why && forecast ? h("span", { className: "note forecast" }, `if nothing more is read or written: ${halvesAt(forecast.halfAt)}; ${next}`) : null),
         h("td", { className: "status", attrs: { "data-label": "status" } }, status));
     }));
     this.renderChart(state);

@@ -188,7 +188,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
         h("thead", { attrs: { role: "rowgroup" } }, h("tr", { attrs: { role: "row" } }, ...["policy and its rule", "window tokens per turn", "compactions so far", "tokens now"]
           .map((name) => h("th", { scope: "col", attrs: { role: "columnheader" } }, name)))),
         ui.rows),
-      h("p", { className: "note spark-key" },
+      ui.sparkKey = h("p", { className: "note spark-key" },
         "Line: the window after each step, as the model is sent it. Hollow mark: the peak, the new turn in before compacting. Dashed: the budget; red: over it. Faded: the future. Every row has the same scale."),
       ui.detail,
       scroller("facts the window still names, by policy", h("table", { className: "facts" },
@@ -231,12 +231,12 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     this.render(state);
     const name = state.policies.find((row) => row.info.id === id)?.info.name ?? id;
     if (this.#open) {
-      // On a phone the table is taller than the screen: bring the window into view, keeping
-      // focus on the policy's button (rebuilt by render) without scrolling back to it.
+      // The window opens in a row under the policy's own (see render); keep focus on the
+      // policy's button (rebuilt by render) and bring the window into view under it.
       [...this.ui.rows.querySelectorAll(".policy-name")].find((b) => b.textContent === name)?.focus({ preventScroll: true });
       this.ui.detail.scrollIntoView({ block: "nearest" });
     }
-    this.announce(this.#open ? `${name}: its window at turn ${state.turn} is shown below the table.` : `${name}: window closed.`);
+    this.announce(this.#open ? `${name}: its window at turn ${state.turn} is shown under its row.` : `${name}: window closed.`);
   }
 
   render(state) {
@@ -290,13 +290,21 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     const open = state.policies.find((row) => row.info.id === this.#open);
     ui.detail.id = "policy-window";
     ui.detail.hidden = !open;
+    // An open window sits in a row right under its policy's, where the reader pressed, not past
+    // the other policies (seven cards on a phone); closed, it waits hidden under the table.
+    if (open) {
+      const row = ui.rows.children[state.policies.indexOf(open)];
+      row.after(h("tr", { className: "policy-detail", attrs: { role: "row" } },
+        h("td", { attrs: { role: "cell", colspan: "4" } }, ui.detail)));
+    } else if (ui.detail.parentElement !== this.body) {
+      ui.sparkKey.after(ui.detail);
+    }
     if (open) {
       const w = open.window;
       const from = (turns) => `from ${turns.length === 1 ? "turn" : "turns"} ${turns.join(", ")}`;
       const line = (tier, label, text, note) => h("li", { className: `tier-line ${tier}` }, h("strong", {}, `${label}: `), text, h("span", { className: "tokens" }, ` ${note}`));
       ui.detail.replaceChildren(...[
         h("h3", {}, `${open.info.name} at turn ${w.turn}: ${w.tokens} of ${w.budget} tokens`),
-        h("p", { className: "note" }, open.info.rule),
         h("ul", { className: "lines" },
           w.cold ? line("cold", "key terms", w.cold.text, from(w.cold.turns)) : null,
           ...w.warm.map((l) => line("warm", "summary", l.text, from(l.turns))),

@@ -193,7 +193,7 @@ test("policies that end over budget are shown over budget, at the moment each cl
   }
   const moments = await rows.locator(".moments").allTextContents();
   // Ours: never over after a step, over at the peak on the seed's five crossings.
-  assert.equal(moments[0], "After the step: under budget at every turn so far. At the peak, with the new turn and before compacting: over on turns 4, 6, 8, 9 and 10.");
+  assert.equal(moments[0], "After the step: within the budget at every turn so far. At the peak, with the new turn and before compacting: over on turns 4, 6, 8, 9 and 10.");
   // Letta, faithful to its source, ends over budget on turns 8 to 10.
   assert.equal(moments[1], "After the step: over budget on turns 8, 9 and 10. At the peak, with the new turn and before compacting: over on turns 4, 6, 7, 8, 9 and 10.");
   assert.match(await rows.nth(1).locator("td.tokens-now").textContent(), /^64 \/ 40 over budget$/);

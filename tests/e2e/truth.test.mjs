@@ -687,3 +687,23 @@ test("#41.6-7 and .14: retired facts have no score in the table, and the prose's
   assert.equal(await table.locator("tbody tr", { hasText: "Dana has an open question" }).count(), 0);
   assert.deepEqual(problems, []);
 });
+
+test("#41.13 at 390 px a policy's window opens right under the policy that opened it, in view", async () => {
+  const { page, problems } = await openPage({ viewport: { width: 390, height: 800 } });
+  const widget = page.locator("memory-playground");
+  const policies = widget.getByRole("table", { name: /compaction policies, one session/ });
+  const names = await policies.locator("tbody .policy-name").allTextContents();
+  for (const name of [names[1], names.at(-1)]) {
+    const button = widget.getByRole("button", { name, exact: true });
+    await button.click();
+    const detail = widget.getByRole("region", { name: "the window under the chosen policy" });
+    assert.match(await detail.locator("h3").textContent(), new RegExp(`^${name.replace(/[+]/g, "\\+")} at turn 0`));
+    const [row, box] = await Promise.all([button.locator("xpath=ancestor::tr").boundingBox(), detail.boundingBox()]);
+    assert.ok(box.y >= row.y + row.height - 1 && box.y - (row.y + row.height) < 32, `${name}: the window starts ${box.y - row.y - row.height} px under its row`);
+    assert.ok(box.y < 800, `${name}: the window is out of view at y = ${box.y}`);
+    assert.equal(await widget.evaluate((el) => el.shadowRoot.activeElement?.textContent), name);
+    await button.click();
+    assert.equal(await detail.count(), 0);
+  }
+  assert.deepEqual(problems, []);
+});
