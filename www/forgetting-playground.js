@@ -222,11 +222,16 @@ class MemoryForgettingPlayground extends MemoryWidget {
       }))));
 
     ui.factsCaption.textContent = `Facts each policy holds at t = ${state.t}`;
+    // A stale fact is named by the text that replaced it, not by an id the page shows nowhere.
+    const supersededBy = (fact) => {
+      const newer = state.facts.find((other) => other.id === fact.supersededBy);
+      return newer ? `${quote(newer.text)} replaces it` : "a newer fact replaces it";
+    };
     ui.factHead.replaceChildren(h("th", { scope: "col" }, "fact"), ...state.policies.map((row) => h("th", { scope: "col" }, row.info.name)));
     ui.factRows.replaceChildren(...(state.facts.length === 0
       ? [h("tr", {}, h("td", { className: "empty", colSpan: state.policies.length + 1 }, "Nothing written yet."))]
       : state.facts.map((fact) => h("tr", { className: fact.supersededBy === null ? "" : "stale" },
-        h("th", { scope: "row" }, quote(fact.text), fact.supersededBy === null ? "" : h("span", { className: "note" }, ` stale: fact ${fact.supersededBy} supersedes it`)),
+        h("th", { scope: "row" }, quote(fact.text), fact.supersededBy === null ? "" : h("span", { className: "note" }, ` stale: ${supersededBy(fact)}`)),
         ...state.policies.map((row) => {
           const held = row.held.includes(fact.id);
           return h("td", { className: held ? "held" : "" }, held ? "\u2713 held" : "\u00b7");

@@ -66,6 +66,11 @@ test("seven policies over one stream: the slider moves every row, and each row i
   assert.deepEqual(held, expected.facts.map((fact) => expected.policies.map((row) => (row.held.includes(fact.id) ? "\u2713 held" : "\u00b7"))));
   assert.deepEqual(await matrix.locator("tbody th").evaluateAll((ths) => ths.map((th) => th.firstChild.textContent)),
     expected.facts.map((fact) => `\u201c${fact.text}\u201d`));
+  // #41.10 a stale fact is named by the text of the fact that replaced it, never by an id.
+  const stale = expected.facts.filter((fact) => fact.supersededBy !== null);
+  assert.ok(stale.length > 0);
+  assert.deepEqual(await matrix.locator("tbody tr.stale th .note").allTextContents(), stale.map((fact) =>
+    ` stale: \u201c${expected.facts.find((other) => other.id === fact.supersededBy).text}\u201d replaces it`));
   assert.deepEqual(await axe(page), []);
   assert.deepEqual(problems, []);
 });
