@@ -144,7 +144,6 @@ class MemoryForgettingPlayground extends MemoryWidget {
       factRows: h("tbody"),
     };
     const ui = this.ui;
-    const scroller = (label, table) => h("div", { className: "scroll", tabIndex: 0, attrs: { role: "region", "aria-label": label } }, table);
     this.frame.className = "widget playground forgetting-playground";
     this.body.replaceChildren(
       ui.lede,
@@ -159,9 +158,8 @@ class MemoryForgettingPlayground extends MemoryWidget {
         "Line: the share of the reads so far that found their fact, after each read. Faded: the rest of the stream."),
       h("details", {},
         h("summary", {}, "The hit rates as numbers"),
-        scroller("share of reads that found their fact, by policy and time", h("table", { className: "data" },
-          ui.dataCaption, h("thead", {}, ui.dataHead), ui.dataRows))),
-      scroller("facts each policy holds", h("table", { className: "facts" }, ui.factsCaption, h("thead", {}, ui.factHead), ui.factRows)),
+        h("table", { className: "data cards" }, ui.dataCaption, h("thead", {}, ui.dataHead), ui.dataRows)),
+      h("table", { className: "facts held-by cards" }, ui.factsCaption, h("thead", {}, ui.factHead), ui.factRows),
       h("p", { className: "note" }, "\u2713 held, \u00b7 not held. A stale fact is one a newer fact has superseded: only ours lets it go as soon as that happens."),
     );
     this.ensureKnobs([
@@ -218,7 +216,7 @@ class MemoryForgettingPlayground extends MemoryWidget {
     ui.dataRows.replaceChildren(...state.policies.map((row) =>
       h("tr", {}, h("th", { scope: "row" }, row.info.name), ...samples.map((t) => {
         const rate = rateAt(row.series, t);
-        return h("td", {}, rate === null ? "\u2013" : `${Math.round(rate * 100)}%`);
+        return h("td", { attrs: { "data-label": `t = ${t}` } }, rate === null ? "\u2013" : `${Math.round(rate * 100)}%`);
       }))));
 
     ui.factsCaption.textContent = `Facts each policy holds at t = ${state.t}`;
@@ -234,7 +232,7 @@ class MemoryForgettingPlayground extends MemoryWidget {
         h("th", { scope: "row" }, quote(fact.text), fact.supersededBy === null ? "" : h("span", { className: "note" }, ` stale: ${supersededBy(fact)}`)),
         ...state.policies.map((row) => {
           const held = row.held.includes(fact.id);
-          return h("td", { className: held ? "held" : "" }, held ? "\u2713 held" : "\u00b7");
+          return h("td", { className: held ? "held" : "", attrs: { "data-label": row.info.name } }, held ? "\u2713 held" : "\u00b7");
         })))));
   }
 }

@@ -121,7 +121,7 @@ class MemoryForgetting extends MemoryWidget {
       ui.marks,
       ui.readsNote,
       ui.events,
-      h("table", { className: "store", attrs: { "aria-describedby": "importance-note" } },
+      h("table", { className: "store cards", attrs: { "aria-describedby": "importance-note" } },
         h("caption", {}, "The store, ranked by score; superseded, then evicted facts follow by id, unranked (no score)"),
         h("thead", {}, h("tr", {}, ...[
           "text", "kind", "importance (as written)", "age", "recency", "reads", "score", "status",
@@ -140,7 +140,7 @@ class MemoryForgetting extends MemoryWidget {
         ui.chartKey,
         h("details", {},
           h("summary", {}, "The chart as numbers"),
-          h("table", { className: "data" }, h("caption", {}, "Score at each time"), h("thead", {}, ui.chartHead), ui.chartRows))),
+          h("table", { className: "data cards" }, h("caption", {}, "Score at each time"), h("thead", {}, ui.chartHead), ui.chartRows))),
     );
     this.ensureKnobs([
       ["half-life", "half-life", { min: 0.1, step: "any" }],
@@ -538,7 +538,7 @@ class MemoryForgetting extends MemoryWidget {
     this.ui.chartRows.replaceChildren(...lines.map((line) => h("tr", {}, h("th", { scope: "row" }, `#${line.id} ${line.text}`),
       ...times.map((t) => {
         const point = line.retiredAt !== null && t >= line.retiredAt ? null : line.points.findLast(([at]) => at === t);
-        return h("td", {}, point ? num(point[1]) : "\u2013");
+        return h("td", { attrs: { "data-label": `t = ${t}` } }, point ? num(point[1]) : "\u2013");
       }))));
   }
 

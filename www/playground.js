@@ -177,7 +177,6 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
       detail: h("section", { className: "policy-window", attrs: { "aria-label": "the window under the chosen policy" } }),
     };
     const ui = this.ui;
-    const scroller = (label, table) => h("div", { className: "scroll", tabIndex: 0, attrs: { role: "region", "aria-label": label } }, table);
     this.frame.className = "widget playground";
     this.body.replaceChildren(
       ui.count,
@@ -191,16 +190,16 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
       ui.sparkKey = h("p", { className: "note spark-key" },
         "Line: the window after each step, as the model is sent it. Hollow mark: the peak, the new turn in before compacting. Dashed: the budget; red: over it. Faded: the future. Every row has the same scale."),
       ui.detail,
-      scroller("facts the window still names, by policy", h("table", { className: "facts" },
+      h("table", { className: "facts cards" },
         h("caption", {}, "Facts the window still names"),
         h("thead", {}, ui.factHead),
-        ui.factRows)),
+        ui.factRows),
       ui.factsRule,
       h("details", {},
         h("summary", {}, "The sparklines as numbers"),
-        scroller("window tokens after each turn, by policy", h("table", { className: "data" },
+        h("table", { className: "data cards" },
           h("caption", {}, "Window tokens after each turn (peak \u2192 after the step where they differ)"),
-          h("thead", {}, ui.dataHead), ui.dataRows))),
+          h("thead", {}, ui.dataHead), ui.dataRows)),
     );
     this.ensureKnobs([
       ["budget", "budget", { min: 1, step: 1 }],
@@ -275,7 +274,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     ui.factHead.replaceChildren(h("th", { scope: "col" }, "policy"), ...state.facts.map((fact) => h("th", { scope: "col" }, fact)));
     ui.factRows.replaceChildren(...state.policies.map((row) =>
       h("tr", {}, h("th", { scope: "row" }, row.info.name),
-        ...row.kept.map((named) => h("td", { className: `named-${named}` }, `${NAMED[named][0]} ${NAMED[named][1]}`)))));
+        ...row.kept.map((named, i) => h("td", { className: `named-${named}`, attrs: { "data-label": state.facts[i] } }, `${NAMED[named][0]} ${NAMED[named][1]}`)))));
     const columns = state.factsAreKeyTerms
       ? ` The columns are the first ${plural(state.facts.length, "key term")} of this conversation (names, IDs, amounts): words with a digit, or with a capital letter where no sentence starts, as the COLD gist keeps them.`
       : "";
@@ -285,7 +284,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     ui.dataHead.replaceChildren(h("th", { scope: "col" }, "policy"), ...turns.map((t) => h("th", { scope: "col" }, `turn ${t}`)));
     ui.dataRows.replaceChildren(...state.policies.map((row) =>
       h("tr", {}, h("th", { scope: "row" }, row.info.name), ...row.series.map((tokens, i) =>
-        h("td", { className: tokens > state.budget ? "over" : "" }, row.peaks[i] > tokens ? `${row.peaks[i]} \u2192 ${tokens}` : String(tokens))))));
+        h("td", { className: tokens > state.budget ? "over" : "", attrs: { "data-label": `turn ${i + 1}` } }, row.peaks[i] > tokens ? `${row.peaks[i]} \u2192 ${tokens}` : String(tokens))))));
 
     const open = state.policies.find((row) => row.info.id === this.#open);
     ui.detail.id = "policy-window";

@@ -403,9 +403,11 @@ export class MemoryWidget extends HTMLElement {
   }
 
   /**
-   * Puts each table in a box of its own that scrolls sideways when the table is wider than the
-   * widget, so the page never does. While it scrolls, the box is a labelled region that takes
-   * focus, so keyboard users can scroll it too.
+   * Puts each table in a box of its own, so the page never scrolls sideways. A table marked
+   * `cards` that is wider than the widget becomes cards: a card per row, each value labelled
+   * with its column (`data-label`), so that no column, and no answer, hides behind a scroll.
+   * Any other table too wide scrolls sideways in its box, which is then a labelled region that
+   * takes focus, so keyboard users can scroll it too.
    */
   fitTables() {
     for (const table of this.body.querySelectorAll("table")) {
@@ -414,8 +416,13 @@ export class MemoryWidget extends HTMLElement {
       table.replaceWith(box);
       box.append(table);
       const label = table.querySelector("caption")?.textContent ?? "table";
+      const cards = table.classList.contains("cards");
+      const overflows = () => box.scrollWidth > box.clientWidth + 1;
       const fit = () => {
-        const scrolls = box.scrollWidth > box.clientWidth + 1;
+        // Tried as a table first, each time: the widget may have grown, or the table shrunk.
+        if (cards) box.classList.toggle("as-cards", false);
+        if (cards && overflows()) box.classList.toggle("as-cards", true);
+        const scrolls = overflows();
         if (scrolls === box.hasAttribute("tabindex")) return;
         if (scrolls) {
           Object.entries({ tabindex: "0", role: "region", "aria-label": `${label} (scrolls sideways)` })

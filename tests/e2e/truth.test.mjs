@@ -393,6 +393,17 @@ for (const width of [320, 390, 768, 1280]) {
       assert.ok(right <= width, `${name} ends at ${right}`);
     }
     assert.deepEqual(report.outside.slice(0, 10), []);
+    // #41: no table a reader needs hides columns behind a scroll: each fits, or becomes cards.
+    const scrolling = await page.evaluate(() => [...document.querySelectorAll("memory-compaction, memory-forgetting, memory-playground, memory-forgetting-playground")]
+      .flatMap((el) => [...el.shadowRoot.querySelectorAll(".scroll")])
+      .filter((box) => box.checkVisibility() && box.scrollWidth > box.clientWidth + 1)
+      .map((box) => box.querySelector("caption")?.textContent));
+    assert.deepEqual(scrolling, [], `${width} px: these tables scroll sideways`);
+    // The answer each comparison exists to give is on screen: ours, in the facts each policy holds.
+    const held = page.locator("memory-forgetting-playground").getByRole("table", { name: /^Facts each policy holds/ });
+    const ours = held.locator("td.held[data-label='Ours']").first();
+    const [oursBox, tableBox] = await Promise.all([ours.boundingBox(), held.boundingBox()]);
+    assert.ok(oursBox.x + oursBox.width <= tableBox.x + tableBox.width + 0.5 && oursBox.x + oursBox.width <= width, `${width} px: "Ours" is cut off`);
     await screenshot(page, `width-${width}`);
     assert.deepEqual(problems, []);
   });
