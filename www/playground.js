@@ -174,6 +174,8 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
       factsRule: h("p", { className: "note facts-rule" }),
       dataHead: h("tr"),
       dataRows: h("tbody"),
+      sparkKey: h("p", { className: "note spark-key" },
+        "Line: the window after each step, as the model is sent it. Hollow mark: the peak, the new turn in before compacting. Dashed: the budget; red: over it. Faded: the future. Every row has the same scale."),
       detail: h("section", { className: "policy-window", attrs: { "aria-label": "the window under the chosen policy" } }),
     };
     const ui = this.ui;
@@ -187,8 +189,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
         h("thead", { attrs: { role: "rowgroup" } }, h("tr", { attrs: { role: "row" } }, ...["policy and its rule", "window tokens per turn", "compactions so far", "tokens now"]
           .map((name) => h("th", { scope: "col", attrs: { role: "columnheader" } }, name)))),
         ui.rows),
-      ui.sparkKey = h("p", { className: "note spark-key" },
-        "Line: the window after each step, as the model is sent it. Hollow mark: the peak, the new turn in before compacting. Dashed: the budget; red: over it. Faded: the future. Every row has the same scale."),
+      ui.sparkKey,
       ui.detail,
       h("table", { className: "facts cards" },
         h("caption", {}, "Facts the window still names"),
