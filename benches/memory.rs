@@ -1,11 +1,16 @@
 //! Peak heap of a 1,000,000-turn session, counted by a global allocator. Prints JSON for
 //! `benches/report.mjs`. The script itself is input and is counted separately; the window is
 //! bounded by the budget, so what grows with history is the log (one `Step` per turn) alone.
+//!
+//! Then (`store`) the live heap of a `LiveStore` at capacity 1,000 over 1,000,000 writes with a
+//! retention of 1,000 retired facts, which stays flat, and without one, which grows with every
+//! write, for contrast over 100,000.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use agent_memory_widgets::Tokens;
+use agent_memory_widgets::{FactId, LiveStore, StoreConfig, Time};
 use agent_memory_widgets::{Script, Session, SessionConfig, Step, TurnSpec};
 
 struct Counting;
@@ -59,9 +64,60 @@ fn main() {
         }
     }
     let peak = PEAK.load(Relaxed) - baseline;
+    drop(session);
+    let store = format!(
+        "{{\"capacity\": 1000, \"withRetention1000\": {}, \"withoutRetention\": {}}}",
+        store_heap(Some(1_000), 1_000_000),
+        store_heap(None, 100_000)
+    );
     println!(
-        "{{\"turns\": {turns}, \"peakBytes\": {peak}, \"liveBytesAfterTurn\": {{{}}}, \"stepBytes\": {}, \"windowPeakTokens\": {window_peak}}}",
+        "{{\"turns\": {turns}, \"peakBytes\": {peak}, \"liveBytesAfterTurn\": {{{}}}, \"stepBytes\": {}, \"windowPeakTokens\": {window_peak}, \"store\": {store}}}",
         live_at.join(", "),
         std::mem::size_of::<Step>()
     );
+}
+
+/// Writes `writes` facts into a store at capacity 1,000 (one a time unit, every tenth
+/// superseding the one before, every seventh followed by a read of the best fact), and gives
+/// the store's live heap and facts held after 1e4, 1e5 and 1e6 writes, as JSON.
+fn store_heap(retention: Option<u32>, writes: u32) -> String {
+    let baseline = LIVE.load(Relaxed);
+    let mut config = StoreConfig::new(500.0, 1_000, 0.5).expect("valid config");
+    if let Some(keep) = retention {
+        config = config.with_retention(keep);
+    }
+    let mut store = LiveStore::new(config);
+    let mut after = Vec::new();
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    for i in 1..=writes {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let importance = (seed >> 11) as f64 / (1u64 << 53) as f64 * 0.99 + 0.01;
+        store
+            .advance_to(Time::new(f64::from(i)).expect("valid time"))
+            .expect("time moves forward");
+        let supersedes = (i % 10 == 0).then(|| FactId(i - 1));
+        store
+            .write(
+                FactId(i),
+                &format!("fact {i} of the stream"),
+                importance,
+                supersedes,
+            )
+            .expect("valid write");
+        if i % 7 == 0 {
+            let best = store.top_k(1)[0];
+            store.read(best).expect("an active fact");
+        }
+        if [10_000, 100_000, 1_000_000].contains(&i) {
+            after.push(format!(
+                "\"{i}\": {{\"liveBytes\": {}, \"facts\": {}}}",
+                LIVE.load(Relaxed) - baseline,
+                store.facts().count()
+            ));
+        }
+    }
+    drop(store);
+    format!("{{{}}}", after.join(", "))
 }

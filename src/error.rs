@@ -85,11 +85,47 @@ pub enum ErrorKind {
 /// # Ok(())
 /// # }
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// An error from outside the crate (an HTTP call a [`Summarizer`](crate::Summarizer) or a
+/// [`Distiller`](crate::Distiller) makes, say) can ride along as the
+/// [`source`](core::error::Error::source), with [`Error::with_source`]:
+///
+/// ```
+/// use agent_memory_widgets::{Error, ErrorKind};
+/// use std::error::Error as _;
+///
+/// let io = std::io::Error::new(std::io::ErrorKind::TimedOut, "the model did not answer");
+/// let err = Error::new(ErrorKind::Other, "the summarizer failed").with_source(io);
+/// assert_eq!(err.to_string(), "the summarizer failed"); // the message alone
+/// assert_eq!(err.source().unwrap().to_string(), "the model did not answer");
+/// // Equality is on the kind and the message: the source does not take part.
+/// assert_eq!(err, Error::new(ErrorKind::Other, "the summarizer failed"));
+/// ```
+///
+/// (The project's own wasm builds, `wasm-runtime` on `wasm32`, have no sources: their errors
+/// reach JS as messages, and a source's drop code would weigh on every core.)
+#[derive(Clone, Debug)]
 pub struct Error {
     kind: ErrorKind,
     message: String,
+    // Shared, so that `Error` stays `Clone` whatever the source is.
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    source: Option<Source>,
 }
+
+/// An error's cause from outside the crate.
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+type Source = alloc::sync::Arc<dyn core::error::Error + Send + Sync + 'static>;
+
+impl PartialEq for Error {
+    /// Two errors are equal when their kinds and messages are: the [`source`](Error::with_source)
+    /// is not compared (an arbitrary error has no equality of its own).
+    fn eq(&self, other: &Error) -> bool {
+        self.kind == other.kind && self.message == other.message
+    }
+}
+
+impl Eq for Error {}
 
 impl Error {
     /// An error of `kind` that says `message`. For a [`Distiller`](crate::Distiller) or a
@@ -98,7 +134,19 @@ impl Error {
         Error {
             kind,
             message: message.into(),
+            #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+            source: None,
         }
+    }
+
+    /// The same error, caused by `source`: an error from outside the crate, such as an HTTP or
+    /// IO error, which [`source()`](core::error::Error::source) then returns. The message and
+    /// kind stay this error's; a source given earlier is replaced.
+    #[must_use]
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    pub fn with_source(mut self, source: impl core::error::Error + Send + Sync + 'static) -> Error {
+        self.source = Some(alloc::sync::Arc::new(source));
+        self
     }
 
     /// An [`ErrorKind::InvalidOption`] naming `field`: one of this crate's option names, or a
@@ -164,7 +212,15 @@ impl fmt::Display for Error {
     }
 }
 
-impl core::error::Error for Error {}
+impl core::error::Error for Error {
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match &self.source {
+            Some(source) => Some(&**source),
+            None => None,
+        }
+    }
+}
 
 /// Checks that `value` is a whole number in `min..=max`, the rule for counts given as JS numbers.
 pub(crate) fn whole_number(field: &str, value: f64, min: u32, max: u32) -> Result<u32, Error> {

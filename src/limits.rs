@@ -22,12 +22,15 @@ pub const MAX_EVENTS: usize = 1_000;
 pub const MAX_READS: usize = 10_000;
 /// The most consolidation rules in a scenario.
 pub const MAX_RULES: usize = 1_000;
-/// The shortest half-life accepted, in time units.
+/// The shortest half-life accepted, in the caller's time unit (see [`Time`](crate::Time)).
 pub const MIN_HALF_LIFE: f64 = 1e-3;
-/// The longest half-life accepted, in time units.
-pub const MAX_HALF_LIFE: f64 = 1e6;
-/// The latest time on a timeline.
-pub const MAX_TIME: f64 = 1e6;
+/// The longest half-life accepted, in the caller's time unit: as long as [`MAX_TIME`], so that
+/// a half-life can be given in the same unit as any time (a year is about 3.2e10 ms).
+pub const MAX_HALF_LIFE: f64 = 1e13;
+/// The latest time on a timeline, 10^13: in the caller's unit ([`Time`](crate::Time)), room for
+/// Unix time in seconds (about 1.8e9 today) or in milliseconds (about 1.8e12 today, and three
+/// centuries more), or any count of turns. Every score and ranking key stays finite up to it.
+pub const MAX_TIME: f64 = 1e13;
 /// The most sampled times in one decay chart: `until / step`, rounded down, plus one.
 pub const MAX_CHART_SAMPLES: usize = 10_001;
 /// The most points one decay chart returns: its times (the samples, and each change twice)

@@ -90,20 +90,40 @@ impl Piece for Tokens {
     }
 }
 
-/// A point on the forgetting timeline: from 0 to [`MAX_TIME`](crate::limits::MAX_TIME), in the
-/// same abstract units as the half-life.
+/// A point on the forgetting timeline: a number from 0 to [`MAX_TIME`](crate::limits::MAX_TIME)
+/// (10^13).
+///
+/// **The unit is the caller's.** A time and the half-lives of a
+/// [`StoreConfig`](crate::StoreConfig) are in one unit, whichever the caller picks: turns of a
+/// conversation (the widget's), seconds, or milliseconds. Only their ratio enters a score,
+/// `0.5^((t - lastTouch) / halfLife)`. The range holds Unix time in seconds (about 1.8e9 today)
+/// and in milliseconds (about 1.8e12 today), and the half-life limit
+/// ([`MAX_HALF_LIFE`](crate::limits::MAX_HALF_LIFE)) is as large, so a half-life of a year fits
+/// in either unit. A store's times only move forward, so a store started at the Unix time of its
+/// first write keeps working for centuries.
 ///
 /// # Example
 ///
 /// ```
-/// use agent_memory_widgets::Time;
+/// use agent_memory_widgets::{FactId, LiveStore, StoreConfig, Time};
 ///
-/// assert_eq!(Time::new(6.0).unwrap().get(), 6.0);
-/// assert!(Time::new(6.0).unwrap() == 6.0 && Time::ZERO < 2.0); // compares with a plain number
+/// # fn main() -> Result<(), agent_memory_widgets::Error> {
+/// assert_eq!(Time::new(6.0)?.get(), 6.0);
+/// assert!(Time::new(6.0)? == 6.0 && Time::ZERO < 2.0); // compares with a plain number
 /// assert_eq!(
 ///     Time::new(-1.0).unwrap_err().to_string(),
-///     "t must be a number from 0 to 1000000, got -1"
+///     "t must be a number from 0 to 10000000000000, got -1"
 /// );
+///
+/// // Unix milliseconds, with a half-life of one day in milliseconds.
+/// let day = 86_400_000.0;
+/// let mut store = LiveStore::new(StoreConfig::new(day, 100, 0.5)?);
+/// store.advance_to(Time::new(1_767_225_600_000.0)?)?; // 2026-01-01
+/// store.write(FactId(1), "the user is Dana", 0.8, None)?;
+/// store.advance_to(Time::new(1_767_225_600_000.0 + day)?)?;
+/// assert_eq!(store.score(FactId(1)), Some(0.4)); // one half-life later
+/// # Ok(())
+/// # }
 /// ```
 ///
 /// Times the crate computes, such as a [`Forecast`](crate::Forecast), may lie past `MAX_TIME`;

@@ -88,7 +88,7 @@ export interface SessionState {
 }
 /** Options for `FactStore.withConfig`; every field is optional. */
 export interface FactStoreConfig {
-  /** Time units for recency to halve, from 0.001 to 1,000,000 (default 4). */
+  /** Time units for recency to halve, from 0.001 to 10^13 (default 4). */
   halfLife?: number;
   /** Most active facts after a write, a whole number of at least 1 (default 4). */
   capacity?: number;
@@ -134,7 +134,7 @@ export interface PlaygroundState {
 }
 /** Options for `ForgettingPlayground.withConfig`; every field is optional. */
 export interface ForgettingPlaygroundConfig {
-  /** Our half-life, from 0.001 to 1,000,000 (default 4). */
+  /** Our half-life, from 0.001 to 10^13 (default 4). */
   halfLife?: number;
   /** Most facts each policy holds, a whole number of at least 1 (default 4). */
   capacity?: number;

@@ -466,7 +466,7 @@ fn a_duplicate_write_refreshes_the_active_fact_instead_of_adding_a_copy() {
 fn bad_times_ids_and_event_indices_are_errors_not_panics() {
     assert_eq!(
         Time::new(f64::NAN).unwrap_err().to_string(),
-        "t must be a number from 0 to 1000000, got NaN"
+        "t must be a number from 0 to 10000000000000, got NaN"
     );
     let mut store = FactStore::default();
     assert_eq!(

@@ -134,7 +134,7 @@ fn bad_configs_throw_errors_and_the_module_keeps_working() {
     );
     assert_eq!(
         store_error(r#"{"halfLife": -1}"#),
-        "halfLife must be a number from 0.001 to 1000000, got -1"
+        "halfLife must be a number from 0.001 to 10000000000000, got -1"
     );
     assert_eq!(
         store_error(r#"{"capacity": 0}"#),
@@ -147,7 +147,7 @@ fn bad_configs_throw_errors_and_the_module_keeps_working() {
     let mut store = JsFactStore::new();
     assert_eq!(
         message(store.set_time(f64::NAN).err().unwrap()),
-        "t must be a number from 0 to 1000000, got NaN"
+        "t must be a number from 0 to 10000000000000, got NaN"
     );
     assert_eq!(
         message(store.fire(7.0).err().unwrap()),
@@ -244,7 +244,7 @@ fn hostile_options_are_errors_that_name_the_option_and_leave_memory_alone() {
                 .err()
                 .unwrap()
         ),
-        "halfLife must be a number from 0.001 to 1000000, got 1e308"
+        "halfLife must be a number from 0.001 to 10000000000000, got 1e308"
     );
 }
 

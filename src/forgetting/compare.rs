@@ -359,7 +359,7 @@ impl Store {
                         importance,
                         supersedes,
                     } => {
-                        let written = store.write(*fact, text, *importance, *supersedes);
+                        let written = store.replay_write(*fact, text, *importance, *supersedes);
                         debug_assert!(written.is_ok(), "{written:?}");
                         None
                     }

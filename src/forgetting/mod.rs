@@ -54,12 +54,13 @@ pub const MAX_ACCESS_BOOST: f64 = 1000.0;
 /// assert_eq!((config.half_life(), config.capacity(), config.access_boost()), (4.0, 4, 0.5));
 /// assert_eq!(
 ///     StoreConfig::new(0.0, 4, 0.5).unwrap_err().message(),
-///     "half_life must be a number from 0.001 to 1000000, got 0"
+///     "half_life must be a number from 0.001 to 10000000000000, got 0"
 /// );
 /// ```
 ///
 /// Serialised with its fields in camelCase (`halfLife`, `capacity`, `accessBoost`,
-/// `semanticHalfLife`, `proceduralHalfLife`); read back, every value is checked again.
+/// `semanticHalfLife`, `proceduralHalfLife`, and `retention` when one is set), each number
+/// exactly as a [`SavedStore`] writes it; read back, every value is checked again.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(into = "StoreConfigRecord")]
 #[cfg_attr(
@@ -73,22 +74,54 @@ pub struct StoreConfig {
     access_boost: f64,
     // The half-lives of semantic and procedural facts, in that order.
     lasting_half_lives: [f64; 2],
+    // How many retired facts a `LiveStore` keeps; `None` keeps them all.
+    retention: Option<u32>,
 }
 
 /// A [`StoreConfig`] as saved: plain numbers, checked when read back.
-#[derive(Clone, Copy, Serialize)]
+#[derive(Clone, Copy)]
 #[cfg_attr(
     feature = "deserialize",
     derive(serde::Deserialize),
-    serde(deny_unknown_fields)
+    serde(deny_unknown_fields, rename_all = "camelCase")
 )]
-#[serde(rename_all = "camelCase")]
 struct StoreConfigRecord {
+    #[cfg_attr(feature = "deserialize", serde(with = "store::exact"))]
     half_life: f64,
     capacity: u32,
+    #[cfg_attr(feature = "deserialize", serde(with = "store::exact"))]
     access_boost: f64,
+    #[cfg_attr(feature = "deserialize", serde(with = "store::exact"))]
     semantic_half_life: f64,
+    #[cfg_attr(feature = "deserialize", serde(with = "store::exact"))]
     procedural_half_life: f64,
+    #[cfg_attr(feature = "deserialize", serde(default))]
+    retention: Option<u32>,
+}
+
+impl Serialize for StoreConfigRecord {
+    /// Each number exactly ([`store::Exact`]). `retention` is left out when none is set, in a
+    /// human-readable format, so that a config without one reads as it always did; a binary
+    /// format, which has no field names to miss, always has it.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let retention = self.retention.is_some() || !serializer.is_human_readable();
+        let mut record = serializer.serialize_struct("StoreConfig", 5 + usize::from(retention))?;
+        record.serialize_field("halfLife", &store::Exact(self.half_life))?;
+        record.serialize_field("capacity", &self.capacity)?;
+        record.serialize_field("accessBoost", &store::Exact(self.access_boost))?;
+        record.serialize_field("semanticHalfLife", &store::Exact(self.semantic_half_life))?;
+        record.serialize_field(
+            "proceduralHalfLife",
+            &store::Exact(self.procedural_half_life),
+        )?;
+        if retention {
+            record.serialize_field("retention", &self.retention)?;
+        } else {
+            record.skip_field("retention")?;
+        }
+        record.end()
+    }
 }
 
 impl From<StoreConfig> for StoreConfigRecord {
@@ -99,6 +132,7 @@ impl From<StoreConfig> for StoreConfigRecord {
             access_boost: config.access_boost,
             semantic_half_life: config.lasting_half_lives[0],
             procedural_half_life: config.lasting_half_lives[1],
+            retention: config.retention,
         }
     }
 }
@@ -107,8 +141,12 @@ impl TryFrom<StoreConfigRecord> for StoreConfig {
     type Error = Error;
 
     fn try_from(record: StoreConfigRecord) -> Result<StoreConfig, Error> {
-        StoreConfig::new(record.half_life, record.capacity, record.access_boost)?
-            .with_lasting_half_lives(record.semantic_half_life, record.procedural_half_life)
+        let config = StoreConfig::new(record.half_life, record.capacity, record.access_boost)?
+            .with_lasting_half_lives(record.semantic_half_life, record.procedural_half_life)?;
+        Ok(StoreConfig {
+            retention: record.retention,
+            ..config
+        })
     }
 }
 
@@ -171,6 +209,7 @@ impl StoreConfig {
             capacity,
             access_boost,
             lasting_half_lives,
+            retention: None,
         })
     }
 
@@ -216,6 +255,45 @@ impl StoreConfig {
     pub fn access_boost(&self) -> f64 {
         self.access_boost
     }
+
+    /// The same settings with a retention: a [`LiveStore`] keeps at most `retired` retired
+    /// facts (superseded or evicted), and drops the ones touched longest ago for good, so that
+    /// a store at capacity holds at most `capacity + retired` facts however long it runs. A
+    /// dropped fact is gone as [`LiveStore::forget`] removes it (the facts superseded by it go
+    /// with it; a distilled fact no longer cites it). `0` keeps none.
+    ///
+    /// Without one (the default) every retired fact is kept for the record, and a store grows
+    /// with every write. A [`FactStore`], the widget's timeline, keeps every retired fact
+    /// whatever its config says: it shows them.
+    ///
+    /// ```
+    /// use agent_memory_widgets::{FactId, LiveStore, StoreConfig};
+    ///
+    /// # fn main() -> Result<(), agent_memory_widgets::Error> {
+    /// let config = StoreConfig::new(4.0, 2, 0.5)?.with_retention(1);
+    /// let mut store = LiveStore::new(config);
+    /// for id in 1..=10 {
+    ///     store.write(FactId(id), &format!("fact {id}"), 0.5, None)?;
+    /// }
+    /// // Two active facts and the one retired last: facts 1 to 7 are gone.
+    /// assert_eq!(store.facts().map(|fact| fact.id.0).collect::<Vec<_>>(), [8, 9, 10]);
+    /// assert_eq!(config.retention(), Some(1));
+    /// assert_eq!(StoreConfig::default().retention(), None);
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn with_retention(self, retired: u32) -> StoreConfig {
+        StoreConfig {
+            retention: Some(retired),
+            ..self
+        }
+    }
+
+    /// How many retired facts a [`LiveStore`] keeps: `None`, the default, keeps them all.
+    pub fn retention(&self) -> Option<u32> {
+        self.retention
+    }
 }
 
 /// Checks a half-life: a number from [`MIN_HALF_LIFE`] to [`MAX_HALF_LIFE`], so that every
@@ -246,6 +324,7 @@ impl Default for StoreConfig {
             capacity: CAPACITY,
             access_boost: ACCESS_BOOST,
             lasting_half_lives: LASTING_HALF_LIFE_FACTORS.map(|factor| factor * HALF_LIFE),
+            retention: None,
         }
     }
 }
@@ -1072,7 +1151,7 @@ impl FactStore {
                     return;
                 };
                 let id = FactId(i as u32 + 1);
-                if let Ok(outcome) = store.write(id, &fact.text, fact.importance, None) {
+                if let Ok(outcome) = store.replay_write(id, &fact.text, fact.importance, None) {
                     log.push(written(outcome, None));
                 }
             }
@@ -1083,13 +1162,15 @@ impl FactStore {
                 let index = EventIndex(i as u32);
                 let id = self.scenario.event_fact(index).unwrap_or_default();
                 let supersedes = event.supersedes.filter(|&old| store.get(old).is_some());
-                if let Ok(outcome) = store.write(id, &event.text, event.importance, supersedes) {
+                if let Ok(outcome) =
+                    store.replay_write(id, &event.text, event.importance, supersedes)
+                {
                     log.push(written(outcome, Some(index)));
                 }
             }
             Op::Consolidate => {
                 let distiller = ScenarioDistiller(&self.scenario);
-                for outcome in store.consolidate(&distiller).unwrap_or_default() {
+                for outcome in store.replay_consolidate(&distiller).unwrap_or_default() {
                     log.push(Change {
                         evicted: outcome.evicted,
                         ..Change::new(at, Action::Distill, outcome.fact)
@@ -1106,7 +1187,7 @@ impl FactStore {
                     return;
                 };
                 let action = match store.read(read.fact) {
-                    Ok(()) => Action::Read,
+                    Ok(_) => Action::Read,
                     Err(_) => Action::MissedRead,
                 };
                 log.push(Change::new(at, action, read.fact));

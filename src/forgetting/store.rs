@@ -121,8 +121,10 @@ pub struct Fact {
     /// Its kind.
     pub kind: FactKind,
     /// The importance as written, in (0, 1]; the score decays it with age.
+    #[serde(with = "exact")]
     pub importance: f64,
     /// When it was last written (a refresh counts as a write).
+    #[serde(with = "exact_time")]
     pub last_touch: Time,
     /// How often it has been read.
     pub reads: u32,
@@ -152,8 +154,9 @@ pub struct Distilled {
 ///
 /// The widget's distiller reads the scenario's rules ([`Scenario`](crate::Scenario)); a library
 /// user can plug in their own, an LLM call included, as long as it is deterministic if they want
-/// the timeline to be.
-pub trait Distiller {
+/// the timeline to be. A distiller is `Send + Sync`, so that a store and the distiller that
+/// consolidates it can move to, or be shared with, another thread (an async runtime's worker).
+pub trait Distiller: Send + Sync {
     /// The facts to distill from `store` now.
     ///
     /// # Errors
@@ -218,6 +221,10 @@ pub struct LiveStore {
     // Invariant: ranked[k] has one entry per active fact of kind k, with its current key. Keys are
     // comparable only within a kind, since each kind has its own half-life.
     ranked: [Ranking; 3],
+    // Invariant: with a retention set (`StoreConfig::retention`), one entry per retired fact,
+    // keyed by its last touch (`retired_rank`), at most the retention after every call; empty
+    // without one (every retired fact is kept, and nothing needs to know their order).
+    retired: Ranking,
 }
 
 /// Every fact a store holds, found by id in O(1), and each active fact by its text: the facts in
@@ -225,6 +232,10 @@ pub struct LiveStore {
 #[derive(Clone, Debug, Default)]
 struct FactTable {
     facts: Vec<Fact>,
+    // Invariant: referrers[i] names, once per mention, every fact whose status
+    // (`Superseded { by }`) or sources name facts[i]; so a fact that goes for good
+    // (`LiveStore::forget`, retention) takes its mentions with it, in O(its mentions).
+    referrers: Vec<Vec<FactId>>,
     // Invariant: holds the position of every fact, hashed by `id_hash`.
     by_id: HashIndex,
     // Invariant: holds the position of every active fact, hashed by `text_hash`; no two active
@@ -276,6 +287,57 @@ impl FactTable {
             });
         }
         self.facts.push(fact);
+        self.referrers.push(Vec::new());
+    }
+
+    /// Notes that fact `from` names fact `target` (its status or a source).
+    fn link(&mut self, target: FactId, from: FactId) {
+        if let Some(list) = self
+            .position(target)
+            .and_then(|at| self.referrers.get_mut(at))
+        {
+            list.push(from);
+        }
+    }
+
+    /// Fact `from` no longer names fact `target`.
+    fn unlink(&mut self, target: FactId, from: FactId) {
+        if let Some(list) = self
+            .position(target)
+            .and_then(|at| self.referrers.get_mut(at))
+        {
+            list.retain(|&id| id != from);
+        }
+    }
+
+    /// Takes fact `id` out of the table for good, with the facts that name it. The last fact
+    /// moves into its place (and its index entries with it), so this is O(1) on average.
+    fn remove(&mut self, id: FactId) -> Option<(Fact, Vec<FactId>)> {
+        let at = self.position(id)?;
+        let last = self.facts.len().checked_sub(1)?;
+        for position in [at, last] {
+            let fact = self.facts.get(position)?;
+            self.by_id.remove(id_hash(fact.id), position);
+            if fact.status == Status::Active {
+                self.by_text.remove(text_hash(&fact.text), position);
+            }
+        }
+        // `pop` and `replace` rather than `swap_remove`, whose bounds panic would reach the wasm.
+        let (mut fact, mut referrers) = (self.facts.pop()?, self.referrers.pop()?);
+        if at != last {
+            fact = core::mem::replace(self.facts.get_mut(at)?, fact);
+            referrers = core::mem::replace(self.referrers.get_mut(at)?, referrers);
+            let (facts, moved) = (&self.facts, self.facts.get(at)?);
+            self.by_id.insert(id_hash(moved.id), at, &|at| {
+                facts.get(at).map_or(0, |fact| id_hash(fact.id))
+            });
+            if moved.status == Status::Active {
+                self.by_text.insert(text_hash(&moved.text), at, &|at| {
+                    facts.get(at).map_or(0, |fact| text_hash(&fact.text))
+                });
+            }
+        }
+        Some((fact, referrers))
     }
 
     /// Fact `id` is no longer active: takes its text out of the index, and gives it `status`.
@@ -334,6 +396,7 @@ impl LiveStore {
             time: Time::ZERO,
             facts: FactTable::default(),
             ranked: Default::default(),
+            retired: Ranking::default(),
         }
     }
 
@@ -388,7 +451,63 @@ impl LiveStore {
         importance: f64,
         supersedes: Option<FactId>,
     ) -> Result<WriteOutcome, Error> {
-        self.write_fact(
+        self.write_as(FactKind::Episodic, id, text, importance, supersedes)
+    }
+
+    /// Writes fact `id` of `kind` at the current time: [`write`](LiveStore::write) for any kind,
+    /// such as a semantic fact the agent learnt or a procedural rule it was given, which fade
+    /// with their kind's half-life ([`StoreConfig::half_life_of`]).
+    ///
+    /// Everything else is as for [`write`](LiveStore::write). A write whose text repeats an
+    /// active fact's refreshes that fact, which keeps its own kind.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use agent_memory_widgets::{FactId, FactKind, LiveStore, StoreConfig, Time};
+    ///
+    /// # fn main() -> Result<(), agent_memory_widgets::Error> {
+    /// let mut store = LiveStore::new(StoreConfig::new(4.0, 10, 0.5)?); // semantic: 16
+    /// store.write(FactId(1), "Dana asked about a refund", 0.8, None)?;
+    /// store.write_as(FactKind::Semantic, FactId(2), "Dana prefers email", 0.8, None)?;
+    /// store.advance_to(Time::new(16.0)?)?;
+    /// assert_eq!(store.get(FactId(2)).map(|fact| fact.kind), Some(FactKind::Semantic));
+    /// assert_eq!(store.score(FactId(2)), Some(0.4)); // one semantic half-life
+    /// assert_eq!(store.top_k(2), [FactId(2), FactId(1)]); // the episode faded 4 times as fast
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As for [`write`](LiveStore::write); a failed write changes nothing.
+    pub fn write_as(
+        &mut self,
+        kind: FactKind,
+        id: FactId,
+        text: &str,
+        importance: f64,
+        supersedes: Option<FactId>,
+    ) -> Result<WriteOutcome, Error> {
+        let outcome =
+            self.write_fact::<true>(id, kind, text, importance, supersedes, Vec::new())?;
+        self.trim();
+        Ok(outcome)
+    }
+
+    /// [`write`](LiveStore::write) for the widget's replays ([`FactStore`](crate::FactStore), the
+    /// forgetting playground), into a store of their own that is never trimmed nor forgets: a
+    /// `FactStore` shows every retired fact, and the playground counts reads, which find only
+    /// active facts. So it skips the retention's trim and the index of which fact names which
+    /// (`FactTable::referrers`, left empty), and their code stays out of the wasm cores.
+    pub(super) fn replay_write(
+        &mut self,
+        id: FactId,
+        text: &str,
+        importance: f64,
+        supersedes: Option<FactId>,
+    ) -> Result<WriteOutcome, Error> {
+        self.write_fact::<false>(
             id,
             FactKind::Episodic,
             text,
@@ -414,6 +533,25 @@ impl LiveStore {
     /// text, or an id that is already taken (by a fact in the store or an earlier one of the
     /// same pass).
     pub fn consolidate(&mut self, distiller: &dyn Distiller) -> Result<Vec<WriteOutcome>, Error> {
+        let outcomes = self.consolidate_with::<true>(distiller)?;
+        self.trim();
+        Ok(outcomes)
+    }
+
+    /// [`consolidate`](LiveStore::consolidate) for the widget's replays, as
+    /// [`replay_write`](LiveStore::replay_write) is for a write.
+    pub(super) fn replay_consolidate(
+        &mut self,
+        distiller: &dyn Distiller,
+    ) -> Result<Vec<WriteOutcome>, Error> {
+        self.consolidate_with::<false>(distiller)
+    }
+
+    /// A consolidation pass; `LINK`: keep the index of which fact names which.
+    fn consolidate_with<const LINK: bool>(
+        &mut self,
+        distiller: &dyn Distiller,
+    ) -> Result<Vec<WriteOutcome>, Error> {
         let distilled = distiller.distill(self)?;
         // Validate everything first: after this loop no write below can fail.
         for (i, fact) in distilled.iter().enumerate() {
@@ -453,12 +591,16 @@ impl LiveStore {
                 Some(existing) if !retired(existing, self) => existing,
                 _ => fact.id,
             };
+            let mut folded = Vec::new();
             for &source in &sources {
-                if retired(source, self) {
-                    self.retire(source, Status::Superseded { by });
+                if retired(source, self)
+                    && self.retire::<LINK>(source, Status::Superseded { by })
+                    && LINK
+                {
+                    folded.push(source);
                 }
             }
-            let outcome = self.write_fact(
+            let outcome = self.write_fact::<LINK>(
                 fact.id,
                 fact.kind,
                 &fact.text,
@@ -471,11 +613,16 @@ impl LiveStore {
             if let Ok(outcome) = outcome {
                 outcomes.push(outcome);
             }
+            // Now that `by` is in the table (written, or the fact it refreshed).
+            for source in folded {
+                self.facts.link(by, source);
+            }
         }
         Ok(outcomes)
     }
 
-    fn write_fact(
+    /// A write of any kind; `LINK`: keep the index of which fact names which.
+    fn write_fact<const LINK: bool>(
         &mut self,
         id: FactId,
         kind: FactKind,
@@ -517,18 +664,29 @@ impl LiveStore {
             };
             let rank = self.rank(&fact);
             self.ranking(kind).insert(rank);
+            let cited = if LINK {
+                fact.sources.clone()
+            } else {
+                Vec::new()
+            };
             self.facts.insert(fact);
+            for source in cited {
+                self.facts.link(source, id);
+            }
             outcome.fact = id;
         }
         if let Some(old) = supersedes.filter(|&old| old != outcome.fact) {
-            if self.retire(old, Status::Superseded { by: outcome.fact }) {
+            if self.retire::<LINK>(old, Status::Superseded { by: outcome.fact }) {
+                if LINK {
+                    self.facts.link(outcome.fact, old);
+                }
                 outcome.superseded = Some(old);
             }
         }
         let capacity = usize::try_from(self.config.capacity()).unwrap_or(usize::MAX);
         while self.active_count() > capacity {
             let Some(weakest) = self.weakest() else { break };
-            self.retire(weakest, Status::Evicted);
+            self.retire::<LINK>(weakest, Status::Evicted);
             outcome.evicted = Some(weakest);
         }
         Ok(outcome)
@@ -560,17 +718,98 @@ impl LiveStore {
             .then(a.id.cmp(&b.id))
     }
 
-    /// Reads active fact `id` at the current time: its read count goes up by one.
+    /// Reads active fact `id` at the current time: its read count goes up by one, and the fact,
+    /// as it is after the read, is returned.
+    ///
+    /// ```
+    /// use agent_memory_widgets::{FactId, LiveStore, StoreConfig};
+    ///
+    /// # fn main() -> Result<(), agent_memory_widgets::Error> {
+    /// let mut store = LiveStore::new(StoreConfig::default());
+    /// store.write(FactId(1), "the user is Dana", 0.4, None)?;
+    /// let fact = store.read(FactId(1))?;
+    /// assert_eq!((fact.text.as_str(), fact.reads), ("the user is Dana", 1));
+    /// # Ok(())
+    /// # }
+    /// ```
     ///
     /// # Errors
     ///
     /// [`ErrorKind::NoSuchFact`] or [`ErrorKind::FactNotActive`]; nothing changes.
-    pub fn read(&mut self, id: FactId) -> Result<(), Error> {
-        match self.facts.get(&id).map(|fact| fact.status) {
-            Some(Status::Active) => {
-                self.rekey(id, |fact, _| fact.reads = fact.reads.saturating_add(1));
-                Ok(())
-            }
+    pub fn read(&mut self, id: FactId) -> Result<&Fact, Error> {
+        self.active(id)?;
+        self.rekey(id, |fact, _| fact.reads = fact.reads.saturating_add(1));
+        self.facts.get(&id).ok_or_else(|| no_such_fact(id))
+    }
+
+    /// Sets active fact `id`'s importance, higher or lower, and moves it to its place in the
+    /// ranking: a user who says a fact matters more, or less, than the agent thought. Unlike a
+    /// write that repeats its text (which keeps the larger importance), this sets it as given,
+    /// and leaves the last touch as it was. Returns the fact as it is now.
+    ///
+    /// ```
+    /// use agent_memory_widgets::{FactId, LiveStore, StoreConfig};
+    ///
+    /// # fn main() -> Result<(), agent_memory_widgets::Error> {
+    /// let mut store = LiveStore::new(StoreConfig::default());
+    /// store.write(FactId(1), "the user is Dana", 0.4, None)?;
+    /// store.write(FactId(2), "Dana likes jazz", 0.6, None)?;
+    /// assert_eq!(store.top_k(1), [FactId(2)]);
+    /// store.set_importance(FactId(1), 0.9)?;
+    /// assert_eq!(store.top_k(2), [FactId(1), FactId(2)]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`] for an importance outside (0, 1],
+    /// [`ErrorKind::NoSuchFact`] or [`ErrorKind::FactNotActive`]; nothing changes.
+    pub fn set_importance(&mut self, id: FactId, importance: f64) -> Result<&Fact, Error> {
+        check_importance("importance", importance)?;
+        self.active(id)?;
+        self.rekey(id, |fact, _| fact.importance = importance);
+        self.facts.get(&id).ok_or_else(|| no_such_fact(id))
+    }
+
+    /// Removes fact `id` from the store for good, in any status, and returns it: its text is
+    /// gone, as a user who asks the agent to forget something expects. Unlike an eviction,
+    /// which keeps the fact for the record, nothing of it stays behind:
+    ///
+    /// - the facts it superseded (its earlier versions, which name it) go with it, and theirs in
+    ///   turn;
+    /// - a distilled fact that cites it no longer does (its [`sources`](Fact::sources)).
+    ///
+    /// Its id is free to use again. O(log n), plus the facts that name it.
+    ///
+    /// ```
+    /// use agent_memory_widgets::{ErrorKind, FactId, LiveStore, StoreConfig};
+    ///
+    /// # fn main() -> Result<(), agent_memory_widgets::Error> {
+    /// let mut store = LiveStore::new(StoreConfig::default());
+    /// store.write(FactId(1), "Dana lives at 12 Elm St", 0.5, None)?;
+    /// store.write(FactId(2), "Dana lives at 4 Oak Ave", 0.5, Some(FactId(1)))?;
+    /// let forgotten = store.forget(FactId(2))?;
+    /// assert_eq!(forgotten.text, "Dana lives at 4 Oak Ave");
+    /// assert!(store.get(FactId(1)).is_none()); // the earlier address went with it
+    /// assert_eq!(store.facts().count(), 0);
+    /// let err = store.forget(FactId(2)).unwrap_err();
+    /// assert_eq!(*err.kind(), ErrorKind::NoSuchFact { id: FactId(2) });
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::NoSuchFact`] when the store holds no fact `id`; nothing changes.
+    pub fn forget(&mut self, id: FactId) -> Result<Fact, Error> {
+        self.drop_fact(id).ok_or_else(|| no_such_fact(id))
+    }
+
+    /// Active fact `id`, or the error a read of it gets.
+    fn active(&self, id: FactId) -> Result<&Fact, Error> {
+        match self.facts.get(&id) {
+            Some(fact) if fact.status == Status::Active => Ok(fact),
             Some(_) => Err(Error::new(
                 ErrorKind::FactNotActive { id },
                 text!(
@@ -581,10 +820,62 @@ impl LiveStore {
                     "; only active facts can be read"
                 ),
             )),
-            None => Err(Error::new(
-                ErrorKind::NoSuchFact { id },
-                text!("there is no fact ", id),
-            )),
+            None => Err(no_such_fact(id)),
+        }
+    }
+
+    /// Takes fact `id` out for good, with every fact that names it in its status (and theirs);
+    /// facts that cite it drop it from their sources. Returns the fact `id`, if the store held it.
+    fn drop_fact(&mut self, id: FactId) -> Option<Fact> {
+        let mut first = None;
+        let mut pending = vec![id];
+        while let Some(id) = pending.pop() {
+            let Some(fact) = self.facts.get(&id) else {
+                continue; // named twice, and gone already
+            };
+            if fact.status == Status::Active {
+                let (rank, kind) = (self.rank(fact), fact.kind);
+                self.ranking(kind).remove(&rank);
+            } else {
+                let rank = retired_rank(fact);
+                self.retired.remove(&rank);
+            }
+            let Some((fact, referrers)) = self.facts.remove(id) else {
+                continue;
+            };
+            if let Some(by) = fact.status.superseded_by() {
+                self.facts.unlink(by, id);
+            }
+            for &source in &fact.sources {
+                self.facts.unlink(source, id);
+            }
+            for referrer in referrers {
+                if let Some(other) = self.facts.get_mut(&referrer) {
+                    other.sources.retain(|&source| source != id);
+                    if other.status == (Status::Superseded { by: id }) {
+                        pending.push(referrer);
+                    }
+                }
+            }
+            first.get_or_insert(fact);
+        }
+        first
+    }
+
+    /// With a retention set, drops the retired facts touched longest ago until at most the
+    /// retention are left (the facts that name one in their status go with it).
+    fn trim(&mut self) {
+        let Some(keep) = self.config.retention() else {
+            return;
+        };
+        let keep = usize::try_from(keep).unwrap_or(usize::MAX);
+        while self.retired.len() > keep {
+            let Some(oldest) = self.retired.first().map(|rank| rank.id) else {
+                break;
+            };
+            if self.drop_fact(oldest).is_none() {
+                break;
+            }
         }
     }
 
@@ -668,16 +959,21 @@ impl LiveStore {
         }
     }
 
-    /// Takes an active fact out of the ranking; `false` if it was not active.
-    fn retire(&mut self, id: FactId, status: Status) -> bool {
+    /// Takes an active fact out of the ranking; `false` if it was not active. `LINK`: as for
+    /// [`write_fact`](LiveStore::write_fact), and with a retention, note its place in the order
+    /// the trim drops retired facts (replays are never trimmed).
+    fn retire<const LINK: bool>(&mut self, id: FactId, status: Status) -> bool {
         let Some(fact) = self.facts.get(&id) else {
             return false;
         };
         if fact.status != Status::Active {
             return false;
         }
-        let (rank, kind) = (self.rank(fact), fact.kind);
+        let (rank, kind, retired) = (self.rank(fact), fact.kind, retired_rank(fact));
         self.ranking(kind).remove(&rank);
+        if LINK && self.config.retention().is_some() {
+            self.retired.insert(retired);
+        }
         self.facts.retire(id, status);
         true
     }
@@ -690,6 +986,16 @@ impl LiveStore {
 /// serialises as this, and (with the `deserialize` feature, on by default) deserialises through
 /// it, so a loaded store cannot break the ranking whatever the file says.
 ///
+/// **A loaded store is the saved one, bit for bit.** In a human-readable format (JSON, YAML,
+/// TOML...) each non-integer number (the settings' half-lives and access boost, the time, each
+/// importance and last touch) is written as a string: the shortest decimal that reads back as
+/// the same `f64` (`"0.1"`, `"4.0"`, `"0.30000000000000004"`, `"1767225600000.0"`), which
+/// `str::parse` reads exactly. So the round trip does not depend on the format's own float
+/// parser: `serde_json` without its `float_roundtrip` feature, say, reads a float written as a
+/// number 1 ULP off for about one value in five. A plain number is accepted too, for files
+/// written by hand or by an older version. In a binary format (`is_human_readable()` false,
+/// such as postcard or bincode) each is the raw `f64`.
+///
 /// # Example
 ///
 /// ```
@@ -699,8 +1005,9 @@ impl LiveStore {
 /// # #[cfg(feature = "deserialize")]
 /// # fn main() -> Result<(), Box<dyn core::error::Error>> {
 /// let mut store = LiveStore::new(StoreConfig::default());
-/// store.write(FactId(1), "the user is Dana", 0.4, None)?;
+/// store.write(FactId(1), "the user is Dana", 0.1 + 0.2, None)?;
 /// let json = serde_json::to_string(&store)?;
+/// assert!(json.contains(r#""importance":"0.30000000000000004""#));
 ///
 /// let saved: SavedStore = serde_json::from_str(&json)?;
 /// assert_eq!(LiveStore::try_from(saved.clone())?, store);
@@ -722,6 +1029,7 @@ pub struct SavedStore {
     /// The store's settings.
     pub config: StoreConfig,
     /// The store's current time.
+    #[serde(with = "exact_time")]
     pub time: Time,
     /// Every fact, in any status.
     pub facts: Vec<Fact>,
@@ -739,7 +1047,7 @@ impl Serialize for LiveStore {
         }
         let mut saved = serializer.serialize_struct("SavedStore", 3)?;
         saved.serialize_field("config", &self.config)?;
-        saved.serialize_field("time", &self.time)?;
+        saved.serialize_field("time", &Exact(self.time.get()))?;
         saved.serialize_field("facts", &Facts(&self.facts))?;
         saved.end()
     }
@@ -806,11 +1114,15 @@ impl TryFrom<SavedStore> for LiveStore {
                 }
                 let rank = store.rank(&fact);
                 store.ranking(fact.kind).insert(rank);
+            } else if store.config.retention().is_some() {
+                store.retired.insert(retired_rank(&fact));
             }
             store.facts.insert(fact);
         }
+        let mut links = Vec::new();
         for fact in store.facts.values() {
             for &cited in fact.status.superseded_by().iter().chain(&fact.sources) {
+                links.push((cited, fact.id));
                 if !store.facts.contains_key(&cited) {
                     return Err(Error::new(
                         ErrorKind::NoSuchFact { id: cited },
@@ -825,6 +1137,9 @@ impl TryFrom<SavedStore> for LiveStore {
                 }
             }
         }
+        for (cited, by) in links {
+            store.facts.link(cited, by);
+        }
         let capacity = usize::try_from(store.config.capacity()).unwrap_or(usize::MAX);
         if store.active_count() > capacity {
             return Err(Error::invalid(
@@ -836,6 +1151,19 @@ impl TryFrom<SavedStore> for LiveStore {
                     capacity
                 ),
             ));
+        }
+        if let Some(keep) = store.config.retention() {
+            if store.retired.len() > usize::try_from(keep).unwrap_or(usize::MAX) {
+                return Err(Error::invalid(
+                    "facts",
+                    text!(
+                        "facts has ",
+                        store.retired.len(),
+                        " retired facts, more than the retention of ",
+                        keep
+                    ),
+                ));
+            }
         }
         Ok(store)
     }
@@ -875,6 +1203,20 @@ fn check_fact(importance: f64, text: &str) -> Result<(), Error> {
     Ok(())
 }
 
+fn no_such_fact(id: FactId) -> Error {
+    Error::new(ErrorKind::NoSuchFact { id }, text!("there is no fact ", id))
+}
+
+/// A retired fact's place in the order retention drops them: the oldest last touch first, then
+/// the lowest id. A retired fact is never touched again, so its place never changes.
+fn retired_rank(fact: &Fact) -> Rank {
+    Rank {
+        key: fact.last_touch.get(),
+        last_touch: fact.last_touch.get(),
+        id: fact.id,
+    }
+}
+
 fn duplicate_id(id: FactId) -> Error {
     Error::new(
         ErrorKind::DuplicateId { id },
@@ -895,5 +1237,98 @@ pub(crate) fn check_importance(field: &str, importance: f64) -> Result<(), Error
                 fmt_number(importance)
             ),
         ))
+    }
+}
+
+/// An `f64` as a saved store writes it: in a human-readable format the shortest decimal that
+/// reads back as the same number, as a string; in a binary format the raw number. See
+/// [`SavedStore`].
+pub(crate) struct Exact(pub(crate) f64);
+
+impl Serialize for Exact {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if serializer.is_human_readable() {
+            serializer.collect_str(&Shortest(self.0))
+        } else {
+            serializer.serialize_f64(self.0)
+        }
+    }
+}
+
+/// Rust's `Debug` for `f64`: the shortest decimal that reads back as the same number, in plain
+/// form from 1e-4 to 1e16 (`4.0`, `0.1`) and in scientific form outside it (`1e-7`).
+struct Shortest(f64);
+
+impl core::fmt::Display for Shortest {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+/// `#[serde(with = "exact")]`: an `f64` field saved exactly (see [`Exact`]).
+pub(crate) mod exact {
+    use super::Exact;
+    use serde::Serialize;
+
+    pub(crate) fn serialize<S: serde::Serializer>(
+        value: &f64,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        Exact(*value).serialize(serializer)
+    }
+
+    /// A number written as a string (read with `str::parse`, which is exact) or as a number.
+    #[cfg(feature = "deserialize")]
+    pub(crate) fn deserialize<'de, D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<f64, D::Error> {
+        struct Number;
+        impl serde::de::Visitor<'_> for Number {
+            type Value = f64;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a number, or a number written as a string")
+            }
+            fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<f64, E> {
+                Ok(value)
+            }
+            fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<f64, E> {
+                Ok(value as f64)
+            }
+            fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<f64, E> {
+                Ok(value as f64)
+            }
+            fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<f64, E> {
+                value
+                    .trim()
+                    .parse()
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Str(value), &self))
+            }
+        }
+        if deserializer.is_human_readable() {
+            deserializer.deserialize_any(Number)
+        } else {
+            <f64 as serde::Deserialize>::deserialize(deserializer)
+        }
+    }
+}
+
+/// `#[serde(with = "exact_time")]`: a [`Time`] field saved exactly, and checked when read.
+pub(crate) mod exact_time {
+    use super::Exact;
+    use crate::units::Time;
+    use serde::Serialize;
+
+    pub(crate) fn serialize<S: serde::Serializer>(
+        value: &Time,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        Exact(value.get()).serialize(serializer)
+    }
+
+    #[cfg(feature = "deserialize")]
+    pub(crate) fn deserialize<'de, D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Time, D::Error> {
+        Time::new(super::exact::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
