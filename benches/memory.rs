@@ -42,6 +42,7 @@ fn main() {
             kind: Some(if i % 5 == 4 { "chatter" } else { "decision" }.into()),
             text: Some(format!("turn {i} ORD-{} with a few more words", i % 977)),
             summary: Some(format!("summary {} of Dana", i % 101)),
+            tokens: None,
         })
         .collect();
     let script = Script::new(specs).expect("valid script");

@@ -37,6 +37,7 @@ fn script(turns: u32) -> Script {
                 kind: Some(kinds[(i % 5) as usize].into()),
                 text: Some(text.join(" ")),
                 summary: Some(format!("Dana summary {} of turn", i % 101)),
+                tokens: None,
             }
         })
         .collect();

@@ -94,7 +94,9 @@
 //!
 //! # The fine print
 //!
-//! - Tokens are words, split on Unicode whitespace ([`Tokens::of`]).
+//! - Tokens are words, split on Unicode whitespace ([`Tokens::of`]), unless a session is given
+//!   another [`TokenCounter`]: [`Estimate`] (about 4 characters a token, one a CJK character),
+//!   your tokenizer, or each turn's own count ([`Turn::with_tokens`]).
 //! - Scores use this crate's own `exp2` and `log2`, built from exactly rounded arithmetic, so
 //!   they are bit-identical on every target.
 //! - The crate has no wasm-bindgen in its policies. The WebAssembly boundary is one module,
@@ -159,12 +161,12 @@ static ALLOCATOR: allocator::SizeClasses = allocator::SizeClasses::new();
 
 pub use compaction::{
     import_lines, import_messages, infer_kind, policy, window_text, ChatMessage, Compaction,
-    CompactionPolicy, DroppedTurn, Extractive, HandoffCheckpoint, HotTurn, HotWarmCold, Interval,
-    Kind, Line, Named, ObservationMasking, Place, Playground, PlaygroundState, PolicyId,
+    CompactionPolicy, DroppedTurn, Estimate, Extractive, HandoffCheckpoint, HotTurn, HotWarmCold,
+    Interval, Kind, Line, Named, ObservationMasking, Place, Playground, PlaygroundState, PolicyId,
     PolicyInfo, PolicyRow, Script, Scripted, Session, SessionConfig, SessionOptions, SessionState,
-    SlidingWindow, Step, Summarizer, SummaryBuffer, TranscriptTurn, Truncate, Turn, TurnSpec,
-    Window, BUDGET, EXTRACT_WORDS, FACTS_RULE, GIST_TERMS, HOT_N, INTERVAL, KEY_FACTS, KIND_RULE,
-    MAX_FACT_TERMS, OVERLAP, POLICIES,
+    SlidingWindow, Step, Summarizer, SummaryBuffer, TokenCounter, TranscriptTurn, Truncate, Turn,
+    TurnSpec, Usage, Window, Words, BUDGET, EXTRACT_WORDS, FACTS_RULE, GIST_TERMS, HOT_N, INTERVAL,
+    KEY_FACTS, KIND_RULE, MAX_FACT_TERMS, OVERLAP, POLICIES,
 };
 pub use error::{Error, ErrorKind};
 pub use forgetting::{

@@ -12,7 +12,10 @@ use crate::error::{fmt_number, Error};
 use crate::limits::MAX_TIME;
 use crate::text::Piece;
 
-/// A number of tokens, estimated as a word count so that every run is reproducible.
+/// A number of tokens: by default a word count ([`Tokens::of`]), so that every run is
+/// reproducible; a session may count with another [`TokenCounter`](crate::TokenCounter), such
+/// as [`Estimate`](crate::Estimate) or your tokenizer, or take a turn's count as given
+/// ([`Turn::with_tokens`](crate::Turn::with_tokens)).
 ///
 /// Arithmetic saturates instead of wrapping: a token count is never negative and never wraps.
 ///
@@ -33,7 +36,7 @@ pub struct Tokens(pub u32);
 
 impl Tokens {
     /// The token estimate of `text`: its words, split on Unicode whitespace
-    /// (`"a\u{a0}b"` is two words).
+    /// (`"a\u{a0}b"` is two words). What [`Words`](crate::Words), the default counter, counts.
     pub fn of(text: &str) -> Tokens {
         let words = crate::text::words(text).count();
         Tokens(u32::try_from(words).unwrap_or(u32::MAX))

@@ -69,9 +69,14 @@ export interface SessionConfig {
   /** Compact at this percent of the budget, 1 to 100, every policy with a token trigger
    * (default: each policy's own: ours 100, Letta's and Codex's 90). */
   compactAt?: number;
+  /** How tokens are counted: "words" (the default) or "estimate", about 4 characters a token
+   * and one a Chinese, Japanese or Korean character. A turn's own `tokens` are kept. */
+  tokens?: "words" | "estimate";
 }
 export type TurnKind = "chatter" | "decision" | "tool" | "question";
-export interface TurnSpec { speaker: string; kind: TurnKind; text: string; summary?: string | null; }
+/** A turn; `tokens`, a whole number, is its token count as the caller knows it (from the API's
+ * `usage`), which no counting replaces. */
+export interface TurnSpec { speaker: string; kind: TurnKind; text: string; summary?: string | null; tokens?: number | null; }
 /** What one `addTurn()` did. Turn lists hold turn numbers, counting from 1. */
 export interface Step {
   turn: number; tokensBefore: number; peakTokens: number; tokensAfter: number;
@@ -85,6 +90,8 @@ export interface SessionState {
   overBudget: boolean; overBudgetReason: string | null; done: boolean; crossings: number[];
   hot: HotTurn[]; warm: Line[]; cold: Line | null; dropped: { turn: number; text: string }[];
   log: Step[]; transcript: TranscriptTurn[];
+  /** How tokens are counted, when not as words: "estimate" (withConfig's `tokens`). */
+  counting?: "estimate";
 }
 /** Options for `FactStore.withConfig`; every field is optional. */
 export interface FactStoreConfig {
@@ -223,7 +230,9 @@ impl JsSession {
 /// The turns of a pasted or fetched conversation, each kind inferred by the core's rule:
 /// plain `Speaker: text` lines, or (when it starts with `[{`, or `{`) a JSON array of chat
 /// messages `{ role, content }`, `content` a string or a list of `{ type: "text", text }` parts,
-/// or an object holding that array as `messages`, as a chat API request does.
+/// or an object holding that array as `messages`, as a chat API request does. A message's
+/// token count goes with its turn as `tokens`: its own `tokens`, else `usage.output_tokens`,
+/// else `usage.completion_tokens` (the core's `ChatMessage`).
 /// Throws an `Error` that says what is wrong and where.
 #[cfg(feature = "import")]
 #[wasm_bindgen(js_name = importConversation, unchecked_return_type = "TurnSpec[]")]
@@ -313,7 +322,44 @@ fn chat_messages(value: &JsValue) -> Result<Vec<crate::ChatMessage>, JsError> {
                 type_of(&content)
             )));
         };
-        messages.push(crate::ChatMessage { role, text });
+        let count = |value: Option<JsValue>, name: &str| match value {
+            Some(value) if !value.is_undefined() && !value.is_null() => match value.as_f64() {
+                Some(number) => Ok(Some(number)),
+                None => Err(JsError::new(&text!(
+                    "messages[",
+                    i,
+                    "].",
+                    name,
+                    " must be a number, got ",
+                    type_of(&value)
+                ))),
+            },
+            _ => Ok(None),
+        };
+        let tokens = count(field("tokens"), "tokens")?;
+        let usage = field("usage").unwrap_or(JsValue::NULL);
+        let usage = if usage.is_object() && !is_array(&usage).unwrap_or(true) {
+            let get = |key: &str| Reflect::get(&usage, &JsValue::from_str(key)).ok();
+            crate::Usage {
+                output_tokens: count(get("output_tokens"), "usage.output_tokens")?,
+                completion_tokens: count(get("completion_tokens"), "usage.completion_tokens")?,
+            }
+        } else if usage.is_null() || usage.is_undefined() {
+            crate::Usage::default()
+        } else {
+            return Err(JsError::new(&text!(
+                "messages[",
+                i,
+                "].usage must be an object of token counts, got ",
+                type_of(&usage)
+            )));
+        };
+        messages.push(crate::ChatMessage {
+            role,
+            text,
+            tokens,
+            usage,
+        });
     }
     Ok(messages)
 }
@@ -351,11 +397,9 @@ impl JsPlayground {
     /// As Playground::from_options, through the session.
     #[cfg(feature = "with-config")]
     fn of(options: SessionOptions) -> Result<JsPlayground, JsError> {
-        let session = session_from(options).map_err(js_error)?;
-        Ok(JsPlayground(crate::Playground::new(
-            session.config(),
-            session.script().clone(),
-        )))
+        crate::Playground::from_options(options)
+            .map(JsPlayground)
+            .map_err(js_error)
     }
 
     /// Moves every policy to `turn`.
@@ -560,7 +604,7 @@ impl Default for JsFactStore {
     any(feature = "element-compaction", feature = "element-playground")
 ))]
 fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
-    let known = ["budget", "hotN", "script", "compactAt"];
+    let known = ["budget", "hotN", "script", "compactAt", "tokens"];
     let Some(options) = options::Fields::root(value, &known)? else {
         return Ok(SessionOptions::default());
     };
@@ -569,6 +613,7 @@ fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
         hot_n: options.number("hotN")?,
         script: script_specs(&options)?,
         compact_at: options.number("compactAt")?,
+        tokens: options.text("tokens")?,
     })
 }
 
@@ -587,17 +632,15 @@ fn script_specs(options: &options::Fields) -> Result<Option<Vec<TurnSpec>>, JsEr
                 kind: turn.text("kind")?,
                 text: turn.text("text")?,
                 summary: turn.text("summary")?,
+                tokens: turn.number("tokens")?,
             })
         },
-        &["speaker", "kind", "text", "summary"],
+        &["speaker", "kind", "text", "summary", "tokens"],
     )
 }
 
 /// A session from `options`, of any script.
-#[cfg(all(
-    feature = "with-config",
-    any(feature = "element-compaction", feature = "element-playground")
-))]
+#[cfg(all(feature = "with-config", feature = "element-compaction"))]
 fn session_from(options: SessionOptions) -> Result<crate::Session, Error> {
     crate::Session::from_options(options)
 }

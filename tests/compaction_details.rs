@@ -15,6 +15,7 @@ fn spec(kind: &str, text: &str, summary: Option<&str>) -> TurnSpec {
         kind: Some(kind.into()),
         text: Some(text.into()),
         summary: summary.map(Into::into),
+        tokens: None,
     }
 }
 

@@ -158,6 +158,7 @@ fn chat_messages_import_with_their_roles_as_speakers() {
     let message = |role: &str, text: &str| ChatMessage {
         role: role.into(),
         text: text.into(),
+        ..ChatMessage::default()
     };
     let specs = import_messages(vec![
         message("system", "You are the refund desk."),
@@ -196,6 +197,7 @@ fn a_written_summary_is_kept_and_said_to_be_written() {
         kind: Some("decision".into()),
         text: Some("Refund approved for ORD-7. It takes five days.".into()),
         summary: summary.map(Into::into),
+        tokens: None,
     };
     let script = Script::within_limits(vec![spec(Some("refund ok")), spec(None)]).unwrap();
     let [written, ruled] = script.turns() else {

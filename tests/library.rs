@@ -88,6 +88,7 @@ fn a_turn_spec_becomes_a_turn_with_bare_field_names() {
         kind: Some("smalltalk".into()),
         text: Some("Hi".into()),
         summary: None,
+        tokens: None,
     };
     let err = Turn::try_from(spec).unwrap_err();
     assert_eq!(
@@ -105,6 +106,7 @@ fn a_turn_spec_may_leave_the_summary_to_the_summarizer() {
         kind: Some(kind.into()),
         text: Some("Where is my refund? It has been a week.".into()),
         summary: summary.map(Into::into),
+        tokens: None,
     };
     let bare = Turn::try_from(spec("question", None)).unwrap();
     assert_eq!((bare.kind(), bare.summary()), (Kind::Question, None));

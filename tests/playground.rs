@@ -340,6 +340,7 @@ fn a_playground_from_options_replays_their_script_under_their_budget() {
         kind: Some(kind.into()),
         text: Some(text.into()),
         summary: summary.map(Into::into),
+        tokens: None,
     };
     let options = SessionOptions {
         budget: Some(30.0),
@@ -359,6 +360,7 @@ fn a_playground_from_options_replays_their_script_under_their_budget() {
             ),
         ]),
         compact_at: None,
+        tokens: None,
     };
     let Ok(mut playground) = Playground::from_options(options) else {
         panic!("the options are valid");
@@ -655,6 +657,7 @@ fn synthetic(turns: &[(bool, usize, usize)]) -> Script {
             ),
             text: Some(vec!["word"; words].join(" ")),
             summary: (summary > 0).then(|| vec!["gist"; summary].join(" ")),
+            tokens: None,
         })
         .collect();
     Script::new(specs).unwrap()
@@ -863,6 +866,7 @@ fn arb_script() -> impl Strategy<Value = Script> {
             kind: Some(kind.into()),
             text: Some(text.join(" ")),
             summary: Some(summary.join(" ")),
+            tokens: None,
         });
     prop::collection::vec(turn, 1..60).prop_map(|specs| Script::new(specs).unwrap())
 }
@@ -1054,6 +1058,7 @@ fn truncation_keeps_a_newest_turn_that_alone_is_over_the_budget() {
         kind: Some("question".into()),
         text: Some("one two three four five six seven eight nine ten".into()),
         summary: Some("Dana counts to ten.".into()),
+        tokens: None,
     };
     let short = TurnSpec {
         text: Some("hi".into()),

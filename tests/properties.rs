@@ -243,6 +243,7 @@ impl Case {
                 kind: Some(turn.kind.name().into()),
                 text: Some(turn.text.clone()),
                 summary: Some(turn.summary.clone()),
+                tokens: None,
             })
             .collect();
         let script = Script::new(specs).expect("generated scripts are valid");

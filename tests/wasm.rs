@@ -113,7 +113,7 @@ fn bad_configs_throw_errors_and_the_module_keeps_working() {
     );
     assert_eq!(
         session_error(r#"{"hotn": 2}"#),
-        "unknown option \"hotn\" in withConfig; use any of: budget, hotN, script, compactAt"
+        "unknown option \"hotn\" in withConfig; use any of: budget, hotN, script, compactAt, tokens"
     );
     assert_eq!(
         session_error(r#"{"script": [{"speaker": "Dana", "kind": "smalltalk", "text": "hi"}]}"#),
@@ -694,4 +694,95 @@ fn snapshots_are_what_serde_wasm_bindgen_makes_of_the_same_states() {
         &by_serde_wasm_bindgen(&core.state()),
         "forgetting playground at 120",
     );
+}
+
+#[wasm_bindgen_test]
+fn the_tokens_option_counts_as_words_or_estimate_and_names_itself_when_wrong() {
+    use agent_memory_widgets::wasm::{import_conversation, JsPlayground};
+    use agent_memory_widgets::{Estimate, Session};
+
+    // Absent or "words": the seed's state, with no `counting` key.
+    let state = JsSession::with_config(options(r#"{ "tokens": "words" }"#))
+        .unwrap()
+        .state()
+        .unwrap();
+    assert_same(&state, &JsSession::new().state().unwrap(), "words");
+    assert!(!Reflect::has(&state, &"counting".into()).unwrap());
+
+    // "estimate": the state says so, and matches the core's session counted the same way.
+    let mut js = JsSession::with_config(options(r#"{ "tokens": "estimate" }"#)).unwrap();
+    let mut core = Session::default().with_token_counter(Estimate);
+    js.go_to(10.0).unwrap();
+    core.go_to(10);
+    let state = js.state().unwrap();
+    assert_eq!(
+        get(&state, "counting").as_string().as_deref(),
+        Some("estimate")
+    );
+    assert_identical(&state, &by_serde_wasm_bindgen(&core.state()), "estimate");
+    let mut playground = JsPlayground::with_config(options(r#"{ "tokens": "estimate" }"#)).unwrap();
+    playground.go_to(3.0).unwrap();
+    let row = Array::from(&get(&playground.state().unwrap(), "policies")).get(0);
+    assert_eq!(get(&get(&row, "window"), "tokens").as_f64(), Some(35.0));
+
+    for (config, expect) in [
+        (
+            r#"{ "tokens": "bpe" }"#,
+            "tokens must be \"words\" or \"estimate\", got \"bpe\"",
+        ),
+        (r#"{ "tokens": 4 }"#, "tokens must be a string, got a number"),
+        (
+            r#"{ "script": [{ "speaker": "Dana", "kind": "chatter", "text": "Hi", "tokens": 1.5 }] }"#,
+            "script[0].tokens (turn 1) must be a whole number of tokens from 0 to 4294967295, got 1.5",
+        ),
+        (
+            r#"{ "script": [{ "speaker": "Dana", "kind": "chatter", "text": "Hi", "tokens": "2" }] }"#,
+            "script[0].tokens must be a number, got a string",
+        ),
+    ] {
+        let got = message(JsSession::with_config(options(config)).err().unwrap());
+        assert_eq!(got, expect, "{config}");
+    }
+
+    // A turn's own count: kept by the session, and by `script()`.
+    let mut session = JsSession::with_config(options(
+        r#"{ "tokens": "estimate", "script": [{ "speaker": "Dana", "kind": "chatter", "text": "Hi there", "tokens": 9 }] }"#,
+    ))
+    .unwrap();
+    session.add_turn().unwrap();
+    assert_eq!(get(&session.state().unwrap(), "tokens").as_f64(), Some(9.0));
+    let spec = Array::from(&session.script().unwrap()).get(0);
+    assert_eq!(get(&spec, "tokens").as_f64(), Some(9.0));
+
+    // An imported message's `tokens`, else `usage.output_tokens`, else `completion_tokens`;
+    // `input_tokens` counts the whole prompt and is not read.
+    let import = |text: &str| import_conversation(&js_sys::JsString::from(text));
+    let specs = import(
+        r#"[{"role": "user", "content": "Where is ORD-7?", "tokens": 6},
+            {"role": "assistant", "content": "Shipped.", "usage": {"input_tokens": 900, "output_tokens": 3}},
+            {"role": "assistant", "content": "Anything else?", "usage": {"prompt_tokens": 950, "completion_tokens": 4}},
+            {"role": "user", "content": "No.", "usage": {"input_tokens": 960}}]"#,
+    )
+    .unwrap();
+    let counts: Vec<Option<f64>> = Array::from(&specs)
+        .iter()
+        .map(|spec| get(&spec, "tokens").as_f64())
+        .collect();
+    assert_eq!(counts, [Some(6.0), Some(3.0), Some(4.0), None]);
+    for (text, expect) in [
+        (
+            r#"[{"role": "user", "content": "Hi", "tokens": -1}]"#,
+            "messages[0].tokens must be a whole number of tokens from 0 to 4294967295, got -1",
+        ),
+        (
+            r#"[{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Yes", "usage": {"output_tokens": "3"}}]"#,
+            "messages[1].usage.output_tokens must be a number, got a string",
+        ),
+        (
+            r#"[{"role": "assistant", "content": "Yes", "usage": 3}]"#,
+            "messages[0].usage must be an object of token counts, got a number",
+        ),
+    ] {
+        assert_eq!(message(import(text).err().unwrap()), expect, "{text}");
+    }
 }

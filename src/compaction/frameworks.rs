@@ -298,7 +298,7 @@ impl CompactionPolicy for HandoffCheckpoint {
             }
             let cut = window.cut(number);
             let text = cut.unwrap_or(turn.text());
-            let words = u64::from(Tokens::of(text).0);
+            let words = u64::from(cut.map_or(turn.tokens(), |cut| window.count(cut)).0);
             if words <= remaining {
                 kept.push((number, cut.map(str::to_owned)));
                 remaining -= words;
@@ -689,6 +689,7 @@ mod tests {
                 kind: Some(turn.kind().name().into()),
                 text: Some(turn.text().into()),
                 summary: turn.summary().map(Into::into),
+                tokens: None,
             })
             .collect();
         let script = Script::new(specs).unwrap();

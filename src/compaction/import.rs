@@ -3,13 +3,16 @@
 //!
 //! The result is a list of [`TurnSpec`]s with no summaries: a
 //! [`Session::from_options`](crate::Session::from_options) gives each turn that is not chatter
-//! the first-sentence summary of [`Extractive`](crate::Extractive).
+//! the first-sentence summary of [`Extractive`](crate::Extractive). A chat message's own token
+//! count, when it has one, goes with its turn ([`ChatMessage::tokens`]).
 
 use crate::compaction::script::{Kind, TurnSpec};
+use crate::compaction::tokens::given_count;
 use crate::error::Error;
 use crate::limits::{check_len, TextBudget, MAX_TOTAL_TEXT_CHARS, MAX_TURNS};
 use crate::prelude::*;
 use crate::text::{lines, split_at_byte};
+use crate::units::Tokens;
 
 /// How [`infer_kind`] reads a turn, in the order it applies the rules.
 pub const KIND_RULE: &str = "A tool's turn (role or speaker \"tool\") is a tool output. A turn \
@@ -84,7 +87,7 @@ pub fn infer_kind(speaker: &str, text: &str) -> Kind {
 /// [`MAX_TURNS`] turns or [`MAX_TOTAL_TEXT_CHARS`] characters.
 pub fn import_lines(text: &str) -> Result<Vec<TurnSpec>, Error> {
     check_size(text.len())?;
-    let mut turns: Vec<(String, String)> = Vec::new();
+    let mut turns: Vec<(String, String, Option<Tokens>)> = Vec::new();
     for (index, line) in lines(text).enumerate() {
         let line = without_stamp(line.trim());
         if line.is_empty() {
@@ -93,9 +96,9 @@ pub fn import_lines(text: &str) -> Result<Vec<TurnSpec>, Error> {
         match (speaker_of(line), turns.last_mut()) {
             (Some((speaker, said)), _) => {
                 check_len("conversation", turns.len() + 1, MAX_TURNS, "MAX_TURNS")?;
-                turns.push((speaker.to_owned(), said.to_owned()));
+                turns.push((speaker.to_owned(), said.to_owned(), None));
             }
-            (None, Some((_, said))) => {
+            (None, Some((_, said, _))) => {
                 if !said.is_empty() {
                     said.push(' ');
                 }
@@ -117,13 +120,39 @@ pub fn import_lines(text: &str) -> Result<Vec<TurnSpec>, Error> {
 }
 
 /// One chat message: who sent it (`user`, `assistant`, `tool` or `system`) and its text, with a
-/// list of content parts already joined.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// list of content parts already joined, and its token count when the log has one.
+///
+/// The turn's token count is the message's own `tokens` if it has them, or else its
+/// `usage.output_tokens`, or else its `usage.completion_tokens` (see [`Usage`]); without any,
+/// the session counts the text.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ChatMessage {
     /// `user`, `assistant`, `tool` or `system`.
     pub role: String,
     /// The message's text; a message with none (an assistant's bare tool call) is skipped.
     pub text: String,
+    /// The message's own token count, as a log or your tokenizer gives it: a whole number from
+    /// 0 to 4294967295, taken as given ([`Turn::with_tokens`](crate::Turn::with_tokens)).
+    pub tokens: Option<f64>,
+    /// The token usage a chat API reported with the message.
+    pub usage: Usage,
+}
+
+/// The token usage a chat API reports with a reply, as far as it counts one message.
+///
+/// A reply's `usage` counts two things: what was sent (`input_tokens` in Anthropic's Messages
+/// API and OpenAI's Responses API, `prompt_tokens` in Chat Completions), which is the whole
+/// prompt, system prompt and earlier messages included, and what the model wrote
+/// (`output_tokens`, `completion_tokens`), which is this message. So only the second is a
+/// message's own count: `output_tokens` if present, else `completion_tokens`. The counts of
+/// what was sent are not read. (The model's count includes what it wrote besides the text, such
+/// as a tool call's arguments, and is still taken as given.)
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Usage {
+    /// `usage.output_tokens` (Anthropic, OpenAI Responses): the tokens the model wrote.
+    pub output_tokens: Option<f64>,
+    /// `usage.completion_tokens` (OpenAI Chat Completions): the same, under its older name.
+    pub completion_tokens: Option<f64>,
 }
 
 /// Turns from chat messages: the role is the speaker, and the kind is inferred.
@@ -132,14 +161,18 @@ pub struct ChatMessage {
 /// use agent_memory_widgets::{import_messages, ChatMessage};
 ///
 /// # fn main() -> Result<(), agent_memory_widgets::Error> {
-/// let message = |role: &str, text: &str| ChatMessage { role: role.into(), text: text.into() };
+/// let message = |role: &str, text: &str| ChatMessage { role: role.into(), text: text.into(), ..ChatMessage::default() };
+/// let mut reply = message("assistant", "It shipped on day 3.");
+/// reply.usage.output_tokens = Some(8.0);
 /// let turns = import_messages(vec![
 ///     message("user", "Where is order ORD-7?"),
 ///     message("assistant", ""), // a tool call with no text: skipped
 ///     message("tool", "ORD-7 shipped on day 3."),
+///     reply,
 /// ])?;
-/// assert_eq!(turns.len(), 2);
+/// assert_eq!(turns.len(), 3);
 /// assert_eq!(turns[1].kind.as_deref(), Some("tool"));
+/// assert_eq!((turns[1].tokens, turns[2].tokens), (None, Some(8.0)));
 /// assert_eq!(
 ///     import_messages(vec![message("bot", "Hi")]).unwrap_err().message(),
 ///     "messages[0].role: unknown role \"bot\"; use user, assistant, tool or system"
@@ -151,8 +184,9 @@ pub struct ChatMessage {
 /// # Errors
 ///
 /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming the message of an unknown role or
-/// `conversation` when no message has text, and [`ErrorKind::OverLimit`](crate::ErrorKind) as
-/// [`import_lines`].
+/// of a token count that is not a whole number from 0 to 4294967295 (`messages[2].tokens`,
+/// `messages[2].usage.output_tokens`), or `conversation` when no message has text, and
+/// [`ErrorKind::OverLimit`](crate::ErrorKind) as [`import_lines`].
 pub fn import_messages(messages: Vec<ChatMessage>) -> Result<Vec<TurnSpec>, Error> {
     let mut turns = Vec::new();
     let mut size = 0;
@@ -174,12 +208,32 @@ pub fn import_messages(messages: Vec<ChatMessage>) -> Result<Vec<TurnSpec>, Erro
         }
         size += message.text.len();
         check_size(size)?;
+        let tokens = message_tokens(index, &message)?;
         if !message.text.trim().is_empty() {
             check_len("conversation", turns.len() + 1, MAX_TURNS, "MAX_TURNS")?;
-            turns.push((message.role, message.text));
+            turns.push((message.role, message.text, tokens));
         }
     }
     specs(turns)
+}
+
+/// Message `index`'s own token count, by the rule of [`ChatMessage`]: its `tokens`, else its
+/// `usage.output_tokens`, else its `usage.completion_tokens`. Each is checked when present,
+/// even when an earlier one is used.
+fn message_tokens(index: usize, message: &ChatMessage) -> Result<Option<Tokens>, Error> {
+    let mut found = None;
+    for (key, value) in [
+        ("tokens", message.tokens),
+        ("usage.output_tokens", message.usage.output_tokens),
+        ("usage.completion_tokens", message.usage.completion_tokens),
+    ] {
+        if let Some(value) = value {
+            let name = text!("messages[", index, "].", key);
+            let count = given_count("messages", &name, value)?;
+            found = found.or(Some(count));
+        }
+    }
+    Ok(found)
 }
 
 /// `Some((speaker, text))` when `line` starts with a speaker and a colon.
@@ -219,9 +273,10 @@ fn check_size(bytes: usize) -> Result<(), Error> {
     }
 }
 
-/// The turns as specs, kinds inferred, each text checked against the limits.
-fn specs(turns: Vec<(String, String)>) -> Result<Vec<TurnSpec>, Error> {
-    if turns.iter().all(|(_, text)| text.trim().is_empty()) {
+/// The turns as specs, kinds inferred, each text checked against the limits, each with its own
+/// token count if it has one.
+fn specs(turns: Vec<(String, String, Option<Tokens>)>) -> Result<Vec<TurnSpec>, Error> {
+    if turns.iter().all(|(_, text, _)| text.trim().is_empty()) {
         return Err(Error::invalid(
             "conversation",
             "conversation: no turn has any text; write lines like \"Dana: Hello\" or a JSON \
@@ -230,7 +285,7 @@ fn specs(turns: Vec<(String, String)>) -> Result<Vec<TurnSpec>, Error> {
     }
     let mut budget = TextBudget::default();
     let mut out = Vec::with_capacity(turns.len());
-    for (index, (speaker, text)) in turns.into_iter().enumerate() {
+    for (index, (speaker, text, tokens)) in turns.into_iter().enumerate() {
         if text.trim().is_empty() {
             continue;
         }
@@ -240,6 +295,7 @@ fn specs(turns: Vec<(String, String)>) -> Result<Vec<TurnSpec>, Error> {
             speaker: Some(speaker),
             text: Some(text),
             summary: None,
+            tokens: tokens.map(|tokens| f64::from(tokens.0)),
         });
     }
     Ok(out)
@@ -351,6 +407,7 @@ mod tests {
         let message = |text: String| ChatMessage {
             role: "user".into(),
             text,
+            ..ChatMessage::default()
         };
         let halves = vec![
             message("a".repeat(2_000_000)),

@@ -11,6 +11,7 @@ mod playground;
 mod policy;
 mod script;
 mod summarizer;
+mod tokens;
 mod window;
 
 use serde::Serialize;
@@ -19,7 +20,7 @@ pub use frameworks::{
     HandoffCheckpoint, Interval, ObservationMasking, SlidingWindow, SummaryBuffer, Truncate,
     INTERVAL, OVERLAP,
 };
-pub use import::{import_lines, import_messages, infer_kind, ChatMessage, KIND_RULE};
+pub use import::{import_lines, import_messages, infer_kind, ChatMessage, Usage, KIND_RULE};
 pub use playground::{
     policy, window_text, Named, Playground, PlaygroundState, PolicyId, PolicyInfo, PolicyRow,
     FACTS_RULE, KEY_FACTS, MAX_FACT_TERMS, POLICIES,
@@ -27,6 +28,8 @@ pub use playground::{
 pub use policy::{Compaction, CompactionPolicy, HotWarmCold, GIST_TERMS};
 pub use script::{Kind, Script, Turn, TurnSpec};
 pub use summarizer::{Extractive, Scripted, Summarizer, EXTRACT_WORDS};
+use tokens::Counter;
+pub use tokens::{Estimate, TokenCounter, Words};
 pub use window::{Line, Window};
 
 use crate::error::{whole_number, Error, ErrorKind};
@@ -220,6 +223,10 @@ pub struct SessionOptions {
     /// [`SessionConfig::with_compact_at`]).
     #[serde(default)]
     pub compact_at: Option<f64>,
+    /// How tokens are counted: `"words"` ([`Words`], the default) or `"estimate"`
+    /// ([`Estimate`]). A turn with its own `tokens` keeps them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<String>,
 }
 
 /// What one [`Session::add_turn`] did: one line of the session's log.
@@ -321,7 +328,8 @@ named!(Place, "place", {
 
 /// A snapshot of a session: everything the widget shows, as plain data.
 ///
-/// Serialised with camelCase names; `cold` and `overBudgetReason` are `null` when absent.
+/// Serialised with camelCase names; `cold` and `overBudgetReason` are `null` when absent, and
+/// `counting` is left out when the session counts words.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
@@ -356,6 +364,11 @@ pub struct SessionState {
     pub log: Vec<Step>,
     /// Every turn added so far, oldest first, with where it lives now.
     pub transcript: Vec<TranscriptTurn>,
+    /// How the session counts tokens, when not as words ([`Session::with_token_counter`]): its
+    /// counter's [`name`](TokenCounter::name), `estimate` for [`Estimate`]. `None` for the
+    /// default, [`Words`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counting: Option<String>,
 }
 
 /// A support session played turn by turn under a compaction policy.
@@ -433,6 +446,42 @@ impl Session {
         self
     }
 
+    /// The same session counting tokens with `counter` ([`Words`] by default): every turn without
+    /// its own count ([`Turn::with_tokens`]), those of the script and those pushed from now on, and
+    /// every line a policy places in the window. Turns already added are played again under it
+    /// (their summaries kept: the summarizer is not asked again).
+    ///
+    /// A closure is a counter; write its argument's type:
+    ///
+    /// ```
+    /// use agent_memory_widgets::{Estimate, HotWarmCold, Kind, Session, SessionConfig, Tokens, Turn};
+    ///
+    /// # fn main() -> Result<(), agent_memory_widgets::Error> {
+    /// let config = SessionConfig::new(Tokens(500), 2)?;
+    /// let mut session = Session::live(config, Box::new(HotWarmCold::default()))
+    ///     .with_token_counter(|text: &str| Tokens(text.len().div_ceil(4) as u32));
+    /// session.push(Turn::new("Dana", Kind::Question, "Where is my order?")?)?; // 18 bytes
+    /// session.push(Turn::new("agent", Kind::Decision, "It ships today.")?.with_tokens(Tokens(5)))?;
+    /// assert_eq!(session.window().tokens(), Tokens(5 + 5));
+    ///
+    /// let session = Session::default().with_token_counter(Estimate);
+    /// assert_eq!(session.state().counting.as_deref(), Some("estimate"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn with_token_counter(self, counter: impl TokenCounter + 'static) -> Session {
+        self.with_counter(Counter::of(alloc::sync::Arc::new(counter)))
+    }
+
+    /// [`Session::with_token_counter`], or words for the default counter.
+    fn with_counter(mut self, counter: Counter) -> Session {
+        self.script.count_with(&counter);
+        self.window = Window::counting(counter);
+        let turns = self.turn_count();
+        self.go_to(turns);
+        self
+    }
+
     /// Appends `turn` as the next turn and, if the policy says so, compacts: the live
     /// conversation's path. A turn that is not chatter gets its summary from the session's
     /// [`Summarizer`] first. Turns of the script not yet played are replaced by `turn`.
@@ -459,6 +508,7 @@ impl Session {
             };
             turn = turn.with_summary(&summary)?;
         }
+        let turn = turn.counted_by(self.window.counter());
         self.script.replace_from(self.log.len(), turn);
         self.add_turn()
             .ok_or_else(|| Error::new(ErrorKind::InvalidState, "the turn did not apply"))
@@ -472,11 +522,16 @@ impl Session {
     /// [`ErrorKind::OverLimit`](crate::ErrorKind) when the script passes a [limit](crate::limits).
     pub fn from_options(options: SessionOptions) -> Result<Session, Error> {
         let config = SessionConfig::from_options(&options)?;
+        let counter = Counter::named(options.tokens.as_deref())?;
         let script = match options.script {
             Some(specs) => Script::within_limits(specs)?,
             None => Script::refund_desk(),
         };
-        Ok(Session::new(config, script))
+        let session = Session::new(config, script);
+        Ok(match counter.is_words() {
+            true => session,
+            false => session.with_counter(counter),
+        })
     }
 
     /// Appends the next turn and, if the policy says so, compacts. `None` once the script is done.
@@ -518,7 +573,7 @@ impl Session {
 
     /// Starts the script over.
     pub fn reset(&mut self) {
-        self.window = Window::default();
+        self.window = Window::counting(self.window.counter().clone());
         self.log.clear();
         self.policy.reset();
     }
@@ -574,7 +629,7 @@ impl Session {
                     speaker: turn.speaker().to_owned(),
                     kind: turn.kind(),
                     text: cut.unwrap_or(turn.text()).to_owned(),
-                    tokens: cut.map_or(turn.tokens(), Tokens::of),
+                    tokens: cut.map_or(turn.tokens(), |cut| self.window.count(cut)),
                 });
             }
         }
@@ -609,6 +664,7 @@ impl Session {
             dropped,
             log: self.log.clone(),
             transcript: self.transcript(),
+            counting: self.window.counter().name().map(str::to_owned),
         }
     }
 

@@ -7,6 +7,7 @@ use crate::compaction::frameworks::{
     HandoffCheckpoint, Interval, ObservationMasking, SlidingWindow, SummaryBuffer, Truncate,
 };
 use crate::compaction::policy::key_terms;
+use crate::compaction::tokens::Counter;
 use crate::compaction::{
     CompactionPolicy, HotWarmCold, Line, Script, Session, SessionConfig, SessionOptions,
     SessionState,
@@ -396,6 +397,11 @@ fn first_said(script: &Script, term: &str) -> u32 {
 impl Playground {
     /// Replays `script` under every policy once (for the sparklines), then stands at turn 0.
     pub fn new(config: SessionConfig, script: Script) -> Playground {
+        Playground::counting(config, script, &Counter::default())
+    }
+
+    /// [`Playground::new`], every policy's session counting tokens with `counter`.
+    fn counting(config: SessionConfig, script: Script, counter: &Counter) -> Playground {
         let refund_desk = script == Script::refund_desk();
         let facts = facts_of(&script, refund_desk);
         let mut said = Vec::with_capacity(facts.len());
@@ -413,6 +419,9 @@ impl Playground {
         };
         for info in POLICIES {
             let mut session = Session::with_policy(config, script.clone(), policy(info.id));
+            if !counter.is_words() {
+                session = session.with_counter(counter.clone());
+            }
             while session.add_turn().is_some() {}
             // One plain loop, not three collects: each is a `Vec::from_iter` in the wasm.
             let log = session.log();
@@ -442,7 +451,11 @@ impl Playground {
     /// As [`Session::from_options`].
     pub fn from_options(options: SessionOptions) -> Result<Playground, Error> {
         let session = Session::from_options(options)?;
-        Ok(Playground::new(session.config(), session.script().clone()))
+        Ok(Playground::counting(
+            session.config(),
+            session.script().clone(),
+            session.window().counter(),
+        ))
     }
 
     /// Moves every policy to `count` turns added (clamped to the script).

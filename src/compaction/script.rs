@@ -4,6 +4,7 @@ use crate::prelude::*;
 use serde::Serialize;
 
 use crate::compaction::summarizer::extract;
+use crate::compaction::tokens::{given_count, Counter};
 use crate::error::Error;
 use crate::limits::{check_len, check_text, TextBudget, MAX_TURNS};
 use crate::names::named;
@@ -61,7 +62,7 @@ named!(Kind, "kind", {
 /// assert_eq!(turn.summary(), Some("Dana asks for a refund."));
 ///
 /// let spec = TurnSpec { speaker: Some("Dana".into()), kind: Some("chatter".into()),
-///                       text: Some("Thanks!".into()), summary: None };
+///                       text: Some("Thanks!".into()), summary: None, tokens: None };
 /// assert_eq!(Turn::try_from(spec)?.tokens().0, 1);
 /// # Ok(())
 /// # }
@@ -74,7 +75,10 @@ pub struct Turn {
     summary: Option<String>,
     // Whether `summary` was written by the first-sentence rule ([`Extractive`]) rather than given.
     summary_by_rule: bool,
+    // The caller's count ([`Turn::with_tokens`]) when `own_tokens`; else the count of `text` by
+    // the counter of the session that holds the turn (words until then).
     tokens: Tokens,
+    own_tokens: bool,
 }
 
 impl Turn {
@@ -95,7 +99,27 @@ impl Turn {
             summary: None,
             summary_by_rule: false,
             tokens: Tokens::of(text),
+            own_tokens: false,
         })
+    }
+
+    /// The same turn with its token count given: from the API's `usage`, or your own
+    /// tokenizer. It is taken as given: no session's [`TokenCounter`](crate::TokenCounter) ever
+    /// counts this turn again.
+    ///
+    /// ```
+    /// use agent_memory_widgets::{Kind, Tokens, Turn};
+    ///
+    /// # fn main() -> Result<(), agent_memory_widgets::Error> {
+    /// let turn = Turn::new("agent", Kind::Decision, "Your refund is $180.00.")?.with_tokens(Tokens(9));
+    /// assert_eq!((turn.tokens(), turn.has_own_tokens()), (Tokens(9), true));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn with_tokens(mut self, tokens: Tokens) -> Turn {
+        self.tokens = tokens;
+        self.own_tokens = true;
+        self
     }
 
     /// The same turn with its one-line summary; chatter keeps none.
@@ -127,9 +151,25 @@ impl Turn {
     pub fn summary(&self) -> Option<&str> {
         self.summary.as_deref()
     }
-    /// The verbatim text's token count.
+    /// The verbatim text's token count: the one given with [`Turn::with_tokens`], or else the
+    /// count of the session's [`TokenCounter`](crate::TokenCounter) once the turn is in a
+    /// session (its words before).
     pub fn tokens(&self) -> Tokens {
         self.tokens
+    }
+
+    /// Whether the token count was given with the turn ([`Turn::with_tokens`], a spec's
+    /// `tokens`), rather than counted.
+    pub fn has_own_tokens(&self) -> bool {
+        self.own_tokens
+    }
+
+    /// The same turn counted by `counter`, unless its count was given.
+    pub(crate) fn counted_by(mut self, counter: &Counter) -> Turn {
+        if !self.own_tokens {
+            self.tokens = counter.count(&self.text);
+        }
+        self
     }
 
     /// Whether the summary was written by the first-sentence rule of
@@ -150,6 +190,7 @@ impl Turn {
                 true => None,
                 false => self.summary.clone(),
             },
+            tokens: self.own_tokens.then_some(f64::from(self.tokens.0)),
         }
     }
 }
@@ -158,9 +199,9 @@ impl Turn {
 ///
 /// ```json
 /// { "speaker": "Dana", "kind": "question", "text": "Can I get my $200.00 back?",
-///   "summary": "Dana asks for a refund." }
+///   "summary": "Dana asks for a refund.", "tokens": 9 }
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[cfg_attr(feature = "deserialize", derive(serde::Deserialize))]
 #[serde(deny_unknown_fields)]
 pub struct TurnSpec {
@@ -173,6 +214,10 @@ pub struct TurnSpec {
     /// The one-line summary; required unless the kind is `chatter`, where it is ignored.
     #[serde(default)]
     pub summary: Option<String>,
+    /// The text's token count as the caller knows it ([`Turn::with_tokens`]): a whole number
+    /// from 0 to 4294967295. Absent, the session counts the text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<f64>,
 }
 
 impl TryFrom<TurnSpec> for Turn {
@@ -203,6 +248,7 @@ impl TryFrom<TurnSpec> for Turn {
 ///     kind: Some(kind.into()),
 ///     text: Some(text.into()),
 ///     summary: summary.map(Into::into),
+///     tokens: None,
 /// };
 /// let script = Script::new(vec![
 ///     turn("chatter", "Hello!", None),
@@ -275,7 +321,8 @@ impl Script {
     /// use agent_memory_widgets::{Script, TurnSpec};
     ///
     /// let spec = TurnSpec { speaker: Some("agent".into()), kind: Some("decision".into()),
-    ///                       text: Some("Refund approved. It takes five days.".into()), summary: None };
+    ///                       text: Some("Refund approved. It takes five days.".into()), summary: None,
+    ///                       tokens: None };
     /// let script = Script::within_limits(vec![spec]).unwrap();
     /// assert_eq!(script.turns()[0].summary(), Some("Refund approved."));
     /// assert!(script.turns()[0].summary_by_rule());
@@ -316,6 +363,7 @@ impl Script {
                 summary: summary.map(Into::into),
                 summary_by_rule: false,
                 tokens: Tokens::of(text),
+                own_tokens: false,
             })
             .collect();
         Script { turns }
@@ -352,6 +400,15 @@ impl Script {
     /// A live session's transcript, before its first turn.
     pub(crate) fn live() -> Script {
         Script { turns: Vec::new() }
+    }
+
+    /// Every turn whose count was not given, counted again by `counter`.
+    pub(crate) fn count_with(&mut self, counter: &Counter) {
+        for turn in &mut self.turns {
+            if !turn.own_tokens {
+                turn.tokens = counter.count(&turn.text);
+            }
+        }
     }
 
     /// Keeps the first `len` turns and appends `turn`.
@@ -412,7 +469,10 @@ fn validate(
             )
         })?),
     };
-    let tokens = Tokens::of(&text);
+    let (tokens, own_tokens) = match spec.tokens {
+        Some(count) => (given_count(&at("tokens"), &at("tokens"), count)?, true),
+        None => (Tokens::of(&text), false),
+    };
     Ok(Turn {
         speaker,
         kind,
@@ -420,6 +480,7 @@ fn validate(
         summary,
         summary_by_rule: false,
         tokens,
+        own_tokens,
     })
 }
 

@@ -3,12 +3,15 @@
 use crate::prelude::*;
 use serde::Serialize;
 
+use crate::compaction::tokens::Counter;
 use crate::queue::Queue;
 use crate::units::{Tokens, TurnNumber};
 
 /// A line of the window that stands for older turns: a WARM summary line or the COLD gist.
 ///
-/// Its fields are read through methods, so that its token count always agrees with its text.
+/// Its fields are read through methods, so that its token count always agrees with its text: its
+/// words, until a [`Window`] that counts with another [`TokenCounter`](crate::TokenCounter) places
+/// it, and from then on that counter's count.
 ///
 /// ```
 /// use agent_memory_widgets::{Line, Tokens, TurnNumber};
@@ -21,7 +24,8 @@ pub struct Line {
     // Invariant: ascending, without repeats.
     turns: Vec<TurnNumber>,
     text: String,
-    // Invariant: tokens == Tokens::of(&text).
+    // Invariant: tokens == Tokens::of(&text), or, once a window placed it, the window's count of
+    // `text`.
     tokens: Tokens,
 }
 
@@ -93,7 +97,17 @@ impl Line {
 /// The window's three tiers with a running token count, so that nothing is ever recounted.
 ///
 /// A [`CompactionPolicy`](crate::CompactionPolicy) rearranges a window through these methods;
-/// each keeps the count exact.
+/// each keeps the count exact. The window counts with its session's
+/// [`TokenCounter`](crate::TokenCounter) (words by default): each line it is given (a WARM line,
+/// the COLD gist) is counted whole when it is placed, and each text that stands for a verbatim
+/// turn when it is set, so that every part of the window is counted one way. A policy measures a
+/// text the same way with [`Window::count`].
+///
+/// With words, a line's count is known as it is built, and placing it costs nothing more. With
+/// another counter, placing a line costs a count of its text: under [`HotWarmCold`](crate::HotWarmCold)
+/// a summary or a gist of at most [`GIST_TERMS`](crate::GIST_TERMS) terms, but under a policy whose
+/// one summary grows with the session (such as [`SummaryBuffer`](crate::SummaryBuffer)) that
+/// summary, at each compaction.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Window {
     cold: Option<Line>,
@@ -108,9 +122,45 @@ pub struct Window {
     tokens: Tokens,
     // Invariant: verbatim_tokens == every verbatim turn's tokens.
     verbatim_tokens: Tokens,
+    /// What the lines and cuts are counted with.
+    counter: Counter,
 }
 
 impl Window {
+    /// The tokens of `text` as this window counts them: with its session's
+    /// [`TokenCounter`](crate::TokenCounter), words by default.
+    ///
+    /// ```
+    /// use agent_memory_widgets::{Tokens, Window};
+    ///
+    /// assert_eq!(Window::default().count("refund approved as RF-7781"), Tokens(4));
+    /// ```
+    pub fn count(&self, text: &str) -> Tokens {
+        self.counter.count(text)
+    }
+
+    /// An empty window that counts with `counter`.
+    pub(crate) fn counting(counter: Counter) -> Window {
+        Window {
+            counter,
+            ..Window::default()
+        }
+    }
+
+    /// What the window counts with.
+    pub(crate) fn counter(&self) -> &Counter {
+        &self.counter
+    }
+
+    /// `line` with its count taken by this window's counter; unchanged under words, which
+    /// counted it as it was built.
+    fn measured(&self, mut line: Line) -> Line {
+        if !self.counter.is_words() {
+            line.tokens = self.counter.count(&line.text);
+        }
+        line
+    }
+
     /// The window's token count: COLD, WARM and verbatim together.
     pub fn tokens(&self) -> Tokens {
         self.tokens
@@ -146,7 +196,7 @@ impl Window {
     /// Appends a verbatim turn cut short: `text`, a part of the turn with the cut marked, stands
     /// for it in the window.
     pub fn push_cut(&mut self, turn: TurnNumber, text: String) {
-        self.push_verbatim(turn, Tokens::of(&text));
+        self.push_verbatim(turn, self.count(&text));
         self.cuts.push_back((turn, text));
     }
 
@@ -177,6 +227,7 @@ impl Window {
     ///
     /// O(log n), and O(1) to add the text of a turn newer than every other replaced one.
     pub fn replace_verbatim(&mut self, turn: TurnNumber, text: String) -> bool {
+        let tokens = self.count(&text);
         let verbatim = self.verbatim.as_mut_slice();
         let Ok(at) = verbatim.binary_search_by_key(&turn, |(number, _)| *number) else {
             return false;
@@ -185,7 +236,6 @@ impl Window {
         let Some(entry) = verbatim.get_mut(at) else {
             return false;
         };
-        let tokens = Tokens::of(&text);
         self.tokens = self.tokens - entry.1 + tokens;
         self.verbatim_tokens = self.verbatim_tokens - entry.1 + tokens;
         entry.1 = tokens;
@@ -218,8 +268,9 @@ impl Window {
         Some(turn)
     }
 
-    /// Appends a WARM line.
+    /// Appends a WARM line, counted by the window's counter.
     pub fn push_warm(&mut self, line: Line) {
+        let line = self.measured(line);
         self.tokens += line.tokens;
         self.warm.push_back(line);
     }
@@ -236,8 +287,9 @@ impl Window {
         while self.pop_warm().is_some() {}
     }
 
-    /// Replaces the COLD gist and returns the old one.
+    /// Replaces the COLD gist, counted by the window's counter, and returns the old one.
     pub fn set_cold(&mut self, cold: Option<Line>) -> Option<Line> {
+        let cold = cold.map(|line| self.measured(line));
         self.tokens += cold.as_ref().map_or(Tokens(0), |line| line.tokens);
         let old = core::mem::replace(&mut self.cold, cold);
         self.tokens -= old.as_ref().map_or(Tokens(0), |line| line.tokens);
