@@ -158,13 +158,13 @@ mod allocator;
 static ALLOCATOR: allocator::SizeClasses = allocator::SizeClasses::new();
 
 pub use compaction::{
-    import_lines, import_messages, infer_kind, policy, window_text, ChatMessage, Compaction,
-    CompactionPolicy, DroppedTurn, Extractive, HandoffCheckpoint, HotTurn, HotWarmCold, Interval,
-    Kind, Line, Named, ObservationMasking, Place, Playground, PlaygroundState, PolicyId,
-    PolicyInfo, PolicyRow, Script, Scripted, Session, SessionConfig, SessionOptions, SessionState,
-    SlidingWindow, Step, Summarizer, SummaryBuffer, TranscriptTurn, Truncate, Turn, TurnSpec,
-    Window, BUDGET, EXTRACT_WORDS, FACTS_RULE, GIST_TERMS, HOT_N, INTERVAL, KEY_FACTS, KIND_RULE,
-    MAX_FACT_TERMS, OVERLAP, POLICIES,
+    import_lines, import_messages, infer_kind, policy, window_text, ChatMessage, ClonePolicy,
+    Compaction, CompactionPolicy, DroppedTurn, Extractive, HandoffCheckpoint, HotTurn, HotWarmCold,
+    Interval, Kind, Line, Named, ObservationMasking, Place, Playground, PlaygroundState, PolicyId,
+    PolicyInfo, PolicyRow, SavedSession, SavedTurn, Script, Scripted, Session, SessionConfig,
+    SessionOptions, SessionState, SlidingWindow, Step, Summarizer, SummaryBuffer, TranscriptTurn,
+    Truncate, Turn, TurnSpec, Window, BUDGET, EXTRACT_WORDS, FACTS_RULE, GIST_TERMS, HOT_N,
+    INTERVAL, KEY_FACTS, KIND_RULE, MAX_FACT_TERMS, OVERLAP, POLICIES,
 };
 pub use error::{Error, ErrorKind};
 pub use forgetting::{

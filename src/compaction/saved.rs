@@ -1,0 +1,238 @@
+//! A session as plain data, to save between runs and load again with its policy and
+//! summarizer (which are code, not data).
+
+use crate::prelude::*;
+use alloc::sync::Arc;
+use serde::Serialize;
+
+use crate::compaction::script::{Kind, Script, Turn, TurnSpec};
+use crate::compaction::{CompactionPolicy, Mode, Session, SessionConfig, Summarizer};
+use crate::error::Error;
+use crate::units::Tokens;
+
+/// A turn as a [`SavedSession`] holds it: its summary, if one was written, and its token count
+/// as the session counted it.
+///
+/// Serialised as `{ "speaker": "Dana", "kind": "question", "text": "...", "summary": "...",
+/// "tokens": 10 }`, with `"summaryByRule": true` when the first-sentence rule wrote the summary.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(
+    feature = "deserialize",
+    derive(serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct SavedTurn {
+    /// Who spoke.
+    pub speaker: String,
+    /// The turn's kind.
+    pub kind: Kind,
+    /// The verbatim text.
+    pub text: String,
+    /// The one-line summary: `None` for chatter and for a turn that has not folded yet.
+    #[cfg_attr(feature = "deserialize", serde(default))]
+    pub summary: Option<String>,
+    /// Whether the first-sentence rule wrote the summary ([`Turn::summary_by_rule`]).
+    #[cfg_attr(feature = "deserialize", serde(default))]
+    #[serde(skip_serializing_if = "is_false")]
+    pub summary_by_rule: bool,
+    /// The verbatim text's token count.
+    pub tokens: Tokens,
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+impl From<&Turn> for SavedTurn {
+    fn from(turn: &Turn) -> SavedTurn {
+        SavedTurn {
+            speaker: turn.speaker().to_owned(),
+            kind: turn.kind(),
+            text: turn.text().to_owned(),
+            summary: turn.summary().map(str::to_owned),
+            summary_by_rule: turn.summary_by_rule(),
+            tokens: turn.tokens(),
+        }
+    }
+}
+
+/// A [`Session`] as plain data: its settings, every turn of its script (a live session's are
+/// the turns pushed so far) with the summaries written so far, and how many turns were added.
+///
+/// A session serialises as this ([`Session::save`] gives it), and [`Session::load`] makes a
+/// session of it again with a policy and a summarizer, which are code and not saved. The window,
+/// the log and the policy's own memory are not saved either: they are a function of the turns,
+/// replayed at load without calling the summarizer (the summaries of every turn that folded are
+/// saved).
+///
+/// # Example
+///
+/// ```
+/// use agent_memory_widgets::{Extractive, HotWarmCold, Kind, SavedSession, Session, SessionConfig, Turn};
+///
+/// # #[cfg(not(feature = "deserialize"))] fn main() {}
+/// # #[cfg(feature = "deserialize")]
+/// # fn main() -> Result<(), Box<dyn core::error::Error>> {
+/// let mut session = Session::live(SessionConfig::default(), Box::new(HotWarmCold::default()));
+/// for text in ["Where is my refund for ORD-3300?", "lookup ORD-3300: refund sent on day 3.", "It was sent on day 3."] {
+///     session.push(Turn::new("Dana", Kind::Question, text)?)?;
+/// }
+/// let json = serde_json::to_string(&session)?;
+///
+/// // Next run: the policy and the summarizer are attached again.
+/// let saved: SavedSession = serde_json::from_str(&json)?;
+/// let mut loaded = Session::load(saved, Box::new(HotWarmCold::default()), Box::new(Extractive))?;
+/// assert_eq!(loaded.state(), session.state());
+/// let next = Turn::new("agent", Kind::Decision, "Refund RF-7781 is on its way, Dana.")?;
+/// assert_eq!(loaded.push(next.clone())?, session.push(next)?);
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(
+    feature = "deserialize",
+    derive(serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct SavedSession {
+    /// The session's settings.
+    pub config: SessionConfig,
+    /// Every turn of the script, in order.
+    pub turns: Vec<SavedTurn>,
+    /// How many turns were added: the first `added` turns were played.
+    pub added: u32,
+}
+
+/// A session's turns as [`SavedSession`] writes them, borrowed.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TurnRef<'a> {
+    speaker: &'a str,
+    kind: Kind,
+    text: &'a str,
+    summary: Option<&'a str>,
+    #[serde(skip_serializing_if = "is_false")]
+    summary_by_rule: bool,
+    tokens: Tokens,
+}
+
+/// A session as [`SavedSession`] writes it, borrowed.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SessionRef<'a> {
+    config: SessionConfig,
+    turns: Vec<TurnRef<'a>>,
+    added: u32,
+}
+
+impl Serialize for Session {
+    /// As a [`SavedSession`]: the settings, every turn and how many were added.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut turns = Vec::with_capacity(self.script.len());
+        for turn in self.script.turns() {
+            turns.push(TurnRef {
+                speaker: turn.speaker(),
+                kind: turn.kind(),
+                text: turn.text(),
+                summary: turn.summary(),
+                summary_by_rule: turn.summary_by_rule(),
+                tokens: turn.tokens(),
+            });
+        }
+        SessionRef {
+            config: self.config,
+            turns,
+            added: self.turn_count(),
+        }
+        .serialize(serializer)
+    }
+}
+
+impl Session {
+    /// The session as plain data, to serialise (a session also serialises as this directly).
+    pub fn save(&self) -> SavedSession {
+        let mut turns = Vec::with_capacity(self.script.len());
+        for turn in self.script.turns() {
+            turns.push(SavedTurn::from(turn));
+        }
+        SavedSession {
+            config: self.config,
+            turns,
+            added: self.turn_count(),
+        }
+    }
+
+    /// The session `saved` holds, under `policy` (reset first) and with `summarizer` writing the
+    /// summaries of turns that fold from now on. Its [`state`](Session::state) is the saved
+    /// session's, and its next push gives the same [`Step`](crate::Step) as the saved session's
+    /// would, as long as `policy` is the saved session's kind of policy and decides the same way
+    /// (every built-in policy does).
+    ///
+    /// Every turn is checked, then the first `added` are replayed through the policy, with the
+    /// saved summaries and without calling `summarizer`: a load costs what the pushes cost,
+    /// without the summarizer's calls, about as long as [`add_turn`](Session::add_turn) takes
+    /// for each turn (1 to 3 µs).
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming the field (`turns[3].text`,
+    /// `added`) for a turn with an empty speaker, text or summary, or `added` past the last
+    /// turn; [`ErrorKind::OverLimit`](crate::ErrorKind) for a text past
+    /// [`MAX_TEXT_CHARS`](crate::limits::MAX_TEXT_CHARS); [`ErrorKind::InvalidState`](crate::ErrorKind)
+    /// when the replay folds a turn saved without a summary (the turns were not saved from a
+    /// session under this policy), or the policy's own error.
+    pub fn load(
+        saved: SavedSession,
+        policy: Box<dyn CompactionPolicy>,
+        summarizer: Box<dyn Summarizer>,
+    ) -> Result<Session, Error> {
+        let SavedSession {
+            config,
+            turns: saved_turns,
+            added,
+        } = saved;
+        if u32::try_from(saved_turns.len()).is_err() {
+            return Err(Error::invalid("turns", "turns must be at most 4294967295"));
+        }
+        if added as usize > saved_turns.len() {
+            return Err(Error::invalid(
+                "added",
+                text!(
+                    "added must be at most the number of turns, ",
+                    saved_turns.len(),
+                    ", got ",
+                    added
+                ),
+            ));
+        }
+        let mut turns = Vec::with_capacity(saved_turns.len());
+        for (index, turn) in saved_turns.into_iter().enumerate() {
+            let at = |field: &str| text!("turns[", index, "].", field);
+            let spec = TurnSpec {
+                speaker: Some(turn.speaker),
+                kind: Some(turn.kind.name().to_owned()),
+                text: Some(turn.text),
+                summary: turn.summary,
+            };
+            turns.push(Turn::restored(
+                &at,
+                spec,
+                turn.summary_by_rule,
+                turn.tokens,
+            )?);
+        }
+        let mut session = Session::with_policy(config, Script::from_turns(turns), policy);
+        session.policy.reset();
+        session.summarizer = Some(Arc::from(summarizer));
+        while session.turn_count() < added {
+            if session.advance(Mode::Replay)?.is_none() {
+                break;
+            }
+        }
+        Ok(session)
+    }
+}
