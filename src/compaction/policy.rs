@@ -20,7 +20,8 @@ pub struct Compaction {
     /// them, and give the turn's own text in the meantime; a policy that reads
     /// [`Turn::summary`](crate::Turn::summary) itself notes here a turn whose summary is `None`.
     /// The session then asks its [`Summarizer`](crate::Summarizer) for all of them in one batch
-    /// and runs the step again from where it started, so no step that notes a turn is kept.
+    /// and runs the step again from where it started, so no step that read a stand-in is kept.
+    /// (A step that returns `None` notes nothing: return the step whenever it read a summary.)
     pub asked: Vec<TurnNumber>,
 }
 
