@@ -15,9 +15,10 @@
 //!
 //! # Compaction
 //!
-//! A live conversation, one message at a time, under a budget of 40 tokens. Each turn that is
-//! not chatter gets a one-line summary from the session's [`Summarizer`] (here [`Extractive`]:
-//! its first sentence), which stands for it once it leaves the verbatim window:
+//! A live conversation, one message at a time, under a budget of 40 tokens. When turns leave the
+//! verbatim window, the session asks its [`Summarizer`] (here [`Extractive`]: a turn's first
+//! sentence) for their one-line summaries, once per compaction and for those turns alone; a
+//! summary then stands for its turn (chatter is dropped):
 //!
 //! ```
 //! use agent_memory_widgets::{HotWarmCold, Kind, Session, SessionConfig, Tokens, Turn};
@@ -38,6 +39,39 @@
 //! let state = session.state();
 //! assert_eq!(state.crossings, [4]); // the fourth message took the window over budget
 //! assert_eq!(state.warm[0].text(), "I returned order ORD-3300.");
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! An LLM call fits the same place: a closure (or an `Arc` of a summarizer, to share one) with
+//! [`Summarizer::summarize_batch`] to write a compaction's summaries in one call. A failed call
+//! fails the push and leaves the session as it was; so does a [`CompactionPolicy`] whose
+//! `compact` returns an error. A session is `Clone`, and saves as a [`SavedSession`] that
+//! [`Session::load`] makes a session of again, with its policy and summarizer, without
+//! summarising anything twice:
+//!
+//! ```
+//! use agent_memory_widgets::{Error, ErrorKind, HotWarmCold, Kind, Session, SessionConfig, Tokens, Turn};
+//!
+//! # fn main() -> Result<(), Error> {
+//! let llm = |turn: &Turn| -> Result<String, Error> {
+//!     match turn.text().contains("ORD-3300") {
+//!         true => Ok("Dana asks about ORD-3300.".to_owned()),
+//!         false => Err(Error::new(ErrorKind::Other, "the model timed out")),
+//!     }
+//! };
+//! let config = SessionConfig::new(Tokens(11), 1)?;
+//! let mut session = Session::live(config, Box::new(HotWarmCold::default())).with_summarizer(Box::new(llm));
+//! session.push(Turn::new("Dana", Kind::Question, "Where is the refund for ORD-3300?")?)?;
+//! session.push(Turn::new("Dana", Kind::Question, "It has been a week already.")?)?; // turn 1 folds
+//! assert_eq!(session.state().warm[0].text(), "Dana asks about ORD-3300.");
+//! let before = session.state();
+//! let err = session.push(Turn::new("agent", Kind::Decision, "Let me look that up for you now.")?).unwrap_err();
+//! assert_eq!(err.message(), "the model timed out"); // turn 2 had to fold, and the model failed
+//! assert_eq!(session.state(), before);
+//! let saved = session.save(); // or serde_json::to_string(&session)
+//! let loaded = Session::load(saved, Box::new(HotWarmCold::default()), Box::new(llm))?;
+//! assert_eq!(loaded.state(), before);
 //! # Ok(())
 //! # }
 //! ```
@@ -160,13 +194,14 @@ mod allocator;
 static ALLOCATOR: allocator::SizeClasses = allocator::SizeClasses::new();
 
 pub use compaction::{
-    import_lines, import_messages, infer_kind, policy, window_text, ChatMessage, Compaction,
-    CompactionPolicy, DroppedTurn, Estimate, Extractive, HandoffCheckpoint, HotTurn, HotWarmCold,
-    Interval, Kind, Line, Named, ObservationMasking, Place, Playground, PlaygroundState, PolicyId,
-    PolicyInfo, PolicyRow, Script, Scripted, Session, SessionConfig, SessionOptions, SessionState,
-    SlidingWindow, Step, Summarizer, SummaryBuffer, TokenCounter, TranscriptTurn, Truncate, Turn,
-    TurnSpec, Usage, Window, Words, BUDGET, EXTRACT_WORDS, FACTS_RULE, GIST_TERMS, HOT_N, INTERVAL,
-    KEY_FACTS, KIND_RULE, MAX_FACT_TERMS, OVERLAP, POLICIES,
+    import_lines, import_messages, infer_kind, policy, window_text, ChatMessage, ClonePolicy,
+    Compaction, CompactionPolicy, DroppedTurn, Estimate, Extractive, HandoffCheckpoint, HotTurn,
+    HotWarmCold, Interval, Kind, Line, Named, ObservationMasking, Place, Playground,
+    PlaygroundState, PolicyId, PolicyInfo, PolicyRow, SavedSession, SavedTurn, Script, Scripted,
+    Session, SessionConfig, SessionOptions, SessionState, SlidingWindow, Step, Summarizer,
+    SummaryBuffer, TokenCounter, TranscriptTurn, Truncate, Turn, TurnSpec, Usage, Window, Words,
+    BUDGET, EXTRACT_WORDS, FACTS_RULE, GIST_TERMS, HOT_N, INTERVAL, KEY_FACTS, KIND_RULE,
+    MAX_FACT_TERMS, OVERLAP, POLICIES,
 };
 pub use error::{Error, ErrorKind};
 pub use forgetting::{

@@ -36,6 +36,7 @@ fn a_compaction_records_chatter_as_dropped_and_everything_else_as_warm() {
             to_warm: vec![TurnNumber(2), TurnNumber(3), TurnNumber(4)],
             to_cold: vec![],
             dropped: vec![TurnNumber(1), TurnNumber(5), TurnNumber(11)],
+            asked: vec![],
         }
     );
 }
@@ -278,6 +279,7 @@ fn a_summary_line_keeps_its_turns_ascending_and_unique_whatever_order_they_come_
     let config = SessionConfig::new(Tokens(1), 1).unwrap();
     let step = SummaryBuffer
         .compact(&mut window, &script, &config)
+        .unwrap()
         .unwrap();
     assert_eq!(step.to_warm, [TurnNumber(2), TurnNumber(4)]);
     assert_eq!(window.verbatim().len(), 0);

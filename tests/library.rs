@@ -114,9 +114,23 @@ fn a_turn_spec_may_leave_the_summary_to_the_summarizer() {
     assert_eq!(given.summary(), Some("Dana asks after her refund."));
     let chatter = Turn::try_from(spec("chatter", Some("ignored"))).unwrap();
     assert_eq!(chatter.summary(), None);
-    // Pushed into a live session, the turn gets its summary from the Extractive summarizer.
+    // Pushed into a live session, the turn gets its summary from the Extractive summarizer
+    // when it folds, and not before.
     let mut session = Session::live(SessionConfig::default(), Box::new(HotWarmCold::default()));
     session.push(bare).unwrap();
+    assert_eq!(session.script().turns()[0].summary(), None);
+    while session.window().verbatim().next() == Some(agent_memory_widgets::TurnNumber(1)) {
+        session
+            .push(
+                Turn::new(
+                    "agent",
+                    Kind::Decision,
+                    "Let me check that for you right away.",
+                )
+                .unwrap(),
+            )
+            .unwrap();
+    }
     assert_eq!(
         session.script().turns()[0].summary(),
         Some("Where is my refund?")

@@ -17,6 +17,7 @@
 
 use crate::compaction::script::{Kind, Turn};
 use crate::compaction::{Compaction, CompactionPolicy, Line, Script, SessionConfig, Window};
+use crate::error::Error;
 use crate::float;
 use crate::prelude::*;
 use crate::queue::drop_front;
@@ -68,11 +69,11 @@ impl CompactionPolicy for SlidingWindow {
         window: &mut Window,
         script: &Script,
         config: &SessionConfig,
-    ) -> Option<Compaction> {
+    ) -> Result<Option<Compaction>, Error> {
         let budget = u64::from(config.budget().0);
         let threshold = config.threshold(90);
         if u64::from(window.tokens().0) <= threshold {
-            return None;
+            return Ok(None);
         }
         let turns: Vec<TurnNumber> = window.verbatim().collect();
         // Every policy here keeps at most one WARM line: the summary.
@@ -112,8 +113,9 @@ impl CompactionPolicy for SlidingWindow {
                         window.pop_verbatim();
                         step.record(script, number);
                     }
-                    replace_summary(window, summarise(None, script, from(&turns, at)));
-                    return Some(step);
+                    let summary = summarise(None, &mut step, script, from(&turns, at));
+                    replace_summary(window, summary);
+                    return Ok(Some(step));
                 }
                 at
             }
@@ -125,9 +127,13 @@ impl CompactionPolicy for SlidingWindow {
             window.pop_verbatim();
             step.record(script, number);
         }
-        let summary = summarise(old, script, evicted);
+        let summary = summarise(old, &mut step, script, evicted);
         replace_summary(window, summary.map(clip_letta));
-        Some(step)
+        Ok(Some(step))
+    }
+
+    fn can_fail(&self) -> bool {
+        false
     }
 
     fn over_budget_reason(&self, window: &Window, config: &SessionConfig) -> Option<String> {
@@ -200,10 +206,10 @@ impl CompactionPolicy for SummaryBuffer {
         window: &mut Window,
         script: &Script,
         config: &SessionConfig,
-    ) -> Option<Compaction> {
+    ) -> Result<Option<Compaction>, Error> {
         let limit = config.threshold(100);
         if u64::from(window.verbatim_tokens().0) <= limit {
-            return None;
+            return Ok(None);
         }
         let mut step = Compaction::default();
         let mut summary = window
@@ -218,7 +224,11 @@ impl CompactionPolicy for SummaryBuffer {
             }
         }
         replace_summary(window, (!summary.text().is_empty()).then_some(summary));
-        Some(step)
+        Ok(Some(step))
+    }
+
+    fn can_fail(&self) -> bool {
+        false
     }
 
     fn over_budget_reason(&self, window: &Window, config: &SessionConfig) -> Option<String> {
@@ -273,14 +283,16 @@ impl CompactionPolicy for HandoffCheckpoint {
         window: &mut Window,
         script: &Script,
         config: &SessionConfig,
-    ) -> Option<Compaction> {
+    ) -> Result<Option<Compaction>, Error> {
         let budget = u64::from(config.budget().0);
         if u64::from(window.tokens().0) < config.threshold(90) {
-            return None;
+            return Ok(None);
         }
         let turns: Vec<TurnNumber> = window.verbatim().collect();
-        // The kept user messages are in the old summary already: summarise skips them.
-        let summary = summarise(window.pop_warm(), script, &turns);
+        let mut step = Compaction::default();
+        // The kept user messages are in the old summary already: summarise skips them. (The
+        // summary covers every turn, the user messages kept verbatim too, as Codex's does.)
+        let summary = summarise(window.pop_warm(), &mut step, script, &turns);
         // The newest user messages, newest first, while they fit.
         let cap =
             (budget * CODEX_USER_MESSAGE_TOKENS + CODEX_CONTEXT_WINDOW / 2) / CODEX_CONTEXT_WINDOW;
@@ -307,7 +319,6 @@ impl CompactionPolicy for HandoffCheckpoint {
                 break;
             }
         }
-        let mut step = Compaction::default();
         for &number in &turns {
             window.pop_verbatim();
             if !kept.iter().any(|(n, _)| *n == number) {
@@ -322,7 +333,11 @@ impl CompactionPolicy for HandoffCheckpoint {
                 None => window.push_verbatim(number, tokens_of(script, &[number])),
             }
         }
-        Some(step)
+        Ok(Some(step))
+    }
+
+    fn can_fail(&self) -> bool {
+        false
     }
 
     fn over_budget_reason(&self, window: &Window, config: &SessionConfig) -> Option<String> {
@@ -405,9 +420,13 @@ impl CompactionPolicy for Interval {
         window: &mut Window,
         script: &Script,
         _config: &SessionConfig,
-    ) -> Option<Compaction> {
-        let newest = window.verbatim().last()?;
-        let turn = script.turn(newest)?;
+    ) -> Result<Option<Compaction>, Error> {
+        let Some(newest) = window.verbatim().last() else {
+            return Ok(None);
+        };
+        let Some(turn) = script.turn(newest) else {
+            return Ok(None);
+        };
         if self.open == 0 || role(turn) == Role::User {
             self.open = newest;
         }
@@ -416,7 +435,7 @@ impl CompactionPolicy for Interval {
             .checked_add(1)
             .and_then(|number| script.turn(TurnNumber(number)));
         if next.is_some_and(|next| role(next) != Role::User) {
-            return None; // the invocation goes on
+            return Ok(None); // the invocation goes on
         }
         self.starts.push(self.open);
         self.fresh += 1;
@@ -426,25 +445,31 @@ impl CompactionPolicy for Interval {
             drop_front(&mut self.starts, spent);
         }
         if self.fresh < INTERVAL {
-            return None;
+            return Ok(None);
         }
         let first_new = self.starts.len() - self.fresh as usize;
-        let start = *self
-            .starts
-            .get(first_new.saturating_sub(OVERLAP as usize))?;
+        let Some(&start) = self.starts.get(first_new.saturating_sub(OVERLAP as usize)) else {
+            return Ok(None);
+        };
         let range: Vec<TurnNumber> = (start.0..=newest.0).map(TurnNumber).collect();
-        let line = summarise(None, script, &range)?;
-        self.fresh = 0;
         let mut step = Compaction::default();
+        let Some(line) = summarise(None, &mut step, script, &range) else {
+            return Ok(None);
+        };
+        self.fresh = 0;
         while let Some(number) = window.pop_verbatim() {
             step.record(script, number);
         }
         window.push_warm(line);
-        Some(step)
+        Ok(Some(step))
     }
 
     fn reset(&mut self) {
         *self = Interval::default();
+    }
+
+    fn can_fail(&self) -> bool {
+        false
     }
 
     fn over_budget_reason(&self, window: &Window, config: &SessionConfig) -> Option<String> {
@@ -477,16 +502,20 @@ impl CompactionPolicy for Truncate {
         window: &mut Window,
         _script: &Script,
         config: &SessionConfig,
-    ) -> Option<Compaction> {
+    ) -> Result<Option<Compaction>, Error> {
         let limit = config.threshold(100);
         if u64::from(window.tokens().0) <= limit {
-            return None;
+            return Ok(None);
         }
         let mut step = Compaction::default();
         while u64::from(window.tokens().0) > limit && window.verbatim().len() > 1 {
             step.dropped.extend(window.pop_verbatim());
         }
-        Some(step)
+        Ok(Some(step))
+    }
+
+    fn can_fail(&self) -> bool {
+        false
     }
 }
 
@@ -525,22 +554,30 @@ impl CompactionPolicy for ObservationMasking {
         window: &mut Window,
         script: &Script,
         _config: &SessionConfig,
-    ) -> Option<Compaction> {
-        let newest = window.verbatim().next_back()?;
+    ) -> Result<Option<Compaction>, Error> {
+        let Some(newest) = window.verbatim().next_back() else {
+            return Ok(None);
+        };
         if !script
             .turn(newest)
             .is_some_and(|turn| role(turn) == Role::Tool)
         {
-            return None;
+            return Ok(None);
         }
-        let older = self.newest_tool.replace(newest)?;
-        window
+        let Some(older) = self.newest_tool.replace(newest) else {
+            return Ok(None);
+        };
+        Ok(window
             .replace_verbatim(older, text!("[tool output of turn ", older, " omitted]"))
-            .then(Compaction::default)
+            .then(Compaction::default))
     }
 
     fn reset(&mut self) {
         self.newest_tool = None;
+    }
+
+    fn can_fail(&self) -> bool {
+        false
     }
 
     fn over_budget_reason(&self, window: &Window, config: &SessionConfig) -> Option<String> {
@@ -604,18 +641,24 @@ fn tokens_of(script: &Script, turns: &[TurnNumber]) -> Tokens {
 }
 
 /// One summary of `old` (if any) and `turns`: the old text, then the summary line of each turn
-/// it does not cover yet (chatter has none), and every source turn. `None` when there is nothing
+/// it does not cover yet (chatter has none; read through `step`, which notes a summary not yet
+/// written), and every source turn. `None` when there is nothing
 /// to say. The old line is extended in place, so a summary that grows with the session costs
 /// only what it gains at each compaction. A summary Letta clipped keeps its head: once clipped it
 /// gains sources but no text.
-fn summarise(old: Option<Line>, script: &Script, turns: &[TurnNumber]) -> Option<Line> {
+fn summarise(
+    old: Option<Line>,
+    step: &mut Compaction,
+    script: &Script,
+    turns: &[TurnNumber],
+) -> Option<Line> {
     let mut line = old.unwrap_or_else(|| Line::new(Vec::new(), String::new()));
     let clipped = line.text().ends_with(LETTA_CLIP_SUFFIX);
     for &number in turns {
         if line.turns().binary_search(&number).is_ok() {
             continue;
         }
-        if let Some(summary) = script.turn(number).and_then(Turn::summary) {
+        if let Some(summary) = step.summary(script, number) {
             if clipped {
                 line.add_turn(number);
             } else {
@@ -698,7 +741,8 @@ mod tests {
             (Interval::default(), Window::default(), 0);
         for (i, turn) in script.turns().iter().enumerate() {
             window.push_verbatim(TurnNumber(i as u32 + 1), turn.tokens());
-            compactions += u32::from(interval.compact(&mut window, &script, &config).is_some());
+            let step = interval.compact(&mut window, &script, &config).unwrap();
+            compactions += u32::from(step.is_some());
             let bound = (INTERVAL + OVERLAP) as usize;
             assert!(interval.starts.len() <= bound, "after turn {}", i + 1);
         }

@@ -9,6 +9,7 @@ mod frameworks;
 mod import;
 mod playground;
 mod policy;
+mod saved;
 mod script;
 mod summarizer;
 mod tokens;
@@ -25,7 +26,8 @@ pub use playground::{
     policy, window_text, Named, Playground, PlaygroundState, PolicyId, PolicyInfo, PolicyRow,
     FACTS_RULE, KEY_FACTS, MAX_FACT_TERMS, POLICIES,
 };
-pub use policy::{Compaction, CompactionPolicy, HotWarmCold, GIST_TERMS};
+pub use policy::{ClonePolicy, Compaction, CompactionPolicy, HotWarmCold, GIST_TERMS};
+pub use saved::{SavedSession, SavedTurn};
 pub use script::{Kind, Script, Turn, TurnSpec};
 pub use summarizer::{Extractive, Scripted, Summarizer, EXTRACT_WORDS};
 use tokens::Counter;
@@ -35,6 +37,7 @@ pub use window::{Line, Window};
 use crate::error::{whole_number, Error, ErrorKind};
 use crate::names::named;
 use crate::units::{Tokens, TurnNumber};
+use alloc::sync::Arc;
 
 /// The seed's token budget of the live window.
 pub const BUDGET: Tokens = Tokens(40);
@@ -386,6 +389,19 @@ pub struct SessionState {
 /// it wrote, as ADK does. A turn still costs O(log n) there (a binary search of that list), but
 /// the window, and so [`state`](Session::state), grows as O(n).
 ///
+/// A live [`push`](Session::push) whose turn waits for its summary runs the policy on a copy of
+/// the window (twice when turns fold: once to learn which, once with their summaries), about
+/// 9 µs a push at budget 500 under [`HotWarmCold`] against 3 µs for the same step in place.
+///
+/// What to read each turn: [`window`](Session::window), [`log`](Session::log) and
+/// [`script`](Session::script) are borrows, O(1). [`state`](Session::state) builds a snapshot of
+/// everything, with a copy of the whole log and transcript: O(n) in the turns added, some tens
+/// of milliseconds at 100,000 turns, for a page to draw rather than for every turn of an agent.
+///
+/// A session is `Clone` (the copy shares the summarizer and copies the policy), and saves as a
+/// [`SavedSession`] ([`Session::save`], or serde directly), loaded again with
+/// [`Session::load`].
+///
 /// # Example
 ///
 /// ```
@@ -399,17 +415,52 @@ pub struct SessionState {
 /// assert_eq!(state.crossings, [4, 6, 8, 9, 10]);
 /// assert!(state.done);
 /// ```
+#[derive(Clone)]
 pub struct Session {
     config: SessionConfig,
     // Invariant: turns 1..=log.len() are the ones played; later ones are the script still to come.
     script: Script,
     policy: Box<dyn CompactionPolicy>,
     // `None` is the default, `Scripted`: no summarizer object, so a build that only replays
-    // scripts (the widget's) carries no summarizer code.
-    summarizer: Option<Box<dyn Summarizer>>,
+    // scripts (the widget's) carries no summarizer code. An `Arc`, so that a clone shares it.
+    summarizer: Option<Arc<dyn Summarizer>>,
     window: Window,
     // Invariant: log[i].turn == i + 1, and log.len() is the number of turns added.
     log: Vec<Step>,
+    // Invariant: the number of turns of `script` that wait for a summary (not chatter, none
+    // yet). While it is 0 a policy that cannot fail is stepped in place (the scripted path).
+    pending: usize,
+    // Invariant: the last `pushed` steps of the log were made by `push`, each seeing the script
+    // end at its own turn; the steps before were made by `add_turn`, seeing the whole script (a
+    // push truncates the script, so no `add_turn` step follows a push until a reset).
+    pushed: usize,
+}
+
+/// How [`Session::advance`] steps.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// A push: a step that fails leaves the session as it was, and the summarizer writes the
+    /// summaries a step needs.
+    Step,
+    /// An added turn of the script: as `Step`, but in place where [`STEPS_ON_COPIES`] is off.
+    Play,
+    /// A saved session's replay: in place, and a step that needs a summary not written is an
+    /// error (the summarizer is never called).
+    Replay,
+}
+
+/// Whether [`Session::add_turn`] steps on copies when a turn waits for its summary or the policy
+/// can fail, as [`Session::push`] always does. Not in this project's own wasm builds
+/// (`wasm-runtime`): their JS API plays scripts only, whose turns all have summaries, under the
+/// built-in policies, which cannot fail, so every step there is taken in place and the copies'
+/// code (about 3 KB of each compaction core) would never run. No answer the JS API can give
+/// changes. (A Rust program built so that adds turns waiting for a summary gets `None` where
+/// one folds, and the window as the step left it.)
+const STEPS_ON_COPIES: bool = !cfg!(all(target_arch = "wasm32", feature = "wasm-runtime"));
+
+/// Whether `turn` waits for its summary: it is not chatter and has none yet.
+fn waits(turn: &Turn) -> bool {
+    turn.kind() != Kind::Chatter && turn.summary().is_none()
 }
 
 impl Session {
@@ -424,6 +475,7 @@ impl Session {
         script: Script,
         policy: Box<dyn CompactionPolicy>,
     ) -> Session {
+        let pending = script.turns().iter().filter(|turn| waits(turn)).count();
         Session {
             config,
             script,
@@ -431,6 +483,8 @@ impl Session {
             summarizer: None,
             window: Window::default(),
             log: Vec::new(),
+            pending,
+            pushed: 0,
         }
     }
 
@@ -440,9 +494,10 @@ impl Session {
         Session::with_policy(config, Script::live(), policy).with_summarizer(Box::new(Extractive))
     }
 
-    /// The same session with `summarizer` writing the summaries of turns pushed from now on.
+    /// The same session with `summarizer` writing the summaries of turns that fold from now on.
+    /// A closure or an [`Arc`] of a summarizer will do (see [`Summarizer`]).
     pub fn with_summarizer(mut self, summarizer: Box<dyn Summarizer>) -> Session {
-        self.summarizer = Some(summarizer);
+        self.summarizer = Some(Arc::from(summarizer));
         self
     }
 
@@ -483,35 +538,61 @@ impl Session {
     }
 
     /// Appends `turn` as the next turn and, if the policy says so, compacts: the live
-    /// conversation's path. A turn that is not chatter gets its summary from the session's
-    /// [`Summarizer`] first. Turns of the script not yet played are replaced by `turn`.
+    /// conversation's path. Turns of the script not yet played are replaced by `turn`.
     ///
-    /// Each push costs what [`Session::add_turn`] costs, whatever the length of the session.
+    /// A turn that is not chatter gets its summary only when a compaction folds it (unless it
+    /// came with one, [`Turn::with_summary`]): the session then asks its [`Summarizer`] once,
+    /// with [`summarize_batch`](Summarizer::summarize_batch), for every turn that folds without
+    /// a summary, and keeps the answers. Without a summarizer of its own (a session made with
+    /// [`Session::new`] or [`Session::with_policy`]), such a turn is refused here.
+    ///
+    /// To find which turns fold, the policy runs on a copy of the window and of itself (with the
+    /// turns' texts standing in for the missing summaries), and again once the summaries are
+    /// written; the copy is kept only when the step succeeds. So a push whose turn waits for a
+    /// summary costs a copy of the window: small under [`HotWarmCold`], which keeps the window
+    /// near the budget, and O(n) under the framework policies whose window grows with the
+    /// session (see [`Session`]). A push whose turns all have summaries, under a built-in
+    /// policy, costs what [`Session::add_turn`] costs, whatever the length of the session.
     ///
     /// # Errors
     ///
-    /// When the summarizer fails, or gives a summary with no word
-    /// ([`ErrorKind::InvalidOption`](crate::ErrorKind) naming `summary`), or the session already
+    /// When the summarizer or the policy fails, or the summarizer gives another number of
+    /// summaries than turns ([`ErrorKind::InvalidState`](crate::ErrorKind)) or a summary with no
+    /// word ([`ErrorKind::InvalidOption`](crate::ErrorKind) naming `summary`), or a session
+    /// without a summarizer is given a turn with no summary (the same), or the session already
     /// holds `u32::MAX` turns ([`ErrorKind::OverLimit`](crate::ErrorKind)). The session is left
-    /// as it was.
-    pub fn push(&mut self, mut turn: Turn) -> Result<Step, Error> {
+    /// exactly as it was: window, log, script, and the policy's own memory.
+    pub fn push(&mut self, turn: Turn) -> Result<Step, Error> {
         if self.next_number().is_none() {
             return Err(Error::over_limit(
                 "u32::MAX",
                 "a session holds at most 4294967295 turns",
             ));
         }
-        if turn.kind() != Kind::Chatter {
-            let summary = match &self.summarizer {
-                Some(summarizer) => summarizer.summarize(&turn)?,
-                None => Scripted.summarize(&turn)?,
-            };
-            turn = turn.with_summary(&summary)?;
+        if self.summarizer.is_none() && waits(&turn) {
+            Scripted.summarize(&turn)?;
         }
         let turn = turn.counted_by(self.window.counter());
-        self.script.replace_from(self.log.len(), turn);
-        self.add_turn()
-            .ok_or_else(|| Error::new(ErrorKind::InvalidState, "the turn did not apply"))
+        let len = self.log.len();
+        let pending = self.pending;
+        let joins = usize::from(waits(&turn));
+        let tail = self.script.replace_from(len, turn);
+        let leaves = tail.iter().filter(|turn| waits(turn)).count();
+        self.pending = self.pending + joins - leaves;
+        match self.advance(Mode::Step) {
+            Ok(Some(step)) => {
+                self.pushed += 1;
+                Ok(step)
+            }
+            result => {
+                self.script.restore_from(len, tail);
+                self.pending = pending;
+                Err(match result {
+                    Err(err) => err,
+                    Ok(_) => Error::new(ErrorKind::InvalidState, "the turn did not apply"),
+                })
+            }
+        }
     }
 
     /// A session from options as JS or JSON gives them, every value checked.
@@ -534,21 +615,107 @@ impl Session {
         })
     }
 
-    /// Appends the next turn and, if the policy says so, compacts. `None` once the script is done.
+    /// Appends the next turn and, if the policy says so, compacts. `None` once the script is done,
+    /// or when the compaction fails (a policy that can fail, or a summary to write that the
+    /// summarizer refuses: see [`Session::push`]), and then the session is left as it was.
     pub fn add_turn(&mut self) -> Option<Step> {
-        let number = self.next_number()?;
-        let turn = self.script.turn(number)?;
+        self.advance(Mode::Play).ok().flatten()
+    }
+
+    /// [`Session::add_turn`] with its error. An error leaves the session as it was, but for a
+    /// policy that says it cannot fail ([`CompactionPolicy::can_fail`]) and fails, and in a
+    /// [`Mode::Replay`].
+    fn advance(&mut self, mode: Mode) -> Result<Option<Step>, Error> {
+        let Some(number) = self.next_number() else {
+            return Ok(None);
+        };
+        let Some(tokens) = self.script.turn(number).map(Turn::tokens) else {
+            return Ok(None);
+        };
         let tokens_before = self.window.tokens();
-        self.window.push_verbatim(number, turn.tokens());
-        let peak_tokens = self.window.tokens();
-        let compaction = self
-            .policy
-            .compact(&mut self.window, &self.script, &self.config);
+        let on_copies = match mode {
+            Mode::Step => self.pending > 0 || self.policy.can_fail(),
+            Mode::Play => STEPS_ON_COPIES && (self.pending > 0 || self.policy.can_fail()),
+            Mode::Replay => false,
+        };
+        if !on_copies {
+            // In place: every summary is written and the step cannot fail (the scripted path),
+            // or a saved session is replayed, which a failure discards whole.
+            self.window.push_verbatim(number, tokens);
+            let peak_tokens = self.window.tokens();
+            let compaction = self
+                .policy
+                .compact(&mut self.window, &self.script, &self.config)?;
+            if let Some(step) = &compaction {
+                if let Some(&first) = self.waiting(&step.asked).first() {
+                    return Err(Error::new(
+                        ErrorKind::InvalidState,
+                        text!(
+                            "turn ",
+                            number,
+                            " folds turn ",
+                            first,
+                            ", which has no summary: a replay does not call the summarizer (the \
+                             turns were not saved from a session under this policy)"
+                        ),
+                    ));
+                }
+            }
+            return Ok(Some(self.log_step(
+                number,
+                tokens_before,
+                peak_tokens,
+                compaction,
+            )));
+        }
+        // The step runs on copies, kept when it succeeds having read only written summaries.
+        // Each pass that asks writes at least one summary, so the loop ends.
+        let mut written: Vec<TurnNumber> = Vec::new();
+        loop {
+            let mut window = self.window.clone();
+            let mut policy = self.policy.clone_box();
+            window.push_verbatim(number, tokens);
+            let peak_tokens = window.tokens();
+            let compaction = match policy.compact(&mut window, &self.script, &self.config) {
+                Ok(compaction) => compaction,
+                Err(err) => return Err(self.unwrite(&written, err)),
+            };
+            let asked = match &compaction {
+                Some(step) => self.waiting(&step.asked),
+                None => Vec::new(),
+            };
+            if asked.is_empty() {
+                self.window = window;
+                self.policy = policy;
+                return Ok(Some(self.log_step(
+                    number,
+                    tokens_before,
+                    peak_tokens,
+                    compaction,
+                )));
+            }
+            let result = self.write_summaries(&asked);
+            match result {
+                Ok(()) => written.extend_from_slice(&asked),
+                Err(err) => return Err(self.unwrite(&written, err)),
+            }
+        }
+    }
+
+    /// Appends the step of turn `number` to the log, and returns it.
+    fn log_step(
+        &mut self,
+        number: TurnNumber,
+        tokens_before: Tokens,
+        peak_tokens: Tokens,
+        compaction: Option<Compaction>,
+    ) -> Step {
         let compacted = compaction.is_some();
         let Compaction {
             to_warm,
             to_cold,
             dropped,
+            asked: _,
         } = compaction.unwrap_or_default();
         let step = Step {
             turn: number,
@@ -562,7 +729,79 @@ impl Session {
             dropped,
         };
         self.log.push(step.clone());
-        Some(step)
+        step
+    }
+
+    /// The turns of `asked` that wait for their summary, ascending and each once.
+    fn waiting(&self, asked: &[TurnNumber]) -> Vec<TurnNumber> {
+        let mut turns = Vec::new();
+        for &number in asked {
+            if self.script.turn(number).is_some_and(waits) {
+                turns.push(number);
+            }
+        }
+        crate::sort::sort_by(&mut turns, TurnNumber::cmp);
+        turns.dedup();
+        turns
+    }
+
+    /// Asks the summarizer for the summaries of `turns` (which wait for one) in one batch, checks
+    /// the answer, and writes it into the script. On an error nothing is written.
+    fn write_summaries(&mut self, turns: &[TurnNumber]) -> Result<(), Error> {
+        let summaries = {
+            let mut batch = Vec::with_capacity(turns.len());
+            for &number in turns {
+                if let Some(turn) = self.script.turn(number) {
+                    batch.push(turn);
+                }
+            }
+            let summaries = match &self.summarizer {
+                Some(summarizer) => summarizer.summarize_batch(&batch)?,
+                None => Scripted.summarize_batch(&batch)?,
+            };
+            if summaries.len() != batch.len() {
+                return Err(Error::new(
+                    ErrorKind::InvalidState,
+                    text!(
+                        "the summarizer gave ",
+                        summaries.len(),
+                        " summaries for ",
+                        batch.len(),
+                        " turns; it must give one a turn, in order"
+                    ),
+                ));
+            }
+            summaries
+        };
+        for (&number, summary) in turns.iter().zip(&summaries) {
+            if summary.trim().is_empty() {
+                return Err(Error::invalid(
+                    "summary",
+                    text!(
+                        "summary: the summarizer gave turn ",
+                        number,
+                        " a summary with no word"
+                    ),
+                ));
+            }
+            crate::limits::check_text(&text!("summary (turn ", number, ")"), summary)?;
+        }
+        for (&number, summary) in turns.iter().zip(summaries) {
+            if self.script.set_summary(number, Some(summary)) {
+                self.pending -= 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes back the summaries of `written`, which a failed step wrote, and returns `err`.
+    fn unwrite(&mut self, written: &[TurnNumber], err: Error) -> Error {
+        for &number in written {
+            if self.script.set_summary(number, None) {
+                self.pending += 1;
+            }
+        }
+        err
     }
 
     /// The next turn's number, while it fits a u32. [`Session::push`] checks it before changing
@@ -575,6 +814,7 @@ impl Session {
     pub fn reset(&mut self) {
         self.window = Window::counting(self.window.counter().clone());
         self.log.clear();
+        self.pushed = 0;
         self.policy.reset();
     }
 
@@ -606,17 +846,21 @@ impl Session {
         &self.script
     }
 
-    /// The live window.
+    /// The live window: a borrow, O(1), to read every turn (unlike [`Session::state`]).
     pub fn window(&self) -> &Window {
         &self.window
     }
 
-    /// The steps so far, one per turn.
+    /// The steps so far, one per turn: a borrow, O(1); the newest is the last.
     pub fn log(&self) -> &[Step] {
         &self.log
     }
 
     /// A snapshot of everything the widget shows.
+    ///
+    /// O(n) in the turns added: it copies the whole log and transcript (every turn's text), some
+    /// tens of milliseconds at 100,000 turns. An agent that reads the window every turn reads
+    /// [`Session::window`] and [`Session::log`], which are O(1).
     pub fn state(&self) -> SessionState {
         // Plain loops: `filter_map(..).collect()` chains are a `Vec::from_iter` each in the wasm.
         let turn_of = |number: TurnNumber| self.script.turn(number);

@@ -2,6 +2,7 @@
 
 use crate::compaction::script::Kind;
 use crate::compaction::{Line, Script, SessionConfig, Window};
+use crate::error::Error;
 use crate::prelude::*;
 use crate::units::TurnNumber;
 
@@ -14,21 +15,63 @@ pub struct Compaction {
     pub to_cold: Vec<TurnNumber>,
     /// Chatter turns dropped from the window.
     pub dropped: Vec<TurnNumber>,
+    /// Turns whose summary the step read before it was written (a live session's turn waits
+    /// for its summary until it folds). [`Compaction::record`] and [`Compaction::summary`] note
+    /// them, and give the turn's own text in the meantime; a policy that reads
+    /// [`Turn::summary`](crate::Turn::summary) itself notes here a turn whose summary is `None`.
+    /// The session then asks its [`Summarizer`](crate::Summarizer) for all of them in one batch
+    /// and runs the step again from where it started, so no step that read a stand-in is kept.
+    /// (A step that returns `None` notes nothing: return the step whenever it read a summary.)
+    pub asked: Vec<TurnNumber>,
 }
 
 impl Compaction {
     /// Records that turn `number` left the verbatim window: its summary joins WARM, or, for
-    /// chatter (which has none), it is dropped. Returns the summary, for the policy to place.
+    /// chatter (which has none), it is dropped. Returns the summary, for the policy to place
+    /// (read as [`Compaction::summary`] reads it).
     pub fn record<'s>(&mut self, script: &'s Script, number: TurnNumber) -> Option<&'s str> {
-        let summary = script
-            .turn(number)
-            .filter(|turn| turn.kind() != Kind::Chatter)
-            .and_then(|turn| turn.summary());
+        let summary = self.summary(script, number);
         match summary {
             Some(_) => self.to_warm.push(number),
             None => self.dropped.push(number),
         }
         summary
+    }
+
+    /// The summary of turn `number`, for a step that folds it into a summary of its own
+    /// without [recording](Compaction::record) it; `None` for chatter and past the script's
+    /// end. A turn whose summary is not written yet is noted in
+    /// [`asked`](Compaction::asked), and its text stands in for the summary.
+    pub fn summary<'s>(&mut self, script: &'s Script, number: TurnNumber) -> Option<&'s str> {
+        let turn = script
+            .turn(number)
+            .filter(|turn| turn.kind() != Kind::Chatter)?;
+        match turn.summary() {
+            Some(summary) => Some(summary),
+            None => {
+                self.asked.push(number);
+                Some(turn.text())
+            }
+        }
+    }
+}
+
+/// A boxed copy of a policy, for [`CompactionPolicy`]'s supertrait: any policy that is
+/// `Clone` has it.
+pub trait ClonePolicy {
+    /// A copy of the policy, its own memory included.
+    fn clone_box(&self) -> Box<dyn CompactionPolicy>;
+}
+
+impl<T: CompactionPolicy + Clone + 'static> ClonePolicy for T {
+    fn clone_box(&self) -> Box<dyn CompactionPolicy> {
+        Box::new(self.clone())
+    }
+}
+
+impl Clone for Box<dyn CompactionPolicy> {
+    fn clone(&self) -> Box<dyn CompactionPolicy> {
+        (**self).clone_box()
     }
 }
 
@@ -36,20 +79,25 @@ impl Compaction {
 ///
 /// The [`Session`](crate::Session) owns the turns, the token counts and the record of every
 /// step; a policy only decides what moves. That keeps policies small and lets the same session
-/// replay under each of them.
+/// replay under each of them. A policy is `Clone` (through [`ClonePolicy`]): a session copies it
+/// to compact on a copy, to be cloned, and to step back.
+///
+/// A policy that calls a model can fail: `compact` returns an [`Error`], and the session is left
+/// exactly as it was before the push (window, log, script and the policy's own memory).
 ///
 /// # Example
 ///
 /// A policy that never compacts, so the window grows without bound:
 ///
 /// ```
-/// use agent_memory_widgets::{Compaction, CompactionPolicy, Script, Session, SessionConfig, Window};
+/// use agent_memory_widgets::{Compaction, CompactionPolicy, Error, Script, Session, SessionConfig, Window};
 ///
+/// #[derive(Clone)]
 /// struct Hoard;
 ///
 /// impl CompactionPolicy for Hoard {
-///     fn compact(&mut self, _: &mut Window, _: &Script, _: &SessionConfig) -> Option<Compaction> {
-///         None
+///     fn compact(&mut self, _: &mut Window, _: &Script, _: &SessionConfig) -> Result<Option<Compaction>, Error> {
+///         Ok(None)
 ///     }
 /// }
 ///
@@ -57,15 +105,23 @@ impl Compaction {
 /// while session.add_turn().is_some() {}
 /// assert!(session.state().over_budget);
 /// ```
-pub trait CompactionPolicy: Send + Sync {
+pub trait CompactionPolicy: ClonePolicy + Send + Sync {
     /// Called after every appended turn. Returns `None` when the policy did not run a step, and
-    /// otherwise what the step moved (which may be nothing, when nothing could move).
+    /// otherwise what the step moved (which may be nothing, when nothing could move). Read the
+    /// summaries of the turns a step folds through [`Compaction::record`] or
+    /// [`Compaction::summary`], so that the session knows which to ask its summarizer for.
+    ///
+    /// # Errors
+    ///
+    /// When the step cannot be taken (a model call failed, say). The push fails, and the session
+    /// puts back the window and the policy as they were before the call, whatever the call did
+    /// to them.
     fn compact(
         &mut self,
         window: &mut Window,
         script: &Script,
         config: &SessionConfig,
-    ) -> Option<Compaction>;
+    ) -> Result<Option<Compaction>, Error>;
 
     /// Forgets any memory of its own, for [`Session::reset`](crate::Session::reset).
     fn reset(&mut self) {}
@@ -74,6 +130,16 @@ pub trait CompactionPolicy: Send + Sync {
     /// sentence (a policy that does not count part of the window, say).
     fn over_budget_reason(&self, _window: &Window, _config: &SessionConfig) -> Option<String> {
         None
+    }
+
+    /// Whether [`compact`](CompactionPolicy::compact) may return an error: `true` unless the
+    /// policy says otherwise. For a policy that may fail, the session runs each step on a copy of
+    /// the window and of the policy and keeps the copy only when the step succeeds; every built-in
+    /// policy returns `false`, and is stepped in place while no summary is missing (the
+    /// scripted path: a copy of a window that grows with the session would cost O(n) a turn).
+    /// A policy that returns `false` and then fails leaves the window as its failed call left it.
+    fn can_fail(&self) -> bool {
+        true
     }
 }
 
@@ -108,10 +174,10 @@ impl CompactionPolicy for HotWarmCold {
         window: &mut Window,
         script: &Script,
         config: &SessionConfig,
-    ) -> Option<Compaction> {
+    ) -> Result<Option<Compaction>, Error> {
         let budget = config.budget();
         if u64::from(window.tokens().0) <= config.threshold(100) {
-            return None;
+            return Ok(None);
         }
         let mut step = Compaction::default();
         let hot_n = usize::try_from(config.hot_n()).unwrap_or(usize::MAX);
@@ -129,11 +195,15 @@ impl CompactionPolicy for HotWarmCold {
             window.set_cold(self.gist_line());
             step.to_cold.extend_from_slice(line.turns());
         }
-        Some(step)
+        Ok(Some(step))
     }
 
     fn reset(&mut self) {
         self.gist.clear();
+    }
+
+    fn can_fail(&self) -> bool {
+        false
     }
 }
 

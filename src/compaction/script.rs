@@ -411,10 +411,58 @@ impl Script {
         }
     }
 
-    /// Keeps the first `len` turns and appends `turn`.
-    pub(crate) fn replace_from(&mut self, len: usize, turn: Turn) {
-        self.turns.truncate(len);
+    /// Keeps the first `len` turns and appends `turn`; returns the turns it replaced, for
+    /// [`Script::restore_from`].
+    pub(crate) fn replace_from(&mut self, len: usize, turn: Turn) -> Vec<Turn> {
+        let tail = if len < self.turns.len() {
+            self.turns.split_off(len)
+        } else {
+            Vec::new()
+        };
         self.turns.push(turn);
+        tail
+    }
+
+    /// A script of `turns` as a saved session held them (checked one by one), any length.
+    pub(crate) fn from_turns(turns: Vec<Turn>) -> Script {
+        Script { turns }
+    }
+
+    /// Undoes [`Script::replace_from`]: keeps the first `len` turns and appends `tail`.
+    pub(crate) fn restore_from(&mut self, len: usize, tail: Vec<Turn>) {
+        self.turns.truncate(len);
+        self.turns.extend(tail);
+    }
+
+    /// Sets the summary of turn `number` (a session's summarizer wrote it, or a failed push
+    /// takes it back). `false` when there is no such turn.
+    pub(crate) fn set_summary(&mut self, number: TurnNumber, summary: Option<String>) -> bool {
+        match number.index().and_then(|i| self.turns.get_mut(i)) {
+            Some(turn) => {
+                turn.summary = summary;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+impl Turn {
+    /// A turn as a saved session holds it, checked as [`Turn::new`] and
+    /// [`Turn::with_summary`] check theirs: its token count, whether the caller gave it, and
+    /// the rule flag are taken as saved. `at(field)` names a field in the error.
+    pub(crate) fn restored(
+        at: &dyn Fn(&str) -> String,
+        spec: TurnSpec,
+        summary_by_rule: bool,
+        tokens: Tokens,
+        own_tokens: bool,
+    ) -> Result<Turn, Error> {
+        let mut turn = validate(at, spec, false)?;
+        turn.summary_by_rule = summary_by_rule && turn.summary.is_some();
+        turn.tokens = tokens;
+        turn.own_tokens = own_tokens;
+        Ok(turn)
     }
 }
 

@@ -6,6 +6,7 @@ use serde::Serialize;
 use crate::compaction::tokens::Counter;
 use crate::queue::Queue;
 use crate::units::{Tokens, TurnNumber};
+use alloc::sync::Arc;
 
 /// A line of the window that stands for older turns: a WARM summary line or the COLD gist.
 ///
@@ -94,6 +95,13 @@ impl Line {
     }
 }
 
+/// What an empty WARM slot reads as; never read, as every live slot holds a line.
+static NO_LINE: Line = Line {
+    turns: Vec::new(),
+    text: String::new(),
+    tokens: Tokens(0),
+};
+
 /// The window's three tiers with a running token count, so that nothing is ever recounted.
 ///
 /// A [`CompactionPolicy`](crate::CompactionPolicy) rearranges a window through these methods;
@@ -111,7 +119,11 @@ impl Line {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Window {
     cold: Option<Line>,
-    warm: Queue<Line>,
+    /// The WARM lines, shared with a copy of the window until one of them changes: a session
+    /// runs a step on a copy (see [`Session::push`](crate::Session::push)), and a copy then costs
+    /// a pointer a line. (`Option`, so that a popped slot is left empty without allocating.)
+    // Invariant: every live slot is `Some`.
+    warm: Queue<Option<Arc<Line>>>,
     /// Turn numbers and token counts of the verbatim turns, oldest first.
     verbatim: Queue<(TurnNumber, Tokens)>,
     /// The texts that stand for verbatim turns cut short or masked, by turn number.
@@ -178,7 +190,10 @@ impl Window {
 
     /// The WARM lines, oldest first.
     pub fn warm(&self) -> impl ExactSizeIterator<Item = &Line> {
-        self.warm.as_slice().iter()
+        self.warm
+            .as_slice()
+            .iter()
+            .map(|slot| slot.as_deref().unwrap_or(&NO_LINE))
     }
 
     /// The verbatim turns' numbers, oldest first.
@@ -272,12 +287,14 @@ impl Window {
     pub fn push_warm(&mut self, line: Line) {
         let line = self.measured(line);
         self.tokens += line.tokens;
-        self.warm.push_back(line);
+        self.warm.push_back(Some(Arc::new(line)));
     }
 
     /// Removes the oldest WARM line.
     pub fn pop_warm(&mut self) -> Option<Line> {
-        let line = self.warm.pop_front()?;
+        let line = self.warm.pop_front()??;
+        // The line itself when the window alone holds it, else a copy of it.
+        let line = Arc::try_unwrap(line).unwrap_or_else(|shared| Line::clone(&shared));
         self.tokens -= line.tokens;
         Some(line)
     }
