@@ -5,7 +5,7 @@
 //   <memory-compaction budget="40" hot="2"></memory-compaction>
 
 import { PEAK_MS, reducedMotion, h, plural, MemoryWidget, define, hasLinkState } from "./widget.js";
-import { turnList, sessionModel } from "./session.js";
+import { turnList, sessionModel, TOKEN_CHOICES, TOKEN_NOTE, countingPhrase } from "./session.js";
 import { WithConversation } from "./conversation.js";
 // What an element with the seed's settings opens with, `{ state, crossings }`, computed by the
 // build with the compaction core (tools/opening.mjs; every core answers alike), so that the
@@ -20,6 +20,9 @@ import { OPENING } from "./opening.js";
  * @tagname memory-compaction
  * @attr {number} [budget=40] - Token budget of the window.
  * @attr {number} [hot=2] - Turns kept HOT and verbatim at a compaction.
+ * @attr {"words" | "estimate"} [tokens="words"] - How turns are counted: a token a word (the
+ *   seed's), or an estimate of a model's tokenizer (a quarter of a word's characters, rounded up;
+ *   a Chinese, Japanese or Korean character one each).
  * @attr {number} [turn=0] - Opens after this many turns.
  * @attr {string} scenario - `#id` of a `<script type="application/json">` holding
  *   `{ "script": [turns] }`, played instead of the refund desk.
@@ -37,7 +40,7 @@ import { OPENING } from "./opening.js";
  */
 class MemoryCompaction extends WithConversation(MemoryWidget) {
   static family = "compaction";
-  static observedAttributes = ["budget", "hot", "turn", "scenario", "src"];
+  static observedAttributes = ["budget", "hot", "tokens", "turn", "scenario", "src"];
 
   /** The pending end of a crossing's peak (see `#animateCompaction`), or null. */
   #timer = null;
@@ -141,9 +144,10 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     this.ensureKnobs([
       ["budget", "budget", { min: 1, step: 1 }],
       ["hot", "HOT turns", { min: 1, step: 1 }],
-    ], { budget: 40, hot: 2 });
+      ["tokens", "count tokens as", { choices: TOKEN_CHOICES, note: TOKEN_NOTE }],
+    ], { budget: 40, hot: 2, tokens: "words" });
     this.ensureOwnPanel(true);
-    if (!opening) this.opened ??= [state.budget, state.hotN]; // a preview's are the seed's
+    if (!opening) this.opened ??= [state.budget, state.hotN, state.counting]; // a preview's are the seed's
     this.ui.settingsNote.textContent = this.settingsSentence(state, opening?.crossings);
     this.render(state);
     if (opening) return; // the model announces itself, once it is in
@@ -186,12 +190,12 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     if (!crossings) return "";
     const where = crossings.length === 0 ? "never crosses the budget"
       : `crosses the budget on ${turnList(crossings)}`;
-    const now = `With a budget of ${state.budget} tokens and ${plural(state.hotN, "HOT turn")}, the window ${where}.`;
-    const [budget, hotN] = this.opened ?? [state.budget, state.hotN];
+    const now = `With a budget of ${state.budget} tokens and ${plural(state.hotN, "HOT turn")}${countingPhrase(state)}, the window ${where}.`;
+    const [budget, hotN, counting] = this.opened ?? [state.budget, state.hotN, state.counting];
     const story = this.sourceConversation || this.getAttribute("scenario") || this.scenario ? "the conversation it opened with" : "the refund desk";
     const yours = this.conversation && this.conversation !== this.sourceConversation ? ` This is your conversation: the text around this widget tells ${story}.` : "";
-    return budget === state.budget && hotN === state.hotN ? `${now}${yours}`
-      : `${now} The text around this widget describes the settings it opened with: a budget of ${budget} and ${plural(hotN, "HOT turn")}.${yours}`;
+    return budget === state.budget && hotN === state.hotN && counting === state.counting ? `${now}${yours}`
+      : `${now} The text around this widget describes the settings it opened with: a budget of ${budget} and ${plural(hotN, "HOT turn")}${countingPhrase({ counting })}.${yours}`;
   }
 
   addTurn() {

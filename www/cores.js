@@ -24,9 +24,9 @@ export const own = (family) => `${family}-own`;
  * `elementNeed`) read this one list, so they agree.
  */
 export const SETTINGS = {
-  compaction: ["budget", "hot", "scenario"],
+  compaction: ["budget", "hot", "tokens", "scenario"],
   forgetting: ["half-life", "capacity", "access-boost", "semantic-half-life", "procedural-half-life", "scenario"],
-  playground: ["budget", "hot", "compact-at", "scenario"],
+  playground: ["budget", "hot", "compact-at", "tokens", "scenario"],
   "forgetting-playground": ["half-life", "capacity", "stream"],
 };
 

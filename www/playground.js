@@ -5,7 +5,7 @@
 //   <memory-playground budget="40" hot="2"></memory-playground>
 
 import { h, plural, MemoryWidget, svg, define } from "./widget.js";
-import { turnList, sessionModel } from "./session.js";
+import { turnList, sessionModel, TOKEN_CHOICES, TOKEN_NOTE, countingPhrase } from "./session.js";
 import { WithConversation } from "./conversation.js";
 
 const NUMBER_WORDS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"];
@@ -116,6 +116,9 @@ function triggerNote(state) {
  * @tagname memory-playground
  * @attr {number} [budget=40] - Token budget of every policy's window.
  * @attr {number} [hot=2] - Turns kept HOT and verbatim at a compaction.
+ * @attr {"words" | "estimate"} [tokens="words"] - How turns are counted: a token a word (the
+ *   seed's), or an estimate of a model's tokenizer (a quarter of a word's characters, rounded up;
+ *   a Chinese, Japanese or Korean character one each).
  * @attr {number} [turn=0] - Opens after this many turns.
  * @attr {number} compact-at - Compact at this percent of the budget (1 to 100), every policy with
  *   a token trigger; by default each policy's own.
@@ -134,7 +137,7 @@ function triggerNote(state) {
  */
 class MemoryPlayground extends WithConversation(MemoryWidget) {
   static family = "playground";
-  static observedAttributes = ["budget", "hot", "turn", "compact-at", "scenario", "src"];
+  static observedAttributes = ["budget", "hot", "tokens", "turn", "compact-at", "scenario", "src"];
 
   #open = null;
 
@@ -152,7 +155,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     this.model.goTo(turn);
     const state = this.model.state();
     const trigger = state.compactAt === null ? "each policy's own trigger" : `compacting at ${state.compactAt}%`;
-    return `Every policy replayed to turn ${state.turn} (budget ${state.budget}, ${plural(state.policies[0]?.window.hotN ?? 0, "HOT turn")}, ${trigger}).`;
+    return `Every policy replayed to turn ${state.turn} (budget ${state.budget}, ${plural(state.policies[0]?.window.hotN ?? 0, "HOT turn")}, ${trigger}${countingPhrase(state.policies[0]?.window ?? {})}).`;
   }
 
   mount() {
@@ -206,7 +209,8 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
       ["budget", "budget", { min: 1, step: 1 }],
       ["hot", "HOT turns", { min: 1, step: 1 }],
       ["compact-at", "compact at %", { min: 1, max: 100, step: 1, placeholder: "each policy's own" }],
-    ], { budget: 40, hot: 2, "compact-at": "" });
+      ["tokens", "count tokens as", { choices: TOKEN_CHOICES, note: TOKEN_NOTE }],
+    ], { budget: 40, hot: 2, "compact-at": "", tokens: "words" });
     this.ensureOwnPanel(false);
     this.render(state);
     this.announce(`Ready: ${plural(state.policies.length, "policy", "policies")} at turn ${state.turn} of ${state.totalTurns}, budget ${state.budget} tokens.`);

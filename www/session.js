@@ -4,6 +4,15 @@
 
 import { readAttributes } from "./widget.js";
 
+/** The "count tokens as" knob's choices (the core's `tokens` option), and what they do. */
+export const TOKEN_CHOICES = [["words", "words"], ["estimate", "estimate"]];
+export const TOKEN_NOTE = "Count tokens as words: one token a word, the rule the story's numbers use. "
+  + "As an estimate: a quarter of a word's characters, rounded up, and one token for each Chinese, "
+  + "Japanese or Korean character, nearer what a model's tokenizer counts. Either way the budget is in these tokens.";
+
+/** How `state` counts tokens, for a sentence: "" for words, the seed's way. */
+export const countingPhrase = (state) => (state.counting === "estimate" ? ", counting tokens as an estimate" : "");
+
 /** "turn 4", "turns 4 and 6", "turns 4, 6 and 8". */
 export function turnList(turns) {
   if (turns.length <= 1) return `turn ${turns.join("")}`;
@@ -11,12 +20,13 @@ export function turnList(turns) {
 }
 
 /**
- * A `Session` or `Playground` (`Model`) from an element's `budget`, `hot`, `turn` and
+ * A `Session` or `Playground` (`Model`) from an element's `budget`, `hot`, `tokens`, `turn` and
  * `scenario`, and the attributes in `more` (the playground's `compact-at`); errors name the
  * attribute.
  */
 export function sessionModel(el, Model, more = {}) {
-  const { options, explain } = readAttributes(el, { budget: "budget", hot: "hotN", turn: "turn", ...more });
+  const map = { budget: "budget", hot: "hotN", tokens: "tokens", turn: "turn", ...more };
+  const { options, explain } = readAttributes(el, map, ["tokens"]);
   const { turn, ...config } = options;
   const scenario = el.scenarioFromAttribute();
   if (scenario !== undefined && !Array.isArray(scenario) && !Array.isArray(scenario?.script)) {

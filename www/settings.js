@@ -8,23 +8,32 @@ import { h } from "./widget.js";
 
 /**
  * Fills the knobs' `<details>` (widget.js, `ensureKnobs`) with an input per knob in
- * `el.knobSpec`, `[[attribute, label, { min, max, step, placeholder }]]`, and a button that
- * restores `el.seedValues`. Once: a rebuild keeps them, and shows the values in force.
+ * `el.knobSpec`, `[[attribute, label, { min, max, step, placeholder, choices, note }]]` (a knob
+ * with `choices`, `[[value, label]]`, is a `<select>`; its `note` says what the choices do), and
+ * a button that restores `el.seedValues`. Once: a rebuild keeps them, and shows the values in
+ * force.
  */
 export function buildKnobs(el) {
   if (el.knobs.querySelector(".knob-row")) return;
-  const inputs = el.knobSpec.map(([attribute, label, { min, max, step, placeholder }]) => {
+  const notes = [];
+  const inputs = el.knobSpec.map(([attribute, label, { min, max, step, placeholder, choices, note }]) => {
     const message = h("span", { className: "knob-error", id: `knob-${attribute}-error` });
-    const input = h("input", {
-      type: "number", min, step, id: `knob-${attribute}`,
-      ...(max === undefined ? {} : { max }),
-      ...(placeholder === undefined ? {} : { placeholder }),
-      attrs: { "aria-describedby": message.id },
-      on: {
-        change: () => applyKnob(el, input),
-        blur: () => el.syncKnobs(),
-      },
-    });
+    const on = {
+      change: () => applyKnob(el, input),
+      blur: () => el.syncKnobs(),
+    };
+    if (note) notes.push(h("p", { className: "caption", id: `knob-${attribute}-note` }, note));
+    const describedBy = note ? `${message.id} knob-${attribute}-note` : message.id;
+    const input = choices
+      ? h("select", { id: `knob-${attribute}`, attrs: { "aria-describedby": describedBy }, on },
+        ...choices.map(([value, text]) => h("option", { value }, text)))
+      : h("input", {
+        type: "number", min, step, id: `knob-${attribute}`,
+        ...(max === undefined ? {} : { max }),
+        ...(placeholder === undefined ? {} : { placeholder }),
+        attrs: { "aria-describedby": describedBy },
+        on,
+      });
     Object.assign(input.dataset, { attribute, label });
     return h("div", { className: "knob" }, h("label", { htmlFor: input.id }, label), input, message);
   });
@@ -32,7 +41,7 @@ export function buildKnobs(el) {
     for (const attribute of Object.keys(el.seedValues)) el.removeAttribute(attribute);
   }, "Seed values restored");
   el.knobs.append(h("div", { className: "knob-row" }, ...inputs,
-    h("button", { type: "button", className: "quiet", on: { click: restore } }, "Seed values")));
+    h("button", { type: "button", className: "quiet", on: { click: restore } }, "Seed values")), ...notes);
   el.syncKnobs();
 }
 

@@ -98,18 +98,19 @@ export const quote = (text) => `\u201c${text}\u201d`;
 export const num = (value, digits = 3) => String(Number(value.toFixed(digits)));
 
 /**
- * Reads numeric attributes into core options: `{ attribute: option }` maps each attribute to the
- * option it sets. Absent or empty means the core's default. Returns the options and a function
+ * Reads attributes into core options: `{ attribute: option }` maps each attribute to the option
+ * it sets, a number unless the attribute is in `texts`. Absent or empty means the core's default. Returns the options and a function
  * that rewrites a core error about an option into one about the attribute the author wrote.
  */
-export function readAttributes(el, map) {
+export function readAttributes(el, map, texts = []) {
   const options = {};
   const written = {};
   for (const [attribute, option] of Object.entries(map)) {
     const raw = el.getAttribute(attribute);
     if (raw === null || raw.trim() === "") continue;
     written[option] = [attribute, raw];
-    options[option] = Number(raw);
+    // A text option (`tokens="estimate"`) goes to the core as written, which checks it.
+    options[option] = texts.includes(attribute) ? raw.trim() : Number(raw);
     if (Number.isNaN(options[option])) throw new Error(`${attribute}="${raw}": ${attribute} must be a number`);
   }
   const explain = (error) => {
@@ -466,7 +467,8 @@ export class MemoryWidget extends HTMLElement {
    * which a widget may define) under the new settings. Built once, outside the content that a
    * rebuild replaces, so that focus stays put: here a closed `<details>`, whose inputs
    * (settings.js) load when a reader first opens it. `knobs` is
-   * `[[attribute, label, { min, max, step, placeholder }]]`; `seed` the seed's values (`""` for a
+   * `[[attribute, label, { min, max, step, placeholder, choices, note }]]` (with `choices`, a
+   * `<select>`, settings.js); `seed` the seed's values (`""` for a
    * knob whose empty input means the core's default, which its placeholder names). A value the
    * core rejects is marked invalid at its input, with the core's message, and is not applied;
    * once the input loses focus it shows the value in force.
@@ -492,7 +494,7 @@ export class MemoryWidget extends HTMLElement {
 
   /** Shows each knob's value in force, its attribute's or the seed's, unless it has focus. */
   syncKnobs() {
-    for (const input of this.knobs.querySelectorAll("input")) {
+    for (const input of this.knobs.querySelectorAll("input, select")) {
       if (input.matches(":focus")) continue;
       const { attribute } = input.dataset;
       input.value = this.getAttribute(attribute) ?? String(this.seedValues[attribute]);

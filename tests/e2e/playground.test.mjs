@@ -266,6 +266,23 @@ test("the playground has its own budget knob and replays to the same turn", asyn
   assert.deepEqual(problems, []);
 });
 
+test("counting tokens as an estimate replays every policy under the core's estimate", async () => {
+  const { page, problems, widget, rows } = await openPlayground();
+  await widget.getByRole("slider", { name: "turn" }).fill("6");
+  await widget.locator("summary", { hasText: "Knobs" }).click();
+  const knob = widget.getByRole("combobox", { name: "count tokens as", exact: true });
+  assert.equal(await knob.inputValue(), "words");
+  await knob.selectOption("estimate");
+  await widget.getByRole("status").filter({ hasText: "replayed" }).waitFor({ timeout: 5000 });
+  assert.equal(await widget.getByRole("status").textContent(),
+    "count tokens as is now estimate. Every policy replayed to turn 6 (budget 40, 2 HOT turns, each policy's own trigger, counting tokens as an estimate).");
+  const expected = await coreState(page, 6, { tokens: "estimate" });
+  assert.ok(expected.policies.every((row) => row.window.counting === "estimate"));
+  assert.notDeepEqual(expected.policies.map((row) => row.tokens), (await coreState(page, 6)).policies.map((row) => row.tokens));
+  assert.deepEqual(await tokensNow(rows), expected.policies.map((row) => row.tokens));
+  assert.deepEqual(problems, []);
+});
+
 test("the compact-at knob moves every token trigger, and only those, and clears back to each policy's own", async () => {
   const { page, problems, widget, rows } = await openPlayground();
   await widget.getByRole("slider", { name: "turn" }).fill("10");

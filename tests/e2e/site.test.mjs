@@ -142,6 +142,63 @@ test("the knobs' inputs, and the code that applies a setting and replays, load w
   assert.deepEqual(problems, []);
 });
 
+test("the knob \"count tokens as\" says what it does, switches the compaction widget to the estimate and back, and the core agrees", async () => {
+  const { page, problems, fetched } = await openPage("tests/e2e/pages/site-compaction.html");
+  const widget = page.locator("memory-compaction");
+  const add = widget.getByRole("button", { name: "Add next turn" });
+  for (let i = 0; i < 3; i++) await add.click();
+  await widget.getByRole("status").filter({ hasText: /^Turn 3\b/ }).waitFor(WAIT);
+  await widget.locator("summary", { hasText: "Knobs" }).click();
+  const knob = widget.getByRole("combobox", { name: "count tokens as", exact: true });
+  assert.equal(await knob.inputValue(), "words");
+  // What it does is said beside it, and read with it.
+  const note = widget.locator(".knobs .caption", { hasText: "Count tokens as words" });
+  assert.match(await note.textContent(), /one token a word.*a quarter of a word's characters, rounded up.*Chinese, Japanese or Korean character/);
+  assert.match(await knob.getAttribute("aria-describedby"), new RegExp(await note.getAttribute("id")));
+
+  await knob.selectOption("estimate");
+  await widget.getByRole("status").filter({ hasText: /^count tokens as is now estimate\. / }).waitFor(WAIT);
+  // The same three turns, counted by the core's estimate: the window and the crossings are the core's.
+  const expected = await page.evaluate(async () => {
+    const el = document.querySelector("memory-compaction");
+    const session = el.core.Session.withConfig({ tokens: "estimate" });
+    for (let i = 0; i < 3; i++) session.addTurn();
+    const now = session.state();
+    while (!session.state().done) session.addTurn();
+    return { now, crossings: session.state().crossings };
+  });
+  assert.equal(expected.now.counting, "estimate");
+  assert.deepEqual(await page.evaluate(() => document.querySelector("memory-compaction").model.state()), expected.now);
+  assert.match(await widget.locator(".meter-label").textContent(), new RegExp(`${expected.now.tokens} / 40 tokens`));
+  assert.deepEqual(expected.crossings, [3, 4, 5, 6, 7, 8, 9, 10], "estimated, the refund desk's turns are longer");
+  assert.equal(await widget.locator(".settings-note").textContent(),
+    "With a budget of 40 tokens and 2 HOT turns, counting tokens as an estimate, the window crosses the budget on turns 3, 4, 5, 6, 7, 8, 9 and 10. "
+    + "The text around this widget describes the settings it opened with: a budget of 40 and 2 HOT turns.");
+  assert.ok((await fetched()).includes("/site/pkg/compaction-config_bg.wasm"), "the option needs withConfig");
+  // A link carries it; Seed values restore words and the seed's crossings.
+  assert.equal(await widget.evaluate((el) => el.getAttribute("tokens")), "estimate");
+  await widget.getByRole("button", { name: "Seed values" }).click();
+  await widget.getByRole("status").filter({ hasText: /^Seed values restored/ }).waitFor(WAIT);
+  assert.equal(await knob.inputValue(), "words");
+  assert.equal(await widget.locator(".settings-note").textContent(),
+    "With a budget of 40 tokens and 2 HOT turns, the window crosses the budget on turns 4, 6, 8, 9 and 10.");
+  assert.deepEqual(await page.evaluate(() => window.violations), []);
+  assert.deepEqual(problems, []);
+});
+
+test("tokens=\"bpe\" is an error naming the attribute, and the widget keeps working", async () => {
+  const { page, problems } = await openPage("tests/e2e/pages/site-compaction.html");
+  const widget = page.locator("memory-compaction");
+  await widget.getByRole("button", { name: "Add next turn" }).waitFor(WAIT);
+  await widget.evaluate((el) => el.setAttribute("tokens", "bpe"));
+  await widget.getByRole("alert").filter({ hasText: 'tokens="bpe": tokens must be "words" or "estimate", got "bpe"' }).waitFor(WAIT);
+  await widget.evaluate((el) => el.setAttribute("tokens", "estimate"));
+  await widget.getByRole("button", { name: "Add next turn" }).click();
+  await widget.getByRole("status").filter({ hasText: /^Turn 1\b/ }).waitFor(WAIT);
+  assert.equal(await page.evaluate(() => document.querySelector("memory-compaction").model.state().counting), "estimate");
+  assert.ok(problems.every((problem) => /bpe/.test(problem)), problems.join("\n"));
+});
+
 test("every knob opens at a value its own input accepts, and its arrow keys step to accepted values", async () => {
   const { page, problems } = await openPage("site/index.html");
   for (const name of ["memory-compaction", "memory-forgetting", "memory-playground", "memory-forgetting-playground"]) {
