@@ -134,6 +134,7 @@ test-native:
 	cargo fmt --check
 	cargo test
 	cargo test --no-default-features
+	cargo run --quiet --example agent_loop
 	cargo clippy --all-targets -- $(NATIVE_CLIPPY)
 	cargo clippy --all-targets --no-default-features -- $(NATIVE_CLIPPY)
 	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
