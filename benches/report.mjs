@@ -764,7 +764,24 @@ ways: compaction 30.0 → 28.4, forgetting 42.3 → 40.2, playground 41.4 → 39
 playground 38.6 → 35.4, index 83.0 → 81.3, bundle 96.7 → 93.2; a page whose element has
 settings of its own, 2.9 to 3.2 less. The per-element loader is now also \`make dist\`'s
 \`dist/agent-memory-widgets/\`, the npm package, byte for byte site's files without their
-source maps.`;
+source maps.
+
+Issue "The core inside a real agent" adds what a real agent needs, and the pages pay for it on
+purpose: a compaction policy's \`compact\` returns a \`Result\` (a policy that calls a model can
+fail, and a failed step leaves the session as it was), summaries are asked for only when turns
+fold, every line a policy writes is counted by the session's \`TokenCounter\`, and the cores
+with \`withConfig\` take \`tokens: "estimate"\` (the estimator and its CJK ranges) and an
+imported message's \`tokens\` or \`usage\`. The store's new calls (\`forget\`,
+\`set_importance\`, retention, exact saves) are native only and cost the forgetting cores
+nothing. Pages in gzip KB, as built from the merge (5c1d243 and the page's knob) against main
+before it (02b36df): compaction 28.5 → 29.9, with settings 38.7 → 41.5, playground 39.8 →
+41.4, with settings 49.4 → 52.9, index 81.9 → 83.4, bundle 93.6 → 97.9; forgetting and the
+forgetting playground unchanged. \`twiggy diff\` spreads it over every policy's \`compact\`
+(the error path, a few hundred bytes each), \`Session::from_options\` and the options reader
+(the \`tokens\` option), \`Estimate\` (0.4 KB raw) and the state's \`counting\`. The budgets
+moved with them. Kept out: a cfg that would drop the counter from the cores without
+\`withConfig\` (about 0.3 KB raw) would make \`Session::with_token_counter\` mean words in
+those builds, a feature changing an answer.`;
 
 writeFileSync(join(ROOT, "BENCHMARKS.md"), report);
 console.log(report);

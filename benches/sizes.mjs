@@ -21,19 +21,19 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * BENCHMARKS.md; a change that moves a size moves its budget here, on purpose.
  */
 export const PAGES = [
-  { name: "only <memory-compaction>", needs: ["compaction"], budget: 28_800 },
-  { name: "only <memory-compaction> with settings of its own", needs: [config("compaction")], budget: 39_000 },
+  { name: "only <memory-compaction>", needs: ["compaction"], budget: 30_200 },
+  { name: "only <memory-compaction> with settings of its own", needs: [config("compaction")], budget: 41_800 },
   { name: "only <memory-forgetting>", needs: ["forgetting"], budget: 40_500 },
   { name: "only <memory-forgetting> with settings of its own", needs: [config("forgetting")], budget: 49_200 },
-  { name: "only <memory-playground>", needs: ["playground"], budget: 39_900 },
-  { name: "only <memory-playground> with settings of its own", needs: [config("playground")], budget: 49_500 },
+  { name: "only <memory-playground>", needs: ["playground"], budget: 41_700 },
+  { name: "only <memory-playground> with settings of its own", needs: [config("playground")], budget: 53_200 },
   { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], budget: 35_800 },
-  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, budget: 82_000 },
+  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, budget: 83_700 },
 ];
 /** What opening the own-conversation panel fetches (own.js, settings.js and the core that imports), at most. */
-export const ON_DEMAND_BUDGET = 29_100;
+export const ON_DEMAND_BUDGET = 31_600;
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", budget: 93_600 };
+export const DIST = { name: "dist/agent-memory-widgets.js", budget: 98_200 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {
