@@ -1014,7 +1014,7 @@ fn each_policy_over_budget_at_turn_10_says_why_in_its_own_numbers() {
         .collect();
     let expected = [
         ("hot-warm-cold", None),
-        ("sliding-window", Some("Letta checks the fit without its new summary: the turns it kept take 25 tokens, under 70% of the window, but the summary adds 39, so the window holds 64 tokens, more than the budget of 40. Letta logs this and carries on.")),
+        ("sliding-window", Some("Letta checks the fit without its new summary: the turns it kept take 25 tokens, under 70% of the budget of 40, but the summary adds 39, so the window holds 64 tokens, over the budget. Letta logs this and carries on.")),
         ("summary-buffer", Some("The summary buffer keeps its verbatim turns within the limit of 40 tokens but does not count its moving summary, which adds 24 more.")),
         ("handoff", Some("Codex's handoff summary has no length limit: it takes 50 tokens, and the user messages kept with it 4, more than the budget of 40.")),
         ("interval", Some("ADK compacts every 3 user invocations whatever the budget, and keeps every summary: its summaries and the turns since take 66 tokens, more than the budget of 40.")),

@@ -31,6 +31,16 @@ function moments(row, budget) {
 }
 
 /**
+ * The compactions that left the window no smaller, said under their count: a policy that ran
+ * at its trigger and could not help (Letta's cut found nothing to evict), or whose new summary
+ * weighs what it folded. The numbers table shows no drop for them.
+ */
+function noSmaller(row) {
+  const turns = row.window.log.filter((step) => step.compacted && step.tokensAfter >= step.peakTokens).map((step) => step.turn);
+  return turns.length === 0 ? "" : h("span", { className: "note" }, `${turnList(turns)}: no smaller after`);
+}
+
+/**
  * The y range every sparkline shares, 0 to `yMax` tokens: a round ten above the budget and every
  * policy's highest peak, so that the budget line sits at one height in every row.
  */
@@ -103,7 +113,7 @@ function policyCount(policies) {
 /** When the policies compact: each at its own trigger, or all at the knob's share of the budget. */
 function triggerNote(state) {
   if (state.compactAt === null) {
-    return "Each compacts at its own trigger: ours, the summary buffer and truncation past 100% of the budget, Letta and Codex at 90%; ADK and observation masking have no token trigger.";
+    return "Each compacts at its own trigger: ours, the summary buffer and truncation past 100% of the budget, Letta and Codex at 90%; ADK and observation masking have no token trigger: ADK compacts every 3 invocations, and each of observation masking's compactions hides older tool outputs.";
   }
   const tokens = Math.floor((state.budget * state.compactAt) / 100);
   return `Every policy with a token trigger now compacts at ${state.compactAt}% of the budget (${plural(tokens, "token")}); ADK and observation masking have none, so they do not change.`;
@@ -270,7 +280,8 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
             info.url ? h("a", { href: info.url, rel: "noopener", target: "_blank" }, info.source) : info.source)),
         h("td", { className: "chart", attrs: { role: "cell" } }, sparkline(row, state.budget, state.turn, yMax),
           h("span", { className: "note moments" }, moments(row, state.budget))),
-        h("td", { className: "compactions", attrs: { role: "cell", "data-label": "compactions so far" } }, String(row.compactions)),
+        h("td", { className: "compactions", attrs: { role: "cell", "data-label": "compactions so far" } }, String(row.compactions),
+          noSmaller(row)),
         h("td", { className: "tokens-now", attrs: { role: "cell", "data-label": "tokens now" } }, `${row.tokens} / ${state.budget}`,
           over ? h("span", { className: "verdict-over" }, " over budget") : ""));
     }));

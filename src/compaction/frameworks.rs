@@ -142,14 +142,13 @@ impl CompactionPolicy for SlidingWindow {
             "Letta checks the fit without its new summary: the turns it kept take ",
             window.verbatim_tokens(),
             " tokens, \
-             under 70% of the window, but the summary adds ",
+             under 70% of the budget of ",
+            config.budget(),
+            ", but the summary adds ",
             summary,
             ", so the window holds ",
             window.tokens(),
-            " \
-             tokens, more than the budget of ",
-            config.budget(),
-            ". Letta logs this and carries on."
+            " tokens, over the budget. Letta logs this and carries on."
         ))
     }
 }

@@ -287,7 +287,13 @@ test("the compact-at knob moves every token trigger, and only those, and clears 
   const { page, problems, widget, rows } = await openPlayground();
   await widget.getByRole("slider", { name: "turn" }).fill("10");
   const lede = widget.locator("p.lede");
-  assert.match(await lede.textContent(), /Each compacts at its own trigger: ours, the summary buffer and truncation past 100% of the budget, Letta and Codex at 90%; ADK and observation masking have no token trigger\./);
+  assert.match(await lede.textContent(), /Each compacts at its own trigger: ours, the summary buffer and truncation past 100% of the budget, Letta and Codex at 90%; ADK and observation masking have no token trigger: ADK compacts every 3 invocations, and each of observation masking's compactions hides older tool outputs\./);
+  // A compaction that left the window no smaller is said under the count, so the count and the
+  // numbers table (which shows no drop there) agree: Letta at turns 8 and 10, Codex at turn 8.
+  const cells = await rows.locator("td.compactions").allTextContents();
+  assert.equal(cells[1], "6turns 8 and 10: no smaller after");
+  assert.equal(cells[3], "5turn 8: no smaller after");
+  assert.equal(cells[0], "5");
   await widget.locator("summary", { hasText: "Knobs" }).click();
   const knob = widget.getByRole("spinbutton", { name: "compact at %", exact: true });
   assert.equal(await knob.inputValue(), "");
