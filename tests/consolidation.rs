@@ -327,6 +327,29 @@ fn the_chart_falls_jumps_at_reads_and_ends_at_an_eviction() {
 }
 
 #[test]
+fn a_fact_written_and_retired_at_one_time_keeps_its_point_on_the_chart() {
+    // Both writes and Consolidate at t = 6: the store is full, so distilling evicts or
+    // supersedes facts written at t = 6 itself. Each still has its point, and ends there.
+    let mut store = FactStore::default();
+    at(&mut store, 6.0);
+    store.fire(EventIndex(0)).unwrap();
+    store.fire(EventIndex(1)).unwrap();
+    store.consolidate().unwrap();
+    let lines = store.chart(Time::new(12.0).unwrap(), 1.0).unwrap();
+    let state = store.state();
+    let charted: Vec<u32> = lines.iter().map(|l| l.id.0).collect();
+    let mut held: Vec<u32> = state.facts.iter().map(|f| f.id.0).collect();
+    held.sort_unstable();
+    assert_eq!(charted, held, "every fact the store held is on the chart");
+    let at_six: Vec<u32> = lines
+        .iter()
+        .filter(|l| l.points == [[6.0, l.points[0][1]]] && l.retired_at == Some(6.0))
+        .map(|l| l.id.0)
+        .collect();
+    assert!(!at_six.is_empty(), "some fact was written and retired at t = 6");
+}
+
+#[test]
 fn the_transcript_says_where_each_turn_lives_now() {
     let mut session = agent_memory_widgets::Session::default();
     session.go_to(10);

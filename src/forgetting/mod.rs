@@ -1025,6 +1025,7 @@ impl FactStore {
             }
             let _ = store.advance_to(at);
             lines.add(self, &store, at);
+            lines.add_written_and_retired(self, &store, at);
             lines.retire(&store, t);
         }
         let mut lines = lines.lines;
@@ -1240,6 +1241,28 @@ impl ChartLines {
                     });
                 }
             }
+        }
+    }
+
+    /// Gives a one-point line to every fact written at `t` that a later write at `t` already
+    /// retired (consolidating when the store is full can write a fact and evict it at once), so
+    /// that every fact the store ever held is on the chart and in its key.
+    fn add_written_and_retired(&mut self, timeline: &FactStore, store: &LiveStore, t: Time) {
+        for fact in store.facts() {
+            let Some(slot) = self.index.get_mut(fact.id.0 as usize) else {
+                continue;
+            };
+            if slot.is_some() || fact.status == Status::Active || fact.last_touch != t {
+                continue;
+            }
+            *slot = Some(self.lines.len());
+            self.lines.push(ChartLine {
+                id: fact.id,
+                text: fact.text.clone(),
+                kind: fact.kind,
+                points: vec![[t.get(), timeline.config.score(fact, t)]],
+                retired_at: None,
+            });
         }
     }
 
