@@ -15,6 +15,8 @@ const halvesAt = (at) => (at > T_MAX ? `does not halve before t = ${T_MAX}` : `h
 /** The decay chart's line styles: dash patterns and end markers, so lines differ beyond colour. */
 const DASHES = ["", "7 4", "2 3", "10 3 2 3", "5 2"];
 const MARKERS = ["circle", "square", "triangle", "diamond", "ring", "bar"];
+/** An end label's room on the chart, in its px: "#10" in the chart's small type, and a line of it. */
+const [LABEL_WIDTH, LABEL_HEIGHT] = [28, 13];
 
 /** A marker shape of `kind` centred on (x, y). */
 function marker(kind, x, y, className) {
@@ -54,6 +56,13 @@ function marker(kind, x, y, className) {
  * @prop {number | null} t - The `t` attribute as a number; `null` when absent.
  * @prop {ScenarioSpec | undefined} scenario - A custom scenario, in place of the `scenario`
  *   attribute.
+ * @attr {boolean} guided - Guided mode: before t = 6, before the Globex write and after
+ *   Consolidate, the widget asks the reader to predict the next step, runs it, and says whether
+ *   they were right.
+ * @prop {{ [question: string]: { answer: string; right: boolean } }} answers - The reader's answers in
+ *   guided mode, by question (`first`, `evict`, `lasts`); kept in the link.
+ * @fires {CustomEvent<{ question: string; answer: string; right: boolean; verdict: string; state: FactStoreState }>} memory-guess -
+ *   The reader answered a guided question; the step ran, and `verdict` says what happened.
  * @fires {CustomEvent<{ change: Change | null; state: FactStoreState } | { changes: Change[]; state: FactStoreState }>} memory-step -
  *   A write or a read (`change`); the slider, a removal or Start over (`change: null`); or a
  *   consolidation (`changes`, one for each distilled fact).
@@ -64,7 +73,7 @@ function marker(kind, x, y, className) {
  */
 class MemoryForgetting extends MemoryWidget {
   static family = "forgetting";
-  static observedAttributes = ["half-life", "capacity", "access-boost", "semantic-half-life", "procedural-half-life", "t", "scenario"];
+  static observedAttributes = ["half-life", "capacity", "access-boost", "semantic-half-life", "procedural-half-life", "t", "scenario", "guided"];
 
   createModel({ fallback = false } = {}) {
     if (fallback) return new this.core.FactStore();
@@ -250,6 +259,12 @@ class MemoryForgetting extends MemoryWidget {
     this.emit("memory-step", { change, state });
     if (change.superseded !== null) this.emit("memory-supersede", { change, state });
     if (change.evicted !== null) this.emit("memory-evict", { change, state });
+    return change;
+  }
+
+  /** Whether this widget tells the story the guide asks about: the refund desk's store. */
+  guidesStory() {
+    return !this.hasScenario();
   }
 
   /** Takes write event `index` off the timeline. */
@@ -354,6 +369,7 @@ class MemoryForgetting extends MemoryWidget {
       `and ${num(state.proceduralHalfLife, 2)} for procedural rules: a distilled fact sums up many episodes and stays true long after ` +
       `any one conversation, and a rule of how to act stays true longer still. Each read adds ${state.accessBoost} to access. ` +
       `Forecasts assume nothing more happens after t: no reads or writes, not even the reads scheduled on the timeline.`;
+    this.ensureGuide(state);
   }
 
   /**
@@ -404,19 +420,23 @@ class MemoryForgetting extends MemoryWidget {
   renderMarks(state, textOf) {
     const ui = this.ui;
     const scheduled = state.reads.filter((read) => read.scheduled);
-    const at = (time, className, symbol, title) => {
-      const mark = h("span", { className: `mark ${className}`, title }, symbol);
+    const marks = [
+      ...state.reads.map((read) => read.missed
+        ? ["missed", read.at, "\u25b3", `read at t = ${read.at}, missed: its fact was no longer active`]
+        : [read.scheduled ? "" : "reader", read.at, "\u25b2", `read at t = ${read.at}`]),
+      ...state.events.filter((event) => event.firedAt !== null)
+        .map((event) => ["write", event.firedAt, "\u25c6", `${event.label} at t = ${event.firedAt}`]),
+      ...(state.consolidatedAt === null ? [] : [["write", state.consolidatedAt, "\u25c6", `consolidation at t = ${state.consolidatedAt}`]]),
+    ];
+    // Marks of one kind at one time are one mark: two reads at t = 5 are one triangle.
+    const merged = Map.groupBy(marks, ([className, time]) => `${className} ${time}`);
+    ui.marks.replaceChildren(...[...merged.values()].map((same) => {
+      const [className, time, symbol] = same[0];
+      const titles = [...new Set(same.map(([, , , title]) => title))];
+      const mark = h("span", { className: `mark ${className}`, title: titles.join("; ") }, symbol);
       mark.style.setProperty("--at", String(Math.min(time, T_MAX) / T_MAX));
       return mark;
-    };
-    ui.marks.replaceChildren(
-      ...state.reads.map((read) => read.missed
-        ? at(read.at, "missed", "\u25b3", `read at t = ${read.at}, missed: its fact was no longer active`)
-        : at(read.at, read.scheduled ? "" : "reader", "\u25b2", `read at t = ${read.at}`)),
-      ...state.events.filter((event) => event.firedAt !== null)
-        .map((event) => at(event.firedAt, "write", "\u25c6", `${event.label} at t = ${event.firedAt}`)),
-      ...(state.consolidatedAt === null ? [] : [at(state.consolidatedAt, "write", "\u25c6", `consolidation at t = ${state.consolidatedAt}`)]),
-    );
+    }));
     const readTimes = Map.groupBy(scheduled, (read) => read.fact);
     const missed = state.reads.some((read) => read.missed)
       ? " A read marked \u25b3 came when its fact was no longer active, and counted nothing."
@@ -463,13 +483,35 @@ class MemoryForgetting extends MemoryWidget {
       });
     }
     // `top` leaves a row for the axis title "score" above the highest tick.
-    const [hgt, left, right, top, bottom] = [200, 38, 34, 24, 26];
+    const [left, right, top, bottom] = [38, 34, 24, 26];
     const most = Math.max(1, ...lines.flatMap((line) => line.points.map(([, score]) => score)));
     const tick = most <= 1 ? 0.25 : most <= 2 ? 0.5 : 1;
     const yMax = Math.ceil(most / tick) * tick;
     const x = (t) => left + (t / T_MAX) * (w - left - right);
     this.chartX = x;
+    // End labels: the fact's id beside its line's last point. Lines that end within a label's
+    // width of each other share a column, drawn right of its rightmost end; in a column, labels
+    // are nudged a label's height apart, down from the top, then up from the axis, so that
+    // none overlaps another or falls among the t ticks. The chart grows for its fullest column.
+    const columns = [];
+    for (const end of lines.map((line, i) => ({ i, x: x(line.points.at(-1)[0]), y: 0 })).sort((a, b) => a.x - b.x)) {
+      const column = columns.at(-1);
+      if (column && end.x - column.at(-1).x < LABEL_WIDTH) column.push(end);
+      else columns.push([end]);
+    }
+    const fullest = Math.max(1, ...columns.map((column) => column.length));
+    const hgt = Math.max(200, top + bottom + 7 + fullest * LABEL_HEIGHT);
     const y = (score) => top + (1 - score / yMax) * (hgt - top - bottom);
+    const labelAt = new Map();
+    for (const column of columns) {
+      const labelX = column.at(-1).x + 7;
+      for (const end of column) end.y = y(lines[end.i].points.at(-1)[1]);
+      column.sort((a, b) => a.y - b.y);
+      for (let k = 1; k < column.length; k++) column[k].y = Math.max(column[k].y, column[k - 1].y + LABEL_HEIGHT);
+      for (let k = column.length - 1, lowest = y(0) - 7; k >= 0; k--, lowest -= LABEL_HEIGHT) column[k].y = Math.min(column[k].y, lowest);
+      for (const end of column) labelAt.set(end.i, [labelX, end.y]);
+    }
+
     const grid = [];
     for (let value = 0; value <= yMax + 1e-9; value += tick) {
       grid.push(svg("line", { x1: left, x2: w - right, y1: y(value), y2: y(value), class: value === 0 ? "axis" : "grid" }),
@@ -481,15 +523,6 @@ class MemoryForgetting extends MemoryWidget {
     grid.push(svg("text", { x: 2, y: 4, class: "tick axis-title", "dominant-baseline": "hanging" }, "score"),
       svg("text", { x: w - right + 14, y: hgt - bottom + 14, class: "tick axis-title" }, "t"));
 
-    // End labels: the fact's id at its line's last point, nudged apart so none overlap: down
-    // from the top, then up from the axis, so that none falls below it among the t ticks.
-    // 11 px apart, or closer when more lines end than fit between the top and the axis.
-    const ends = lines.map((line, i) => ({ i, y: y(line.points.at(-1)[1]) })).sort((a, b) => a.y - b.y);
-    const gap = Math.min(11, (y(0) - 7 - top) / Math.max(1, ends.length - 1));
-    for (let k = 1; k < ends.length; k++) ends[k].y = Math.max(ends[k].y, ends[k - 1].y + gap);
-    for (let k = ends.length - 1, lowest = y(0) - 7; k >= 0; k--, lowest -= gap) ends[k].y = Math.min(ends[k].y, lowest);
-    const labelY = new Map(ends.map((end) => [end.i, end.y]));
-
     this.chartGroups = lines.map((line, i) => {
       const style = `series-${i % 6}`;
       const [lastT, lastScore] = line.points.at(-1);
@@ -500,7 +533,7 @@ class MemoryForgetting extends MemoryWidget {
       },
       svg("polyline", { points, "stroke-dasharray": DASHES[i % DASHES.length] || "none" }),
       marker(MARKERS[i % MARKERS.length], x(lastT), y(lastScore), "marker"),
-      svg("text", { x: x(lastT) + 7, y: labelY.get(i) + 3.5, class: "end-label" }, `#${line.id}`));
+      svg("text", { x: labelAt.get(i)[0], y: labelAt.get(i)[1] + 3.5, class: "end-label" }, `#${line.id}`));
       const pick = () => this.pickLine(i);
       group.addEventListener("focus", pick);
       group.addEventListener("mouseenter", pick);

@@ -616,8 +616,8 @@ test("'Show the arithmetic' stays ticked when a knob rebuilds the forgetting wid
   assert.deepEqual(problems, []);
 });
 
-test("the decay chart's texts do not overlap: axis titles, ticks and the lines' end labels, at 390 and 1280 px", async () => {
-  for (const width of [390, 1280]) {
+test("the decay chart's texts and the slider's marks do not overlap, from 320 to 1280 px", async () => {
+  for (const width of [320, 390, 768, 1280]) {
     const { page, problems } = await openPage({ viewport: { width, height: 900 } });
     const widget = page.locator("memory-forgetting");
     const chart = widget.locator("svg.decay-chart");
@@ -642,6 +642,16 @@ test("the decay chart's texts do not overlap: axis titles, ticks and the lines' 
       for (const label of texts.filter((box) => box.text.startsWith("#"))) {
         assert.ok(label.bottom <= axis + 1, `${width} px, ${moment}: ${label.text} falls below the axis`);
       }
+      const marks = await widget.locator(".marks .mark").evaluateAll((spans) => spans.map((span) => {
+        const r = span.getBoundingClientRect();
+        return { title: span.title, left: r.left, right: r.right };
+      }));
+      for (const [i, a] of marks.entries()) {
+        for (const b of marks.slice(i + 1)) {
+          assert.ok(Math.min(a.right, b.right) - Math.max(a.left, b.left) <= 0,
+            `${width} px, ${moment}: the mark "${a.title}" overlaps "${b.title}"`);
+        }
+      }
     };
     await check("at t = 0");
     // Both writes at t = 6: two lines end there, one superseded and one evicted, and two start.
@@ -651,6 +661,12 @@ test("the decay chart's texts do not overlap: axis titles, ticks and the lines' 
     }
     await widget.locator("svg.decay-chart polyline").nth(5).waitFor();
     await check("after both writes at t = 6");
+    // Consolidated at t = 6 too: the store is full, so facts are written and retired at t = 6,
+    // and every one of the nine has its line and its label.
+    await widget.getByRole("button", { name: "Consolidate" }).click();
+    await widget.locator("svg.decay-chart polyline").nth(8).waitFor();
+    await check("after both writes and Consolidate at t = 6");
+    assert.equal(await widget.locator(".marks .mark.write").count(), 1, "three writes at t = 6 are one mark");
     assert.deepEqual(problems, []);
   }
 });
