@@ -39,6 +39,8 @@ test("a page downloads only the code and the core its elements use", () => {
   // The own-conversation panel's code loads only when needed; so do the knobs' inputs and the
   // code that applies a setting and replays (settings.js).
   assert.ok(!compaction.some((file) => /\/own-|\/settings-/.test(file)), compaction.join(", "));
+  // Guided mode's code loads only on a page with a guided widget: the index page's first two.
+  for (const page of pages) assert.equal(page.rows.some((row) => /\/guide-/.test(row.file)), page.name === "www/index.html: all four", page.name);
   // Not a file of its own, nor merged into one a page loads: the knobs' button is not in them.
   for (const page of pages) {
     const code = page.rows.filter((row) => row.file.endsWith(".js"));

@@ -2,7 +2,8 @@
 //
 //   site/widgets.js                  the loader a page includes (www/widgets.js)
 //   site/compaction.js, ...          one module per element, loaded when the page first uses it
-//   site/own-*.js, site/links-*.js,  what few readers use, loaded when one first does
+//   site/own-*.js, site/guide-*.js,  what few readers use, loaded when one first does
+//   site/links-*.js,
 //   site/settings-*.js
 //   site/chunk-*.js                  code two elements share (the base class), loaded once
 //   site/pkg/<core>_bg.wasm          the wasm cores of www/cores.js, the one table of them
@@ -40,18 +41,24 @@ export function replaceOnce(text, from, to, what) {
 const PAGE_RULES = "/* ---- The page around the widgets";
 
 /**
+ * The parts of a widget whose code and rules load only when a reader needs them: `own`, the
+ * reader's-own-conversation panel (own.js), and `guide`, guided mode's panel (guide.js).
+ */
+const PARTS = ["own", "guide"];
+
+/**
  * What an `@elements` comment in style.css looks like: the elements the rules after it style, or
- * `own`, the reader's-own-conversation panel (rules that own.js brings when it loads).
+ * a part of PARTS (rules that its module brings when it loads).
  */
 const ELEMENTS_MARK = /^\/\* @elements ([a-z -]+) \*\/$/;
 
 /**
  * The widgets' rules in style.css, by the elements they style: `{ all, compaction, forgetting,
- * playground, forgetting-playground, own }`, each in the file's order. Rules are for every element (`all`) until an
+ * playground, forgetting-playground, own, guide }`, each in the file's order. Rules are for every element (`all`) until an
  * `@elements` comment names some; `@elements all` goes back to every element.
  */
 export function rulesByElement(css) {
-  const rules = { all: [], ...Object.fromEntries(FAMILIES.map((family) => [family, []])), own: [] };
+  const rules = { all: [], ...Object.fromEntries([...FAMILIES, ...PARTS].map((target) => [target, []])) };
   let targets = ["all"];
   for (const line of css.split("\n")) {
     const mark = line.match(ELEMENTS_MARK);
@@ -85,9 +92,9 @@ export async function minifiedCss() {
 /**
  * An esbuild plugin that swaps widget.js's `<link>` to style.css for constructed stylesheets:
  * the rules for every element in widget.js (the shared chunk), and each element's own rules in
- * its module, which hands them to widget.js before it defines its element. own.js hands over the
- * rules of its panel the same way, and adopts them into an element's shadow root when it builds
- * the panel there (`adoptMoreStyles`).
+ * its module, which hands them to widget.js before it defines its element. own.js and guide.js
+ * hand over the rules of their panels the same way, and adopt them into an element's shadow root
+ * when they build their panel there (`adoptMoreStyles`).
  */
 export function inlineStyles(shadow) {
   return {
@@ -116,7 +123,7 @@ export function adoptMoreStyles(root, name) {
 `;
         return { contents: source.slice(0, begin) + styles + source.slice(end + "// bundle:styles-end".length), loader: "js" };
       });
-      const elementModule = new RegExp(`[\\\\/]www[\\\\/](${[...FAMILIES, "own"].join("|")})\\.js$`);
+      const elementModule = new RegExp(`[\\\\/]www[\\\\/](${[...FAMILIES, ...PARTS].join("|")})\\.js$`);
       build.onLoad({ filter: elementModule }, (args) => {
         const family = args.path.match(elementModule)[1];
         const source = readFileSync(args.path, "utf8");

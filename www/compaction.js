@@ -35,12 +35,18 @@ import { OPENING } from "./opening.js";
  *   the `scenario` attribute.
  * @fires {CustomEvent<{ step: Step | null; state: SessionState }>} memory-step - A turn added, a
  *   step back or a reset: `step` is the step that left the window as it is, `null` at turn 0.
+ * @attr {boolean} guided - Guided mode: before turn 4 and after turn 8 of the refund desk, the
+ *   widget asks the reader to predict the next step, runs it, and says whether they were right.
+ * @prop {{ [question: string]: { answer: string; right: boolean } }} answers - The reader's answers in
+ *   guided mode, by question (`over`, `where`); kept in the link.
  * @fires {CustomEvent<{ step: Step; state: SessionState }>} memory-compact - The turn just added
  *   was compacted (after its `memory-step`).
+ * @fires {CustomEvent<{ question: string; answer: string; right: boolean; verdict: string; state: SessionState }>} memory-guess -
+ *   The reader answered a guided question; the step ran, and `verdict` says what happened.
  */
 class MemoryCompaction extends WithConversation(MemoryWidget) {
   static family = "compaction";
-  static observedAttributes = ["budget", "hot", "tokens", "turn", "scenario", "src"];
+  static observedAttributes = ["budget", "hot", "tokens", "turn", "scenario", "src", "guided"];
 
   /** The pending end of a crossing's peak (see `#animateCompaction`), or null. */
   #timer = null;
@@ -55,7 +61,8 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
    * link's state.
    */
   canPreview() {
-    const own = this.constructor.observedAttributes.some((name) => this.hasAttribute(name));
+    // `guided` changes no state: the guide's panel comes once the core is in.
+    const own = this.constructor.observedAttributes.some((name) => name !== "guided" && this.hasAttribute(name));
     return !own && this._scenario === undefined && !this.conversation && !hasLinkState(this);
   }
 
@@ -209,6 +216,27 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     this.announce(describeStep(step, state));
     this.render(state);
     if (step.crossed && step.compacted && !reducedMotion()) this.#animateCompaction(step);
+    return step;
+  }
+
+  /**
+   * Turn `turn` of this run as adding it would leave it, from a second model: `{ turn, step }`,
+   * the turn as HOT holds it and its step (`null` on an error, shown). The guide asks about it.
+   */
+  probe(turn) {
+    const probe = this.attempt(() => {
+      const model = this.createModel();
+      model.goTo(turn);
+      const state = model.state();
+      model.free();
+      return { turn: state.hot.at(-1), step: state.log.at(-1) };
+    });
+    return probe.ok ? probe.value : null;
+  }
+
+  /** Whether this widget tells the story the guide asks about: the refund desk. */
+  guidesStory() {
+    return !this.sourceConversation && !this.getAttribute("scenario") && !this.scenario && !this.conversation;
   }
 
   /** Goes back one turn: the session is a function of how many turns were added. */
@@ -350,6 +378,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     ui.doneNote.textContent = state.done
       ? `All ${state.totalTurns} turns are in: the script is finished. Reset starts over, or type a turn of your own.`
       : `Turn ${state.turn} of ${state.totalTurns}.`;
+    this.ensureGuide(state);
   }
 }
 

@@ -4,7 +4,7 @@
 // (CompressionStream) in base64url. Loaded when a reader copies a link or a page opens with one.
 
 import { readCapped } from "./streams.js";
-import { loadSettings } from "./widget.js";
+import { loadSettings, PAGE_ATTRIBUTES } from "./widget.js";
 
 /** The most characters one element's state may take in a link. */
 export const LINK_LIMIT = 32_000;
@@ -62,7 +62,7 @@ async function pageLink(widgets) {
 /** The most items in any list of a link's progress: the longest the core accepts (reads). */
 const PROGRESS_ITEMS = 10_000;
 
-/** `saved` if it has a link state's shape (`{ a, c, p }`, lists within bounds); throws if not. */
+/** `saved` if it has a link state's shape (`{ a, c, p, g }`, lists within bounds); throws if not. */
 function checkedState(saved) {
   const object = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
   if (!object(saved) || !object(saved.a)) throw new Error("it holds no widget state");
@@ -84,9 +84,12 @@ export async function openLink(el, packed, version) {
   const settingsLoad = loadSettings();
   settingsLoad.catch(() => {}); // reported below, if this link is still the element's latest
   let saved = null;
+  let answers = {};
   if (packed !== undefined) {
     try {
       saved = checkedState(await unpackState(packed));
+      // Guided mode's answers (`g`), checked by the guide that asks the questions.
+      if (saved.g !== undefined) answers = (await import("./guide.js")).checkedAnswers(saved.g);
     } catch (error) {
       if (version === el.linkVersion) el.fail(new Error(`The link's state for #${el.id} could not be read: ${error?.message ?? error}`));
       return;
@@ -102,7 +105,7 @@ export async function openLink(el, packed, version) {
   // A later fragment, or the element's removal, overtook this one while it unpacked and loaded.
   if (version !== el.linkVersion || !el.isConnected || !el.model) return;
   const { a = el.openedWith, c = null, p = null } = saved ?? {};
-  const observed = el.constructor.observedAttributes.filter((name) => name !== "scenario" && name !== "src");
+  const observed = el.constructor.observedAttributes.filter((name) => !PAGE_ATTRIBUTES.includes(name));
   const change = () => {
     for (const name of observed) {
       const value = a[name];
@@ -125,6 +128,7 @@ export async function openLink(el, packed, version) {
     el.emit("memory-link", { restored: false });
     return;
   }
+  el.answers = answers;
   el.fromLink = saved !== null;
   el.emit("memory-link", { restored: saved !== null });
 }

@@ -139,6 +139,12 @@ function mirror(element, property, attribute) {
 }
 
 /**
+ * Observed attributes that are the page's, not the reader's: a link neither carries nor changes
+ * them (its scenario, its conversation file, whether it is guided).
+ */
+export const PAGE_ATTRIBUTES = ["scenario", "src", "guided"];
+
+/**
  * What the four elements share: a shadow root, the stylesheet, a status line, errors, events.
  * An element with an `id` keeps its state in the page's link (**Copy link**).
  *
@@ -286,6 +292,8 @@ export class MemoryWidget extends HTMLElement {
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (this.#quiet || oldValue === newValue || !this.#connected || !this.#model) return;
+    // Guided mode adds or takes away the guide's panel; the widget stays as it is.
+    if (name === "guided") return this.ensureGuide(this.#model.state());
     this.attributeChanged(name);
   }
 
@@ -548,15 +556,16 @@ export class MemoryWidget extends HTMLElement {
   linkState() {
     // An author's own conversation (`src`) is the page's, not the reader's: the link leaves it out.
     const own = this.conversation === this.sourceConversation ? null : this.conversation;
-    return { a: this.linkAttributes(), c: own ?? null, p: this.progress?.() ?? null };
+    const answered = Object.keys(this.answers).length > 0;
+    return { a: this.linkAttributes(), c: own ?? null, p: this.progress?.() ?? null, ...(answered ? { g: this.answers } : {}) };
   }
 
-  /** The attributes a link carries: those the element observes, but its scenario and src. */
+  /** The attributes a link carries: those the element observes, but the page's own (PAGE_ATTRIBUTES). */
   linkAttributes() {
     const attributes = {};
     for (const name of this.constructor.observedAttributes) {
       const value = this.getAttribute(name);
-      if (value !== null && name !== "scenario" && name !== "src") attributes[name] = value;
+      if (value !== null && !PAGE_ATTRIBUTES.includes(name)) attributes[name] = value;
     }
     return attributes;
   }
@@ -608,6 +617,42 @@ export class MemoryWidget extends HTMLElement {
 
   emit(type, detail) {
     this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+
+  #answers = {};
+
+  /** The reader's answers in guided mode, by question: `{ [question]: { answer, right } }`. */
+  get answers() {
+    return this.#answers;
+  }
+  set answers(value) {
+    this.#answers = value ?? {};
+    if (this.model) this.ensureGuide(this.model.state());
+  }
+
+  /**
+   * With the `guided` attribute, on the story the guide knows (`guidesStory`), the guide's panel
+   * (guide.js, loaded then) asks the reader to predict the next step; without, it goes.
+   */
+  ensureGuide(state) {
+    if (!this.hasAttribute("guided") || !this.guidesStory?.() || !this.model) {
+      this.guide?.remove();
+      this.guide = null;
+      return;
+    }
+    if (this.guide) {
+      this.guide.update(state);
+      return;
+    }
+    this.guideLoad ??= import("./guide.js").then((guide) => {
+      this.guideLoad = null;
+      if (!this.model || this.guide) return;
+      this.guide = guide.attach(this);
+      this.guide.update(this.model.state());
+    }, (error) => {
+      this.guideLoad = null;
+      this.fail(new Error(`Guided mode could not load its code: ${error?.message ?? error}`));
+    });
   }
 
   /** Whether a custom scenario is given, as the `scenario` property or attribute (read or not). */
