@@ -346,7 +346,10 @@ fn a_fact_written_and_retired_at_one_time_keeps_its_point_on_the_chart() {
         .filter(|l| l.points == [[6.0, l.points[0][1]]] && l.retired_at == Some(6.0))
         .map(|l| l.id.0)
         .collect();
-    assert!(!at_six.is_empty(), "some fact was written and retired at t = 6");
+    assert!(
+        !at_six.is_empty(),
+        "some fact was written and retired at t = 6"
+    );
 }
 
 #[test]
