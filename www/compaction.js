@@ -366,7 +366,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
       return item;
     }));
     ui.dropped.replaceChildren(...state.dropped.map((d) =>
-      h("li", {}, h("span", { className: "visually-hidden" }, "dropped: "), h("s", {}, d.text), " ", h("span", { className: "nowrap" }, `(turn ${d.turn})`))));
+      h("li", {}, h("span", { className: "visually-hidden" }, "dropped: "), h("s", {}, d.text), "\u00a0", h("span", { className: "nowrap" }, `(turn ${d.turn})`))));
     if (state.dropped.length === 0) ui.dropped.append(h("li", { className: "empty" }, "nothing dropped yet"));
     ui.log.replaceChildren(...state.log.map((step) =>
       h("li", { className: step.crossed ? "crossed" : "" },

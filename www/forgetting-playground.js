@@ -5,7 +5,7 @@
 //   <script type="module" src="widgets.js"></script>
 //   <memory-forgetting-playground capacity="4" half-life="4" stream="tickets"></memory-forgetting-playground>
 
-import { h, plural, quote, readAttributes, MemoryWidget, svg, define } from "./widget.js";
+import { h, plural, quote, listed, ruleDetails, readAttributes, MemoryWidget, svg, define } from "./widget.js";
 
 const STREAMS = [
   ["tickets", "forty tickets"],
@@ -30,7 +30,7 @@ function rateAt(series, t) {
  * after each read, from 0 to 100%; solid up to the slider's time, faded after it.
  */
 function sparkline(row, t, until) {
-  const [w, hgt, left, right, top, bottom] = [232, 70, 30, 6, 8, 14];
+  const [w, hgt, left, right, top, bottom] = [320, 90, 36, 8, 10, 16];
   const x = (at) => left + (until <= 0 ? 0 : (at / until) * (w - left - right));
   const y = (rate) => hgt - bottom - rate * (hgt - top - bottom);
   const at = (p) => `${x(p.at).toFixed(1)},${y(p.rate).toFixed(1)}`;
@@ -134,6 +134,7 @@ class MemoryForgettingPlayground extends MemoryWidget {
     this.ui = {
       slider,
       clockValue: h("span", { className: "t-value", attrs: { "aria-hidden": "true" } }),
+      result: h("p", { className: "result" }),
       lede: h("p", { className: "lede" }),
       rows: h("tbody"),
       dataCaption: h("caption"),
@@ -145,13 +146,15 @@ class MemoryForgettingPlayground extends MemoryWidget {
     };
     const ui = this.ui;
     this.frame.className = "widget playground forgetting-playground";
+    ui.result.textContent = this.result();
     this.body.replaceChildren(
+      ui.result,
       ui.lede,
       h("fieldset", { className: "streams" }, h("legend", {}, "stream"), ...choices),
       h("div", { className: "slider-row" }, h("label", { htmlFor: "clock" }, "point in the stream"), slider, ui.clockValue),
       h("table", { className: "policies" },
         h("caption", {}, "Needed and there, by policy"),
-        h("thead", {}, h("tr", {}, ...["policy and its rule", "share of reads that found their fact", "needed and there", "stale facts held"]
+        h("thead", {}, h("tr", {}, ...["policy", "share of reads found", "needed and there", "stale facts"]
           .map((name) => h("th", { scope: "col" }, name)))),
         ui.rows),
       h("p", { className: "note spark-key" },
@@ -168,6 +171,28 @@ class MemoryForgettingPlayground extends MemoryWidget {
     ], { capacity: 4, "half-life": 4 });
     this.render(state);
     this.announce(`Ready: ${plural(state.policies.length, "policy", "policies")} over ${plural(state.events, "event")}, capacity ${state.capacity}.`);
+  }
+
+  /** The comparison's result in one line, from a second model at the stream's end ("" on an error). */
+  result() {
+    const end = this.attempt(() => {
+      const model = this.createModel();
+      model.setTime(model.state().until);
+      const state = model.state();
+      model.free();
+      return state;
+    });
+    if (!end.ok || end.value.reads === 0) return "";
+    const state = end.value;
+    const names = (rows) => listed(rows.map((row) => row.info.name));
+    const best = Math.max(...state.policies.map((row) => row.hits));
+    const leaders = state.policies.filter((row) => row.hits === best);
+    const ours = state.policies.find((row) => row.info.name === "Ours");
+    const fresh = state.policies.filter((row) => row.stale === 0);
+    const oursFound = ours && !leaders.includes(ours) ? `; ours finds ${hitText(ours.hits, state.reads)}` : "";
+    const stale = fresh.length === 0 ? "every policy holds a stale fact at the end"
+      : `${names(fresh)} ${fresh.length === 1 ? "is the only one that holds" : "hold"} no stale fact at the end`;
+    return `Over the whole stream, ${names(leaders)} find${leaders.length === 1 ? "s" : ""} the most reads, ${hitText(best, state.reads)}${oursFound}; ${stale}.`;
   }
 
   setTime(t) {
@@ -200,9 +225,7 @@ class MemoryForgettingPlayground extends MemoryWidget {
       return h("tr", {},
         h("th", { scope: "row" },
           h("span", { className: "policy-name" }, info.name),
-          h("span", { className: "rule" }, info.rule),
-          h("span", { className: "note source" }, "Source: ",
-            info.url ? h("a", { href: info.url, rel: "noopener", target: "_blank" }, info.source) : info.source)),
+          ruleDetails(info)),
         h("td", { className: "chart" }, sparkline(row, state.t, state.until)),
         h("td", { className: "hits", attrs: { "data-label": "needed and there" } }, hitText(row.hits, state.reads)),
         h("td", { className: "stale", attrs: { "data-label": "stale facts held" } }, String(row.stale)));

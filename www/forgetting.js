@@ -133,8 +133,9 @@ class MemoryForgetting extends MemoryWidget {
       h("table", { className: "store cards", attrs: { "aria-describedby": "importance-note" } },
         h("caption", {}, "The store, ranked by score; superseded, then evicted facts follow by id, unranked (no score)"),
         h("thead", {}, h("tr", {}, ...[
-          "text", "kind", "importance (as written)", "age", "recency", "reads", "score", "status",
-        ].map((name) => h("th", { scope: "col" }, name)))),
+          "text", "kind", ["importance", "as written"], "age", "recency", "reads", "score", "status",
+        ].map((name) => h("th", { scope: "col" }, ...(Array.isArray(name)
+          ? [name[0], h("span", { className: "note sub-head" }, `(${name[1]})`)] : [name]))))),
         ui.rows),
       h("p", { className: "note", id: "importance-note" },
         "Importance (as written) is the value a fact was given when it was written; a later write of the same text (a custom scenario may hold one) keeps the larger of the two. " +

@@ -4,7 +4,7 @@
 // and why. Loaded only by an element with `guided`; it holds no policy logic, only questions
 // about the state the core hands the widget.
 
-import { h, plural, quote, num, adoptMoreStyles } from "./widget.js";
+import { h, plural, quote, num, listed, adoptMoreStyles } from "./widget.js";
 
 /** The term the compaction widget's second question follows through a compaction. */
 const AMOUNT = "$180.00";
@@ -19,9 +19,6 @@ function placesOf(state, term) {
   if (state.cold?.text.includes(term)) places.push(["COLD", "in COLD, as a bare term"]);
   return places;
 }
-
-/** “a, b and c”. */
-const listed = (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
 
 /** The facts a reader can pick, as choices: each active fact by its text. */
 const factChoices = (state) => state.facts.filter((fact) => fact.status === "active").map((fact) => [String(fact.id), fact.text]);
@@ -89,7 +86,7 @@ const QUESTIONS = {
       asks: (el, state) => state.t < 6 && state.events.every((event) => event.firedAt === null) && state.consolidatedAt === null,
       ask: (el, state) => ({
         question: "Which fact will rank first at t = 6?",
-        detail: `It is t = ${state.t}. Dana's question is read at t = 2 and t = 5 (the \u25b2 under the slider); every score halves each ${num(state.halfLife)} units of time without a read.`,
+        detail: `It is t = ${state.t}. Recency halves every ${plural(state.halfLife, "time unit")}, and each read (a \u25b2 under the slider) adds ${num(state.accessBoost)} to its fact's access.`,
         choices: factChoices(state),
       }),
       run: (el) => el.setTime(6),

@@ -4,7 +4,7 @@
 //   <script type="module" src="widgets.js"></script>
 //   <memory-playground budget="40" hot="2"></memory-playground>
 
-import { h, plural, MemoryWidget, svg, define } from "./widget.js";
+import { h, plural, listed, ruleDetails, MemoryWidget, svg, define } from "./widget.js";
 import { turnList, sessionModel, TOKEN_CHOICES, TOKEN_NOTE, countingPhrase } from "./session.js";
 import { WithConversation } from "./conversation.js";
 
@@ -54,7 +54,7 @@ const sharedMax = (policies, budget) =>
  * faded and labelled "future".
  */
 function sparkline(row, budget, turn, yMax) {
-  const [w, hgt, left, right, top, bottom] = [232, 84, 24, 6, 8, 14];
+  const [w, hgt, left, right, top, bottom] = [320, 110, 30, 8, 10, 16];
   const n = row.series.length;
   const x = (i) => left + (n <= 1 ? 0 : (i / (n - 1)) * (w - left - right));
   const y = (tokens) => hgt - bottom - (tokens / yMax) * (hgt - top - bottom);
@@ -179,6 +179,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
       back: h("button", { type: "button", on: { click: () => this.goTo(this.model.turn - 1) } }, "Step all back"),
       next: h("button", { type: "button", className: "primary", on: { click: () => this.goTo(this.model.turn + 1) } }, "Step all forward"),
       turnValue: h("span", { className: "t-value", attrs: { "aria-hidden": "true" } }),
+      result: h("p", { className: "result" }),
       count: h("p", { className: "lede" }),
       caption: h("caption", {}),
       rows: h("tbody", { attrs: { role: "rowgroup" } }),
@@ -193,13 +194,15 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     };
     const ui = this.ui;
     this.frame.className = "widget playground";
+    ui.result.textContent = this.result();
     this.body.replaceChildren(
+      ui.result,
       ui.count,
       h("div", { className: "slider-row" }, h("label", { htmlFor: "turn" }, "turn"), slider, ui.turnValue),
       h("div", { className: "controls" }, ui.back, ui.next),
       h("table", { className: "policies", attrs: { role: "table" } },
         ui.caption,
-        h("thead", { attrs: { role: "rowgroup" } }, h("tr", { attrs: { role: "row" } }, ...["policy and its rule", "window tokens per turn", "compactions so far", "tokens now"]
+        h("thead", { attrs: { role: "rowgroup" } }, h("tr", { attrs: { role: "row" } }, ...["policy", "window tokens per turn", "compactions", "tokens now"]
           .map((name) => h("th", { scope: "col", attrs: { role: "columnheader" } }, name)))),
         ui.rows),
       ui.sparkKey,
@@ -224,6 +227,29 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     this.ensureOwnPanel(false);
     this.render(state);
     this.announce(`Ready: ${plural(state.policies.length, "policy", "policies")} at turn ${state.turn} of ${state.totalTurns}, budget ${state.budget} tokens.`);
+  }
+
+  /** The comparison's result in one line, from a second model played to the end ("" on an error). */
+  result() {
+    const end = this.attempt(() => {
+      const model = this.createModel();
+      model.goTo(model.state().totalTurns);
+      const state = model.state();
+      model.free();
+      return state;
+    });
+    if (!end.ok) return "";
+    const state = end.value;
+    const names = (rows) => listed(rows.map((row) => row.info.name));
+    const within = state.policies.filter((row) => row.tokens <= state.budget);
+    const whole = state.policies.filter((row) => row.kept.every((named) => named === "meaning" || named === "notYetSaid"));
+    const ends = within.length === 0 ? "no policy ends within the budget"
+      : within.length === state.policies.length ? "every policy ends within the budget" : `${names(within)} end within the budget`;
+    const keeps = whole.length === 0 ? "none still names every fact in full"
+      : `${names(whole)} still name${whole.length === 1 ? "s" : ""} every fact in full`;
+    const both = within.filter((row) => whole.includes(row));
+    const no = both.length === 0 ? "; no policy does both" : "";
+    return `After all ${state.totalTurns} turns, ${ends}; ${keeps}${no}.`;
   }
 
   goTo(turn) {
@@ -275,9 +301,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
             on: { click: () => this.toggle(info.id) },
           }, info.name),
           h("span", { className: "origin" }, `${info.origin} \u00b7 ${info.kind}`),
-          h("span", { className: "rule" }, info.rule),
-          h("span", { className: "note source" }, "Source: ",
-            info.url ? h("a", { href: info.url, rel: "noopener", target: "_blank" }, info.source) : info.source)),
+          ruleDetails(info)),
         h("td", { className: "chart", attrs: { role: "cell" } }, sparkline(row, state.budget, state.turn, yMax),
           h("span", { className: "note moments" }, moments(row, state.budget))),
         h("td", { className: "compactions", attrs: { role: "cell", "data-label": "compactions so far" } }, String(row.compactions),

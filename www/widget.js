@@ -94,6 +94,17 @@ export function h(tag, props = {}, ...children) {
 
 export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 export const quote = (text) => `\u201c${text}\u201d`;
+/** "a", "a and b", "a, b and c". */
+export const listed = (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+
+/** A policy's rule and source, closed behind a disclosure: the table leads with its result. */
+export function ruleDetails(info) {
+  return h("details", { className: "rule-details" },
+    h("summary", {}, "rule and source"),
+    h("span", { className: "rule" }, info.rule),
+    h("span", { className: "note source" }, "Source: ",
+      info.url ? h("a", { href: info.url, rel: "noopener", target: "_blank" }, info.source) : info.source));
+}
 /** A number for a table cell: at most `digits` decimals, trailing zeros trimmed. */
 export const num = (value, digits = 3) => String(Number(value.toFixed(digits)));
 

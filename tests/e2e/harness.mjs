@@ -41,7 +41,12 @@ export async function serve(dir = join(ROOT, "www"), headers = {}) {
   });
   await new Promise((done) => server.listen(0, "127.0.0.1", done));
   const url = `http://127.0.0.1:${server.address().port}/`;
-  return { url, close: () => new Promise((done) => server.close(done)) };
+  // Closing drops the connections a page still holds open too: server.close alone waits for
+  // them, which hangs a test whose page is still loading.
+  return { url, close: () => new Promise((done) => {
+    server.close(done);
+    server.closeAllConnections();
+  }) };
 }
 
 /**
