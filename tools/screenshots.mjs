@@ -11,6 +11,7 @@
 //   docs/imported.png       the compaction playground replaying examples/chat.json (a chat API's
 //                           messages, imported) at turn 8
 //   docs/phone-own.png      a phone: a turn typed into the compaction widget after the refund desk
+//   docs/phone-guided.png   a phone: guided mode's verdict at t = 6 and its next question
 
 import { join } from "node:path";
 import { readFile } from "node:fs/promises";
@@ -76,6 +77,15 @@ try {
   await session.getByRole("button", { name: "Add my turn" }).click();
   await session.screenshot({ path: join(ROOT, "docs/phone-own.png") });
   await phone.context.close();
+
+  // Guided mode on a phone: the forgetting widget's verdict on t = 6, and its next question.
+  const guided = await open(390);
+  const guide = guided.page.locator("memory-forgetting").getByRole("group", { name: "Predict, then see" });
+  await guide.getByRole("button", { name: "the user is Dana" }).click();
+  await guide.getByText(/Which fact will it evict/).waitFor();
+  await guide.screenshot({ path: join(ROOT, "docs/phone-guided.png") });
+  await guided.context.close();
+  console.log("docs/phone-guided.png");
   console.log("docs/compaction.png docs/forgetting.png docs/consolidation.png docs/playground.png docs/forgetting-playground.png docs/phone.png docs/phone-forgetting.png docs/imported.png docs/phone-own.png");
 } finally {
   await browser.close();

@@ -195,14 +195,19 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
    */
   settingsSentence(state, crossings = this.runCrossings(state)) {
     if (!crossings) return "";
-    const where = crossings.length === 0 ? "never crosses the budget"
-      : `crosses the budget on ${turnList(crossings)}`;
+    const where = this.#guessing(state) ? "crosses the budget where you will see (the guide above asks about turn 4 first)"
+      : crossings.length === 0 ? "never crosses the budget" : `crosses the budget on ${turnList(crossings)}`;
     const now = `With a budget of ${state.budget} tokens and ${plural(state.hotN, "HOT turn")}${countingPhrase(state)}, the window ${where}.`;
     const [budget, hotN, counting] = this.opened ?? [state.budget, state.hotN, state.counting];
     const story = this.sourceConversation || this.getAttribute("scenario") || this.scenario ? "the conversation it opened with" : "the refund desk";
     const yours = this.conversation && this.conversation !== this.sourceConversation ? ` This is your conversation: the text around this widget tells ${story}.` : "";
     return budget === state.budget && hotN === state.hotN && counting === state.counting ? `${now}${yours}`
       : `${now} The text around this widget describes the settings it opened with: a budget of ${budget} and ${plural(hotN, "HOT turn")}${countingPhrase({ counting })}.${yours}`;
+  }
+
+  /** Whether the guide has yet to ask about turn 4: until then the crossings stay unsaid. */
+  #guessing(state) {
+    return this.hasAttribute("guided") && this.guidesStory() && !("over" in this.answers) && state.turn < 4;
   }
 
   addTurn() {
@@ -378,6 +383,8 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     ui.doneNote.textContent = state.done
       ? `All ${state.totalTurns} turns are in: the script is finished. Reset starts over, or type a turn of your own.`
       : `Turn ${state.turn} of ${state.totalTurns}.`;
+    // In guided mode the settings sentence keeps the crossings back until turn 4 is guessed.
+    if (this.hasAttribute("guided") && this.opened) ui.settingsNote.textContent = this.settingsSentence(state);
     this.ensureGuide(state);
   }
 }

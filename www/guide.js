@@ -15,7 +15,8 @@ function placesOf(state, term) {
   const hot = state.hot.filter((turn) => turn.text.includes(term));
   if (hot.length) places.push(["HOT", `in HOT, verbatim in ${hot.map((turn) => `turn ${turn.turn}`).join(" and ")}`]);
   const warm = state.warm.filter((line) => line.text.includes(term));
-  if (warm.length) places.push(["WARM", `in WARM, in the summary line ${quote(warm[0].text)}`]);
+  const lines = warm.map((line) => quote(line.text.replace(/\.$/, "")));
+  if (warm.length) places.push(["WARM", `in WARM, in the summary ${warm.length === 1 ? "line" : "lines"} ${listed(lines)}`]);
   if (state.cold?.text.includes(term)) places.push(["COLD", "in COLD, as a bare term"]);
   return places;
 }
@@ -61,10 +62,10 @@ const QUESTIONS = {
       ask(el, state) {
         const next = el.probe(state.turn + 1);
         const now = listed(placesOf(state, AMOUNT).map(([, where]) => where));
-        const compacts = next?.step.compacted ? `Turn ${state.turn + 1} takes the window over the budget, and COMPACT runs.` : `Turn ${state.turn + 1} comes next.`;
+        const after = next?.step.compacted ? `turn ${state.turn + 1} and the COMPACT it sets off` : `turn ${state.turn + 1}`;
         return {
-          question: `Where will ${AMOUNT} live after it: HOT, WARM, COLD, or gone?`,
-          detail: `${AMOUNT}, the refund, is now ${now}. ${compacts}`,
+          question: `Where will ${AMOUNT} live after ${after}: HOT, WARM, COLD, or gone?`,
+          detail: `${AMOUNT}, the refund, is now ${now}.`,
           choices: [["HOT", "HOT"], ["WARM", "WARM"], ["COLD", "COLD"], ["gone", "gone"]],
         };
       },
@@ -124,7 +125,7 @@ const QUESTIONS = {
       asks: (el, state) => state.consolidatedAt !== null && state.t < 12 && ["semantic", "procedural"].every((kind) =>
         state.facts.some((fact) => fact.kind === kind && fact.status === "active")),
       ask: (el, state) => ({
-        question: "Consolidate wrote lasting facts and a rule. Which will last longer: the semantic fact or the rule?",
+        question: `Consolidate wrote ${plural(state.facts.filter((f) => f.kind === "semantic" && f.status === "active").length, "lasting fact")} and a rule. Which will last longer: the semantic fact or the rule?`,
         detail: "Pick one; the slider then moves to t = 12.",
         choices: [["semantic", "the semantic fact"], ["procedural", "the rule"], ["alike", "they last alike"]],
       }),
@@ -133,9 +134,10 @@ const QUESTIONS = {
         const [fact, rule] = ["semantic", "procedural"].map((kind) => state.facts.find((f) => f.kind === kind && f.status !== "evicted"));
         if (!fact || !rule) return { truth: "none", why: `by t = ${state.t} one of them is no longer in the store.` };
         const truth = rule.halfLife > fact.halfLife ? "procedural" : rule.halfLife < fact.halfLife ? "semantic" : "alike";
+        const lasts = { procedural: "the rule lasts longer", semantic: "the semantic fact lasts longer", alike: "they last alike" }[truth];
         return {
           truth,
-          why: `the rule's half-life is ${num(rule.halfLife)} and the semantic fact's ${num(fact.halfLife)}: at t = ${state.t} the rule keeps ${num(rule.recency * 100, 0)}% of its importance (its recency), the fact ${num(fact.recency * 100, 0)}%.`,
+          why: `${lasts}. The rule's half-life is ${num(rule.halfLife)} and the semantic fact's ${num(fact.halfLife)}: at t = ${state.t} the rule keeps ${num(rule.recency * 100, 0)}% of its importance (its recency), the fact ${num(fact.recency * 100, 0)}%.`,
         };
       },
     },
@@ -177,6 +179,8 @@ export function attach(el) {
     h("p", { className: "guide-title", attrs: { "aria-hidden": "true" } }, "Predict, then see"), verdict, question, detail, choices);
   el.frame.insertBefore(panel, el.body);
   let asking = null;
+  // A verdict stays while the step it judged is the latest: a question that comes later clears it.
+  let fresh = false;
 
   const answer = (asked, value) => {
     const ran = asked.run(el, value);
@@ -187,7 +191,9 @@ export function attach(el) {
     el.answers = { ...el.answers, [asked.id]: { answer: value, right } };
     verdict.textContent = said;
     verdict.hidden = false;
+    fresh = true;
     update(state);
+    fresh = false;
     verdict.focus();
     el.announce(said);
     el.emit("memory-guess", { question: asked.id, answer: value, right, verdict: said, state });
@@ -197,6 +203,10 @@ export function attach(el) {
     const next = questions.find((q) => !(q.id in el.answers) && q.asks(el, state)) ?? null;
     if (next !== asking) {
       asking = next;
+      if (next && !fresh) {
+        verdict.textContent = "";
+        verdict.hidden = true;
+      }
       if (next) {
         const { question: words, detail: more, choices: options } = next.ask(el, state);
         question.textContent = words;

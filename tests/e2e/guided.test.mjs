@@ -38,6 +38,9 @@ test("compaction, guided: a right answer before turn 4 and a wrong one after tur
   await guide.waitFor();
   assert.match(await guide.textContent(), /Will turn 4 take the window over its budget of 40 tokens\?/);
   assert.match(await guide.textContent(), /The window holds 29 tokens\. Turn 4 adds 12 tokens/);
+  // The sentence under the meter keeps the crossings back until the reader has guessed.
+  const settings = widget.locator(".settings-note");
+  assert.doesNotMatch(await settings.textContent(), /turns 4, 6/);
   const guesses = [];
   await page.evaluate(() => document.querySelector("#session").addEventListener("memory-guess", (e) => (window.lastGuess = e.detail)));
 
@@ -46,6 +49,7 @@ test("compaction, guided: a right answer before turn 4 and a wrong one after tur
   assert.equal(await guide.locator(".guide-verdict").textContent(), right);
   assert.equal(await widget.getByRole("status").textContent(), right, "the verdict is announced");
   assert.match(await widget.locator(".meter-label").textContent(), /live window 30 \/ 40/);
+  assert.match(await settings.textContent(), /crosses the budget on turns 4, 6, 8, 9 and 10\./);
   guesses.push(await page.evaluate(() => ({ question: window.lastGuess.question, answer: window.lastGuess.answer, right: window.lastGuess.right })));
   assert.deepEqual(guesses, [{ question: "over", answer: "over", right: true }]);
   // Focus stays in the widget, on the verdict, so the next Tab goes on from there.
@@ -53,11 +57,12 @@ test("compaction, guided: a right answer before turn 4 and a wrong one after tur
 
   // On to turn 8: the second question.
   for (let i = 0; i < 4; i++) await tabTo(page, add);
-  assert.match(await guide.textContent(), /Where will \$180\.00 live after it: HOT, WARM, COLD, or gone\?/);
-  assert.match(await guide.textContent(), /Turn 9 takes the window over the budget, and COMPACT runs\./);
+  assert.match(await guide.textContent(), /Where will \$180\.00 live after turn 9 and the COMPACT it sets off: HOT, WARM, COLD, or gone\?/);
+  // The first verdict went when the second question came.
+  assert.doesNotMatch(await guide.textContent(), /turn 4 took the window/);
   await tabTo(page, guide.getByRole("button", { name: "HOT" }));
   const verdict = await guide.locator(".guide-verdict").textContent();
-  assert.match(verdict, /^Not quite: after turn 9, \$180\.00 is in WARM, in the summary line .+ and in COLD, as a bare term: only the last 2 turns stay HOT/);
+  assert.match(verdict, /^Not quite: after turn 9, \$180\.00 is in WARM, in the summary lines? .+ and in COLD, as a bare term: only the last 2 turns stay HOT/);
   assert.equal(await widget.getByRole("status").textContent(), verdict);
   // What the verdict says is what the widget shows.
   assert.match(await widget.getByRole("region", { name: "warm" }).textContent(), /\$180\.00/);
@@ -91,9 +96,9 @@ test("forgetting, guided: first at t = 6, the eviction, and what lasts after Con
 
   // Consolidate, then: the rule lasts longer than the semantic fact.
   await tabTo(page, widget.getByRole("button", { name: "Consolidate" }));
-  assert.match(await guide.textContent(), /Which will last longer: the semantic fact or the rule\?/);
+  assert.match(await guide.textContent(), /Consolidate wrote \d+ lasting facts? and a rule\. Which will last longer: the semantic fact or the rule\?/);
   await tabTo(page, guide.getByRole("button", { name: "the rule" }));
-  assert.match(await guide.locator(".guide-verdict").textContent(), /^Right: the rule's half-life is 32 and the semantic fact's 16: at t = 12/);
+  assert.match(await guide.locator(".guide-verdict").textContent(), /^Right: the rule lasts longer\. The rule's half-life is 32 and the semantic fact's 16: at t = 12/);
   assert.equal(await widget.getByRole("slider", { name: "time" }).inputValue(), "12");
   assert.deepEqual(Object.keys(await widget.evaluate((el) => el.answers)), ["first", "evict", "lasts"]);
   assert.deepEqual(await axe(page), []);

@@ -367,6 +367,9 @@ for (const width of [320, 390, 768, 1280]) {
     await page.getByRole("checkbox", { name: "Show the arithmetic and the forget forecast" }).check();
     for (const summary of await page.locator("summary").all()) await summary.click();
     await page.getByRole("button", { name: "Step all forward" }).click();
+    // The playground at its last turn, its widest numbers ("64 / 40 over budget").
+    const turn = page.locator("memory-playground").getByRole("slider", { name: "turn" });
+    await turn.fill(await turn.getAttribute("max"));
     await page.getByRole("button", { name: "Sliding window + recursive summary" }).click();
     // The forgetting playground at the end of its long stream: its longest readout.
     const clock = page.locator("memory-forgetting-playground").getByRole("slider", { name: "point in the stream" });
