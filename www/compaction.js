@@ -48,6 +48,9 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
   static family = "compaction";
   static observedAttributes = ["budget", "hot", "tokens", "turn", "scenario", "src", "guided"];
 
+  /** The run's crossings as the settings sentence last said them (see `settingsSentence`). */
+  #crossings = null;
+
   /** The pending end of a crossing's peak (see `#animateCompaction`), or null. */
   #timer = null;
 
@@ -179,14 +182,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
 
   /** The turns the whole run under these settings crosses the budget on (`null` on an error, shown). */
   runCrossings(state) {
-    const probe = this.attempt(() => {
-      const model = this.createModel();
-      model.goTo(state.totalTurns);
-      const { crossings } = model.state();
-      model.free();
-      return crossings;
-    });
-    return probe.ok ? probe.value : null;
+    return this.probeState((model) => model.goTo(state.totalTurns))?.crossings ?? null;
   }
 
   /**
@@ -194,6 +190,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
    * reader turned the knobs, that the text around the widget describes the opening settings.
    */
   settingsSentence(state, crossings = this.runCrossings(state)) {
+    this.#crossings = crossings; // they change only with a rebuild, which computes them again
     if (!crossings) return "";
     const where = this.#guessing(state) ? "crosses the budget where you will see (the guide above asks about turn 4 first)"
       : crossings.length === 0 ? "never crosses the budget" : `crosses the budget on ${turnList(crossings)}`;
@@ -229,14 +226,8 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
    * the turn as HOT holds it and its step (`null` on an error, shown). The guide asks about it.
    */
   probe(turn) {
-    const probe = this.attempt(() => {
-      const model = this.createModel();
-      model.goTo(turn);
-      const state = model.state();
-      model.free();
-      return { turn: state.hot.at(-1), step: state.log.at(-1) };
-    });
-    return probe.ok ? probe.value : null;
+    const state = this.probeState((model) => model.goTo(turn));
+    return state && { turn: state.hot.at(-1), step: state.log.at(-1) };
   }
 
   /** Whether this widget tells the story the guide asks about: the refund desk. */
@@ -384,7 +375,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
       ? `All ${state.totalTurns} turns are in: the script is finished. Reset starts over, or type a turn of your own.`
       : `Turn ${state.turn} of ${state.totalTurns}.`;
     // In guided mode the settings sentence keeps the crossings back until turn 4 is guessed.
-    if (this.hasAttribute("guided") && this.opened) ui.settingsNote.textContent = this.settingsSentence(state);
+    if (this.hasAttribute("guided") && this.opened) ui.settingsNote.textContent = this.settingsSentence(state, this.#crossings);
     this.ensureGuide(state);
   }
 }

@@ -175,15 +175,8 @@ class MemoryForgettingPlayground extends MemoryWidget {
 
   /** The comparison's result in one line, from a second model at the stream's end ("" on an error). */
   result() {
-    const end = this.attempt(() => {
-      const model = this.createModel();
-      model.setTime(model.state().until);
-      const state = model.state();
-      model.free();
-      return state;
-    });
-    if (!end.ok || end.value.reads === 0) return "";
-    const state = end.value;
+    const state = this.probeState((model) => model.setTime(model.state().until));
+    if (!state || state.reads === 0) return "";
     const names = (rows) => listed(rows.map((row) => row.info.name));
     const best = Math.max(...state.policies.map((row) => row.hits));
     const leaders = state.policies.filter((row) => row.hits === best);

@@ -231,15 +231,8 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
 
   /** The comparison's result in one line, from a second model played to the end ("" on an error). */
   result() {
-    const end = this.attempt(() => {
-      const model = this.createModel();
-      model.goTo(model.state().totalTurns);
-      const state = model.state();
-      model.free();
-      return state;
-    });
-    if (!end.ok) return "";
-    const state = end.value;
+    const state = this.probeState((model) => model.goTo(model.state().totalTurns));
+    if (!state) return "";
     const names = (rows) => listed(rows.map((row) => row.info.name));
     const within = state.policies.filter((row) => row.tokens <= state.budget);
     const whole = state.policies.filter((row) => row.kept.every((named) => named === "meaning" || named === "notYetSaid"));

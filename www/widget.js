@@ -464,6 +464,23 @@ export class MemoryWidget extends HTMLElement {
     this.emit("memory-error", { message });
   }
 
+  /**
+   * The state of a second model of this widget's settings, moved by `move(model)` (to the run's
+   * end, say), then freed; `null` on an error, which is shown. The widget's own model is untouched.
+   */
+  probeState(move) {
+    const probe = this.attempt(() => {
+      const model = this.createModel();
+      try {
+        move(model);
+        return model.state();
+      } finally {
+        model.free();
+      }
+    });
+    return probe.ok ? probe.value : null;
+  }
+
   /** Runs a model call and returns `{ ok, value }`; an error is shown, never thrown. */
   attempt(action) {
     try {
