@@ -170,6 +170,7 @@ mod compaction;
 mod error;
 mod float;
 mod forgetting;
+mod json;
 pub mod limits;
 mod math;
 mod names;
@@ -194,14 +195,14 @@ mod allocator;
 static ALLOCATOR: allocator::SizeClasses = allocator::SizeClasses::new();
 
 pub use compaction::{
-    import_lines, import_messages, infer_kind, policy, window_text, ChatMessage, ClonePolicy,
-    Compaction, CompactionPolicy, DroppedTurn, Estimate, Extractive, HandoffCheckpoint, HotTurn,
-    HotWarmCold, Interval, Kind, Line, Named, ObservationMasking, Place, Playground,
-    PlaygroundState, PolicyId, PolicyInfo, PolicyRow, SavedSession, SavedTurn, Script, Scripted,
-    Session, SessionConfig, SessionOptions, SessionState, SlidingWindow, Step, Summarizer,
-    SummaryBuffer, TokenCounter, TranscriptTurn, Truncate, Turn, TurnSpec, Usage, Window, Words,
-    BUDGET, EXTRACT_WORDS, FACTS_RULE, GIST_TERMS, HOT_N, INTERVAL, KEY_FACTS, KIND_RULE,
-    MAX_FACT_TERMS, OVERLAP, POLICIES,
+    import_conversation, import_lines, import_messages, infer_kind, policy, window_text,
+    ChatMessage, ClonePolicy, Compaction, CompactionPolicy, Content, DroppedTurn, Estimate,
+    Extractive, Format, HandoffCheckpoint, HotTurn, HotWarmCold, Imported, Interval, Kind, Line,
+    Named, ObservationMasking, Place, Playground, PlaygroundState, PolicyId, PolicyInfo, PolicyRow,
+    SavedSession, SavedTurn, Script, Scripted, Session, SessionConfig, SessionOptions,
+    SessionState, SlidingWindow, Step, Summarizer, SummaryBuffer, TokenCounter, TranscriptTurn,
+    Truncate, Turn, TurnSpec, Usage, Window, Words, BUDGET, EXTRACT_WORDS, FACTS_RULE, GIST_TERMS,
+    HOT_N, INTERVAL, KEY_FACTS, KIND_RULE, MAX_FACT_TERMS, OVERLAP, POLICIES,
 };
 pub use error::{Error, ErrorKind};
 pub use forgetting::{

@@ -12,6 +12,12 @@ use crate::prelude::*;
 /// The most turns in a script given as options (`Session::from_options`, and from JS). A
 /// native [`Script::new`](crate::Script::new) takes any length.
 pub const MAX_TURNS: usize = 1_000;
+/// The most lines a session log (Claude Code, Codex) may have, the events that become no turn
+/// included ([`import_conversation`](crate::import_conversation)).
+pub const MAX_LOG_LINES: usize = 20_000;
+/// The most bytes of text [`import_conversation`](crate::import_conversation) reads: 4 for each
+/// of the [`MAX_TOTAL_TEXT_CHARS`] characters a conversation's turns may hold in all.
+pub const MAX_IMPORT_BYTES: usize = 4 * MAX_TOTAL_TEXT_CHARS;
 /// The most characters in one text: a turn, a summary, a speaker, a fact or a label.
 pub const MAX_TEXT_CHARS: usize = 10_000;
 /// The most facts a scenario starts with.

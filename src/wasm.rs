@@ -77,6 +77,12 @@ export type TurnKind = "chatter" | "decision" | "tool" | "question";
 /** A turn; `tokens`, a whole number, is its token count as the caller knows it (from the API's
  * `usage`), which no counting replaces. */
 export interface TurnSpec { speaker: string; kind: TurnKind; text: string; summary?: string | null; tokens?: number | null; }
+/** What `importConversation` read: the format it found (`formatName` in words), the turns, and
+ * how many events of a session log became no turn. */
+export interface ImportedConversation {
+  format: "lines" | "chat-messages" | "openai-chat" | "anthropic-messages" | "claude-code" | "codex";
+  formatName: string; turns: TurnSpec[]; skipped: number;
+}
 /** What one `addTurn()` did. Turn lists hold turn numbers, counting from 1. */
 export interface Step {
   turn: number; tokensBefore: number; peakTokens: number; tokensAfter: number;
@@ -227,15 +233,15 @@ impl JsSession {
     }
 }
 
-/// The turns of a pasted or fetched conversation, each kind inferred by the core's rule:
-/// plain `Speaker: text` lines, or (when it starts with `[{`, or `{`) a JSON array of chat
-/// messages `{ role, content }`, `content` a string or a list of `{ type: "text", text }` parts,
-/// or an object holding that array as `messages`, as a chat API request does. A message's
-/// token count goes with its turn as `tokens`: its own `tokens`, else `usage.output_tokens`,
-/// else `usage.completion_tokens` (the core's `ChatMessage`).
-/// Throws an `Error` that says what is wrong and where.
+/// A pasted or fetched conversation read by the core (`import_conversation`): plain
+/// `Speaker: text` lines, chat messages as OpenAI's Chat Completions or Anthropic's Messages API
+/// writes them, or a Claude Code or Codex CLI session file (JSONL). Returns
+/// `{ format, formatName, turns, skipped }`: the format's id (`claude-code`) and its name in
+/// words, the turns, each kind inferred by the core's rule and each with the log's own token
+/// count if it has one, and how many events of a session log became no turn.
+/// Throws an `Error` that names the line and field where the text stops being its format.
 #[cfg(feature = "import")]
-#[wasm_bindgen(js_name = importConversation, unchecked_return_type = "TurnSpec[]")]
+#[wasm_bindgen(js_name = importConversation, unchecked_return_type = "ImportedConversation")]
 pub fn import_conversation(text: &JsString) -> Result<JsValue, JsError> {
     // Checked before it is copied into wasm memory: more UTF-16 units than twice the limit are
     // more characters than it.
@@ -246,122 +252,24 @@ pub fn import_conversation(text: &JsString) -> Result<JsValue, JsError> {
             " characters"
         )));
     }
-    let text = String::from(text);
-    // JSON when it opens as a list of objects (`[{`, `[]`) or an object (a chat API request
-    // with its `messages`); a line such as `[10:32] Dana: hi` is a plain line.
-    let start = text.trim_start();
-    let after = start.get(1..).unwrap_or("").trim_start();
-    let json = start.starts_with('{') || (start.starts_with('[') && after.starts_with(['{', ']']));
-    let specs = if json {
-        let value = js_sys::JSON::parse(&text)
-            .map_err(|err| threw("the conversation, read as JSON,", &err))?;
-        let messages = if value.is_object() && !is_array(&value).unwrap_or(true) {
-            Reflect::get(&value, &JsValue::from_str("messages")).unwrap_or(JsValue::UNDEFINED)
-        } else {
-            value
-        };
-        crate::import_messages(chat_messages(&messages)?)
-    } else {
-        crate::import_lines(&text)
-    };
-    to_js(&specs.map_err(js_error)?)
+    let read = crate::import_conversation(&String::from(text)).map_err(js_error)?;
+    to_js(&ImportedConversation {
+        format: read.format,
+        format_name: read.format.title(),
+        turns: read.turns,
+        skipped: read.skipped,
+    })
 }
 
-/// The chat messages in `value`: an array of `{ role, content }` objects, other keys (a tool
-/// call's id, a name) ignored, as chat APIs write them.
+/// What `importConversation` returns.
 #[cfg(feature = "import")]
-fn chat_messages(value: &JsValue) -> Result<Vec<crate::ChatMessage>, JsError> {
-    let Some(array) = value.dyn_ref::<Array>() else {
-        return Err(JsError::new(
-            "messages must be a JSON array of chat messages, or an object with one as \"messages\"",
-        ));
-    };
-    let length = array.length() as usize;
-    check_len("messages", length, 4 * MAX_TURNS, "MAX_TURNS").map_err(js_error)?;
-    let mut messages = Vec::with_capacity(length);
-    for (i, message) in array.iter().enumerate() {
-        let field = |key: &str| {
-            if message.is_object() && !is_array(&message).unwrap_or(true) {
-                Reflect::get(&message, &JsValue::from_str(key)).ok()
-            } else {
-                None
-            }
-        };
-        let Some(role) = field("role").and_then(|role| role.as_string()) else {
-            return Err(JsError::new(&text!(
-                "messages[",
-                i,
-                "] must be an object with a string role (user, assistant, tool or system)"
-            )));
-        };
-        let content = field("content").unwrap_or(JsValue::NULL);
-        let text = if let Some(text) = content.as_string() {
-            text
-        } else if let Some(parts) = content.dyn_ref::<Array>() {
-            let mut text = String::new();
-            for part in parts.iter() {
-                let get = |key: &str| Reflect::get(&part, &JsValue::from_str(key)).ok();
-                if get("type").and_then(|kind| kind.as_string()).as_deref() != Some("text") {
-                    continue; // an image or a file: nothing to count
-                }
-                if let Some(part) = get("text").and_then(|part| part.as_string()) {
-                    if !text.is_empty() {
-                        text.push(' ');
-                    }
-                    text.push_str(&part);
-                }
-            }
-            text
-        } else if content.is_null() || content.is_undefined() {
-            String::new() // an assistant's bare tool call
-        } else {
-            return Err(JsError::new(&text!(
-                "messages[",
-                i,
-                "].content must be a string or a list of { type: \"text\", text } parts, got ",
-                type_of(&content)
-            )));
-        };
-        let count = |value: Option<JsValue>, name: &str| match value {
-            Some(value) if !value.is_undefined() && !value.is_null() => match value.as_f64() {
-                Some(number) => Ok(Some(number)),
-                None => Err(JsError::new(&text!(
-                    "messages[",
-                    i,
-                    "].",
-                    name,
-                    " must be a number, got ",
-                    type_of(&value)
-                ))),
-            },
-            _ => Ok(None),
-        };
-        let tokens = count(field("tokens"), "tokens")?;
-        let usage = field("usage").unwrap_or(JsValue::NULL);
-        let usage = if usage.is_object() && !is_array(&usage).unwrap_or(true) {
-            let get = |key: &str| Reflect::get(&usage, &JsValue::from_str(key)).ok();
-            crate::Usage {
-                output_tokens: count(get("output_tokens"), "usage.output_tokens")?,
-                completion_tokens: count(get("completion_tokens"), "usage.completion_tokens")?,
-            }
-        } else if usage.is_null() || usage.is_undefined() {
-            crate::Usage::default()
-        } else {
-            return Err(JsError::new(&text!(
-                "messages[",
-                i,
-                "].usage must be an object of token counts, got ",
-                type_of(&usage)
-            )));
-        };
-        messages.push(crate::ChatMessage {
-            role,
-            text,
-            tokens,
-            usage,
-        });
-    }
-    Ok(messages)
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ImportedConversation {
+    format: crate::Format,
+    format_name: &'static str,
+    turns: Vec<crate::TurnSpec>,
+    skipped: usize,
 }
 
 #[cfg(feature = "element-compaction")]

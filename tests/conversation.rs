@@ -155,11 +155,7 @@ proptest! {
 
 #[test]
 fn chat_messages_import_with_their_roles_as_speakers() {
-    let message = |role: &str, text: &str| ChatMessage {
-        role: role.into(),
-        text: text.into(),
-        ..ChatMessage::default()
-    };
+    let message = ChatMessage::new;
     let specs = import_messages(vec![
         message("system", "You are the refund desk."),
         message("user", "Hello!"),

@@ -44,12 +44,12 @@ test("the package holds the library, its README and licences, and the manifest",
 });
 
 test("the package holds none of the page, the screenshots, the tools or the browser tests", () => {
-  const outside = /^(www|docs|tools|examples|site|dist|npm|target|node_modules|tests\/e2e|tests\/fixtures)\/|\/node_modules\//;
+  const outside = /^(www|docs|tools|examples|site|dist|npm|target|node_modules|tests\/e2e|tests\/fixtures\/(?!import\/)[^/]+)\/|\/node_modules\//;
   const strays = files.filter((file) => outside.test(file) || /\.(png|jpe?g|gif|webp|wasm|mjs|html)$/i.test(file));
   assert.deepEqual(strays, [], `in the package but not part of the crate:\n${strays.join("\n")}`);
 });
 
-test("every packaged test has what it reads: tests/common/ and the golden traces", () => {
+test("every packaged test has what it reads: tests/common/, the golden traces and the import fixtures", () => {
   const packaged = (file) => files.includes(file);
   for (const file of files.filter((f) => /^tests\/[^/]+\.rs$/.test(f))) {
     const source = readFileSync(join(ROOT, file), "utf8");
@@ -57,6 +57,11 @@ test("every packaged test has what it reads: tests/common/ and the golden traces
     if (source.includes("golden/")) {
       for (const name of readdirSync(join(ROOT, "tests", "golden"))) {
         assert.ok(packaged(`tests/golden/${name}`), `${file} reads the golden traces, and tests/golden/${name} is not in the package`);
+      }
+    }
+    if (source.includes("fixtures/import/")) {
+      for (const name of readdirSync(join(ROOT, "tests", "fixtures", "import"))) {
+        assert.ok(packaged(`tests/fixtures/import/${name}`), `${file} reads the import fixtures, and tests/fixtures/import/${name} is not in the package`);
       }
     }
   }

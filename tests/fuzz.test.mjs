@@ -210,14 +210,26 @@ function conversation(r) {
     return Array.from({ length: n }, () => `${r.pick(["Dana", "tool", "agent", "a b c d", "", "x".repeat(41)])}: ${text()}`)
       .join(r.pick(["\n", "\r\n", "\n\n"])) + (r.chance(0.2) ? "\ncontinued line" : "");
   }
-  const content = () => r.pick([text(), null, 7, [{ type: "text", text: text() }, { type: "image_url" }], { text: "x" }]);
-  const messages = Array.from({ length: n }, () => ({ role: r.pick(["user", "assistant", "tool", "system", "bot", 3]), content: content(), tool_call_id: "1" }));
-  const json = JSON.stringify(messages);
+  const content = () => r.pick([text(), null, 7, [{ type: "text", text: text() }, { type: "image_url" }], { text: "x" },
+    [{ type: "tool_use", id: "t1", name: r.pick(["lookup", 5]), input: { id: text() } }],
+    [{ type: "tool_result", tool_use_id: "t1", content: r.pick([text(), [{ type: "text", text: text() }], 3]) }]]);
+  const message = () => ({ role: r.pick(["user", "assistant", "tool", "system", "bot", 3]), content: content(), tool_call_id: "1",
+    ...(r.chance(0.2) ? { tool_calls: [{ function: { name: "refund", arguments: text() } }] } : {}),
+    ...(r.chance(0.2) ? { usage: { output_tokens: r.pick([3, -1, 1.5, "7"]) } } : {}) });
+  // A session log, one event a line: Claude Code's or Codex's shape.
+  const event = () => r.pick([
+    () => ({ type: r.pick(["user", "assistant", "summary"]), message: message() }),
+    () => ({ type: "response_item", payload: r.pick([{ type: "message", ...message() }, { type: "function_call", name: "shell", arguments: text() }, { type: "function_call_output", output: text() }, { type: "reasoning" }]) }),
+    () => ({ type: "event_msg", payload: { type: "token_count", info: { last_token_usage: { output_tokens: r.pick([5, -2, "x"]) } } } }),
+  ])();
+  const json = r.chance(0.3)
+    ? Array.from({ length: n + 1 }, () => JSON.stringify(event())).join("\n")
+    : JSON.stringify(Array.from({ length: n }, message));
   return r.chance(0.1) ? json.slice(0, r.int(json.length)) : json;
 }
 
 function describe(op) {
-  if (op.call === "import") return `${op.cls.toLowerCase()}${op.slot} = ${op.cls}.withConfig({ script: importConversation(${show(op.args[0])}) });`;
+  if (op.call === "import") return `${op.cls.toLowerCase()}${op.slot} = ${op.cls}.withConfig({ script: importConversation(${show(op.args[0])}).turns });`;
   const target = `${op.cls.toLowerCase()}${op.slot}`;
   if (op.call === "new") return `${target} = new ${op.cls}();`;
   if (op.call === "withConfig") return `${target} = ${op.cls}.${op.call}(${op.args.map(show).join(", ")});`;
@@ -323,8 +335,9 @@ function run(lib, ops, counts = { returned: 0, error: 0 }, outcomes = null) {
           continue;
         }
         if (op.call === "import") {
-          const turns = lib.importConversation(build(op.args[0]));
-          checkValues(turns, "importConversation()");
+          const read = lib.importConversation(build(op.args[0]));
+          checkValues(read, "importConversation()");
+          const { turns } = read;
           for (const turn of turns) {
             if (!["chatter", "decision", "tool", "question"].includes(turn.kind) || !turn.text.trim() || turn.summary !== null) {
               throw new Failure(`importConversation() gave a turn that is not one: ${JSON.stringify(turn)}`);

@@ -474,11 +474,7 @@ fn the_playground_counts_every_policy_with_the_option_s_counter() {
 // ---------------------------------------------------------------------------------------------
 
 fn message(role: &str, text: &str) -> ChatMessage {
-    ChatMessage {
-        role: role.into(),
-        text: text.into(),
-        ..ChatMessage::default()
-    }
+    ChatMessage::new(role, text)
 }
 
 #[test]

@@ -536,26 +536,31 @@ fn the_forgetting_playground_compares_seven_policies_and_names_a_bad_option() {
 fn a_conversation_imports_from_lines_or_chat_json_and_plays_back_the_same() {
     use agent_memory_widgets::wasm::import_conversation;
     let import = |text: &str| import_conversation(&js_sys::JsString::from(text));
+    let turns = |read: &JsValue| get(read, "turns");
     let chat = import(
         r#"[{"role": "user", "content": [{"type": "text", "text": "Where is ORD-7?"}, {"type": "image_url"}]},
             {"role": "assistant", "content": null, "tool_calls": []},
             {"role": "tool", "tool_call_id": "1", "content": "ORD-7 shipped."}]"#,
     )
     .unwrap();
+    assert_eq!(get(&chat, "format").as_string().unwrap(), "openai-chat");
+    assert_eq!(
+        get(&chat, "formatName").as_string().unwrap(),
+        "OpenAI Chat Completions messages"
+    );
+    assert_eq!(get(&chat, "skipped").as_f64(), Some(0.0));
     let expected = options(
         r#"[{"speaker": "user", "kind": "question", "text": "Where is ORD-7?", "summary": null},
             {"speaker": "tool", "kind": "tool", "text": "ORD-7 shipped.", "summary": null}]"#,
     );
-    assert_same(&chat, &expected, "chat");
+    assert_same(&turns(&chat), &expected, "chat");
     let lines = import("[10:31] Dana: Hi!\nagent: Shipped on day 3.").unwrap();
-    assert_eq!(Array::from(&lines).length(), 2);
-    let request =
-        import(r#"{"model": "m", "messages": [{"role": "user", "content": "Hi"}]}"#).unwrap();
-    assert_eq!(Array::from(&request).length(), 1);
+    assert_eq!(Array::from(&turns(&lines)).length(), 2);
+    assert_eq!(get(&lines, "format").as_string().unwrap(), "lines");
 
     // A session of the imported turns gives them back, and its state says who wrote each summary.
     let config = Object::new();
-    Reflect::set(&config, &"script".into(), &chat).unwrap();
+    Reflect::set(&config, &"script".into(), &turns(&chat)).unwrap();
     let mut session = JsSession::with_config(config.into()).unwrap();
     assert_same(&session.script().unwrap(), &expected, "script");
     session.add_turn().unwrap();
@@ -569,23 +574,17 @@ fn a_conversation_imports_from_lines_or_chat_json_and_plays_back_the_same() {
     for (text, expect) in [
         (
             "[{\"role\": 1, 2",
-            "the conversation, read as JSON, could not be read: it threw",
+            "line 1, column 14: this is not JSON: it has a key that is not a string in quotes",
         ),
-        (
-            "{}",
-            "messages must be a JSON array of chat messages, or an object",
-        ),
+        ("{}", "line 1: a session log needs a line of Claude Code's"),
         (
             "[10:32] no speaker",
             "line 1: a conversation starts with a speaker",
         ),
-        (
-            "[{\"content\": \"x\"}]",
-            "messages[0] must be an object with a string role",
-        ),
+        ("[{\"content\": \"x\"}]", "messages[0].role: missing"),
         (
             "[{\"role\": \"user\", \"content\": {}}]",
-            "messages[0].content must be a string or a list",
+            "messages[0].content: must be a string or a list",
         ),
         ("[]", "conversation: no turn has any text"),
     ] {
@@ -632,6 +631,50 @@ fn assert_identical(actual: &JsValue, expected: &JsValue, path: &str) {
         }
     }
     prototypes(actual, path);
+}
+
+#[wasm_bindgen_test]
+fn every_import_fixture_reads_in_the_browser_as_it_reads_natively() {
+    use agent_memory_widgets::wasm::import_conversation;
+    for (name, text) in [
+        ("lines.txt", include_str!("fixtures/import/lines.txt")),
+        (
+            "openai-chat.json",
+            include_str!("fixtures/import/openai-chat.json"),
+        ),
+        (
+            "anthropic-messages.json",
+            include_str!("fixtures/import/anthropic-messages.json"),
+        ),
+        (
+            "claude-code.jsonl",
+            include_str!("fixtures/import/claude-code.jsonl"),
+        ),
+        ("codex.jsonl", include_str!("fixtures/import/codex.jsonl")),
+    ] {
+        let js = import_conversation(&js_sys::JsString::from(text)).unwrap();
+        let native = agent_memory_widgets::import_conversation(text).unwrap();
+        assert_eq!(
+            get(&js, "format").as_string().unwrap(),
+            native.format.name(),
+            "{name}"
+        );
+        assert_eq!(
+            get(&js, "formatName").as_string().unwrap(),
+            native.format.title(),
+            "{name}"
+        );
+        assert_eq!(
+            get(&js, "skipped").as_f64(),
+            Some(native.skipped as f64),
+            "{name}"
+        );
+        assert_same(
+            &get(&js, "turns"),
+            &by_serde_wasm_bindgen(&native.turns),
+            name,
+        );
+    }
 }
 
 #[wasm_bindgen_test]
@@ -764,7 +807,7 @@ fn the_tokens_option_counts_as_words_or_estimate_and_names_itself_when_wrong() {
             {"role": "user", "content": "No.", "usage": {"input_tokens": 960}}]"#,
     )
     .unwrap();
-    let counts: Vec<Option<f64>> = Array::from(&specs)
+    let counts: Vec<Option<f64>> = Array::from(&get(&specs, "turns"))
         .iter()
         .map(|spec| get(&spec, "tokens").as_f64())
         .collect();
@@ -776,11 +819,11 @@ fn the_tokens_option_counts_as_words_or_estimate_and_names_itself_when_wrong() {
         ),
         (
             r#"[{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Yes", "usage": {"output_tokens": "3"}}]"#,
-            "messages[1].usage.output_tokens must be a number, got a string",
+            "messages[1].usage.output_tokens: must be a number, got a string",
         ),
         (
             r#"[{"role": "assistant", "content": "Yes", "usage": 3}]"#,
-            "messages[0].usage must be an object of token counts, got a number",
+            "messages[0].usage: must be an object of token counts, got a number",
         ),
     ] {
         assert_eq!(message(import(text).err().unwrap()), expect, "{text}");

@@ -44,10 +44,14 @@ export const CORES = {
   "forgetting-playground": ["element-forgetting-playground", "with-config"],
   playground: ["element-compaction", "element-playground"],
   forgetting: ["element-forgetting"],
-  // `import` with `withConfig`: a reader's conversation is played as a script.
-  "compaction-config": ["element-compaction", "with-config", "import"],
+  "compaction-config": ["element-compaction", "with-config"],
   "forgetting-config": ["element-forgetting", "with-config"],
-  "playground-config": ["element-compaction", "element-playground", "with-config", "import"],
+  "playground-config": ["element-compaction", "element-playground", "with-config"],
+  // `import` with `withConfig`, a reader's conversation played as a script: what the panel and
+  // a `src` file load. The readers of five log formats are about 9 KB of gzip that a page with
+  // settings of its own does not need.
+  "compaction-own": ["element-compaction", "with-config", "import"],
+  "playground-own": ["element-compaction", "element-playground", "with-config", "import"],
   // Every element with the seed's settings: a page with elements of two families (index.html).
   elements: ["element-compaction", "element-forgetting", "element-playground", "element-forgetting-playground"],
   // Everything: a page with elements of two families and settings of their own, the one-file
@@ -79,7 +83,7 @@ export function needsServed(name) {
  *   coreFor(["compaction", "forgetting"])     // "elements"
  *   coreFor([config("compaction"), "forgetting"])  // "agent_memory_widgets"
  *   coreFor([config("compaction")])           // "compaction-config"
- *   coreFor([own("compaction")])              // "compaction-config"
+ *   coreFor([own("compaction")])              // "compaction-own"
  */
 export function coreFor(needs) {
   return Object.keys(CORES).find((name) => needs.every((need) => needsServed(name).includes(need)));

@@ -49,7 +49,7 @@ export async function loadSource(el, src) {
   if (new URL(response.url || url).origin !== location.origin) throw new Error("the file redirects to another origin");
   if (!response.ok) throw new Error(`the file could not be fetched (HTTP ${response.status})`);
   const text = await cappedText(response, MAX_FILE_BYTES);
-  const turns = (await core).importConversation(text);
+  const { turns } = (await core).importConversation(text);
   el.sourceConversation = el.conversation = turns;
 }
 
@@ -93,11 +93,14 @@ export async function buildOwnPanel(el, typing) {
     h("p", { className: "caption" }, "Each turn with its kind (the script's, the one you chose, or the import rule's guess): change any that is wrong."),
     ui.kinds,
     (ui.back = h("button", { type: "button", className: "quiet", on: { click: () => el.useConversation(el.sourceConversation ?? null, ui.back.textContent) } })));
+  ui.file = h("input", { type: "file", id: "own-file", accept: ".jsonl,.json,.txt,application/json,text/plain", on: { change: () => importFile(el) } });
   parts.push(h("div", { className: "own-import" },
     h("h3", {}, "Import a conversation"),
     field(ui.paste, "Conversation to import"),
-    h("p", { className: "caption" }, `Paste plain lines, one turn each as Speaker: text, or a JSON array of chat messages as chat APIs write them, { "role": "user", "content": "…" } (or a request that holds them as "messages"). Nothing leaves this page. A leading [timestamp] is left out. A rule guesses each turn's kind: a tool's turn is a tool output; a short turn with a greeting or thanks and no digit is chatter; one with a question mark is a question; anything else is a decision.`),
-    h("button", { type: "button", on: { click: () => importPasted(el) } }, "Import")),
+    h("button", { type: "button", on: { click: () => importText(el, ui.paste.value) } }, "Import"),
+    field(ui.file, "Or choose a file"),
+    h("p", { className: "caption" }, "Plain lines, one turn each as Speaker: text (a leading [timestamp] is left out); chat messages as OpenAI's Chat Completions or Anthropic's Messages API writes them, tool calls and tool results included; or a Claude Code or Codex CLI session file (.jsonl). The format is told by its shape, and a token count the log carries (usage) is kept. At most 4 MB, 20,000 lines and 1,000 turns. Nothing leaves this page."),
+    h("p", { className: "caption" }, "A rule guesses each turn's kind: a tool's turn is a tool output; a short turn with a greeting or thanks and no digit is chatter; one with a question mark is a question; anything else is a decision.")),
     ui.kindsBox);
   el.own.append(...parts);
   el.ownUi = ui;
@@ -151,7 +154,19 @@ function changeKind(el, index, kind) {
   el.useConversation(turns, `Turn ${index + 1} is now ${label}`, true);
 }
 
-async function importPasted(el) {
+/** Imports the file the reader chose, refused past MAX_FILE_BYTES before it is read. */
+async function importFile(el) {
+  const file = el.ownUi.file.files?.[0];
+  if (!file) return;
+  if (file.size > MAX_FILE_BYTES) {
+    el.fail(new Error(`${file.name} is over ${MAX_FILE_BYTES / 1_000_000} MB`));
+    return;
+  }
+  await importText(el, await file.text());
+}
+
+/** Imports `text` as the element's conversation and says what was read. */
+async function importText(el, text) {
   let core;
   try {
     core = await importer(el);
@@ -159,9 +174,11 @@ async function importPasted(el) {
     el.fail(new Error(`The import could not load its WebAssembly core: ${error?.message ?? error}`));
     return;
   }
-  const { ok, value } = el.attempt(() => core.importConversation(el.ownUi.paste.value));
+  const { ok, value } = el.attempt(() => core.importConversation(text));
   if (!ok) return;
-  const counts = KINDS.map(([kind, label]) => [value.filter((turn) => turn.kind === kind).length, label])
+  const { turns, formatName, skipped } = value;
+  const counts = KINDS.map(([kind, label]) => [turns.filter((turn) => turn.kind === kind).length, label])
     .filter(([n]) => n > 0).map(([n, label]) => `${n} ${label}`);
-  el.useConversation(value, `Imported ${plural(value.length, "turn")}: ${counts.join(", ")}`);
+  const passed = skipped ? `; ${plural(skipped, "other event")} passed over` : "";
+  el.useConversation(turns, `Imported ${plural(turns.length, "turn")} from ${formatName}: ${counts.join(", ")}${passed}`);
 }

@@ -119,23 +119,61 @@ pub fn import_lines(text: &str) -> Result<Vec<TurnSpec>, Error> {
     specs(turns)
 }
 
-/// One chat message: who sent it (`user`, `assistant`, `tool` or `system`) and its text, with a
-/// list of content parts already joined, and its token count when the log has one.
+/// One chat message: who sent it (`user`, `assistant`, `tool`, `system` or `developer`), what it
+/// holds, and its token count when the log has one.
 ///
 /// The turn's token count is the message's own `tokens` if it has them, or else its
 /// `usage.output_tokens`, or else its `usage.completion_tokens` (see [`Usage`]); without any,
 /// the session counts the text.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ChatMessage {
-    /// `user`, `assistant`, `tool` or `system`.
+    /// `user`, `assistant`, `tool`, `system` or `developer`.
     pub role: String,
-    /// The message's text; a message with none (an assistant's bare tool call) is skipped.
-    pub text: String,
+    /// What the message holds, in order: text, the tool calls it makes, the tool results it
+    /// carries.
+    pub content: Vec<Content>,
     /// The message's own token count, as a log or your tokenizer gives it: a whole number from
     /// 0 to 4294967295, taken as given ([`Turn::with_tokens`](crate::Turn::with_tokens)).
     pub tokens: Option<f64>,
     /// The token usage a chat API reported with the message.
     pub usage: Usage,
+}
+
+impl ChatMessage {
+    /// A message of one text.
+    ///
+    /// ```
+    /// use agent_memory_widgets::{ChatMessage, Content};
+    ///
+    /// let message = ChatMessage::new("user", "Where is order ORD-7?");
+    /// assert_eq!(message.content, [Content::Text("Where is order ORD-7?".into())]);
+    /// ```
+    pub fn new(role: &str, text: &str) -> ChatMessage {
+        ChatMessage {
+            role: role.to_owned(),
+            content: vec![Content::Text(text.to_owned())],
+            ..ChatMessage::default()
+        }
+    }
+}
+
+/// One part of a chat message, as the chat APIs' content blocks have them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Content {
+    /// Text the sender wrote.
+    Text(String),
+    /// A call the assistant makes to a tool (Anthropic's `tool_use` block, OpenAI's
+    /// `tool_calls`, Codex's `function_call`): its name and its input as JSON text. It is shown
+    /// in the message's turn as `name(input)`.
+    ToolCall {
+        /// The tool's name.
+        name: String,
+        /// Its input or arguments, as JSON text.
+        input: String,
+    },
+    /// What a tool gave back (Anthropic's `tool_result` block, Codex's `function_call_output`):
+    /// a turn of its own, spoken by `tool`, so its kind is a tool output.
+    ToolResult(String),
 }
 
 /// The token usage a chat API reports with a reply, as far as it counts one message.
@@ -146,7 +184,7 @@ pub struct ChatMessage {
 /// (`output_tokens`, `completion_tokens`), which is this message. So only the second is a
 /// message's own count: `output_tokens` if present, else `completion_tokens`. The counts of
 /// what was sent are not read. (The model's count includes what it wrote besides the text, such
-/// as a tool call's arguments, and is still taken as given.)
+/// as a tool call's arguments or its hidden reasoning, and is still taken as given.)
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Usage {
     /// `usage.output_tokens` (Anthropic, OpenAI Responses): the tokens the model wrote.
@@ -155,27 +193,37 @@ pub struct Usage {
     pub completion_tokens: Option<f64>,
 }
 
-/// Turns from chat messages: the role is the speaker, and the kind is inferred.
+/// The roles a chat message may have.
+const ROLES: [&str; 5] = ["user", "assistant", "tool", "system", "developer"];
+
+/// Turns from chat messages: a message's text and tool calls are one turn, its speaker the
+/// role; each tool result is a turn of its own, spoken by `tool`; each kind is inferred.
 ///
 /// ```
-/// use agent_memory_widgets::{import_messages, ChatMessage};
+/// use agent_memory_widgets::{import_messages, ChatMessage, Content};
 ///
 /// # fn main() -> Result<(), agent_memory_widgets::Error> {
-/// let message = |role: &str, text: &str| ChatMessage { role: role.into(), text: text.into(), ..ChatMessage::default() };
-/// let mut reply = message("assistant", "It shipped on day 3.");
-/// reply.usage.output_tokens = Some(8.0);
+/// let mut call = ChatMessage::new("assistant", "Let me look.");
+/// call.content.push(Content::ToolCall { name: "find_order".into(), input: r#"{"id":"ORD-7"}"#.into() });
+/// call.usage.output_tokens = Some(14.0);
+/// let result = ChatMessage {
+///     role: "user".into(),
+///     content: vec![Content::ToolResult("ORD-7 shipped on day 3.".into())],
+///     ..ChatMessage::default()
+/// };
 /// let turns = import_messages(vec![
-///     message("user", "Where is order ORD-7?"),
-///     message("assistant", ""), // a tool call with no text: skipped
-///     message("tool", "ORD-7 shipped on day 3."),
-///     reply,
+///     ChatMessage::new("user", "Where is order ORD-7?"),
+///     call,
+///     ChatMessage::new("assistant", ""), // no text: no turn
+///     result,
 /// ])?;
 /// assert_eq!(turns.len(), 3);
-/// assert_eq!(turns[1].kind.as_deref(), Some("tool"));
-/// assert_eq!((turns[1].tokens, turns[2].tokens), (None, Some(8.0)));
+/// assert_eq!(turns[1].text.as_deref(), Some(r#"Let me look. find_order({"id":"ORD-7"})"#));
+/// assert_eq!(turns[1].tokens, Some(14.0));
+/// assert_eq!((turns[2].speaker.as_deref(), turns[2].kind.as_deref()), (Some("tool"), Some("tool")));
 /// assert_eq!(
-///     import_messages(vec![message("bot", "Hi")]).unwrap_err().message(),
-///     "messages[0].role: unknown role \"bot\"; use user, assistant, tool or system"
+///     import_messages(vec![ChatMessage::new("bot", "Hi")]).unwrap_err().message(),
+///     "messages[0].role: unknown role \"bot\"; use user, assistant, tool, system or developer"
 /// );
 /// # Ok(())
 /// # }
@@ -188,39 +236,72 @@ pub struct Usage {
 /// `messages[2].usage.output_tokens`), or `conversation` when no message has text, and
 /// [`ErrorKind::OverLimit`](crate::ErrorKind) as [`import_lines`].
 pub fn import_messages(messages: Vec<ChatMessage>) -> Result<Vec<TurnSpec>, Error> {
+    import_named(messages, &|index| text!("messages[", index, "]"))
+}
+
+/// [`import_messages`], each message's place in errors named by `place` (`messages[2]`, or
+/// `line 3` for a log of one event a line).
+pub(crate) fn import_named(
+    messages: Vec<ChatMessage>,
+    place: &dyn Fn(usize) -> String,
+) -> Result<Vec<TurnSpec>, Error> {
     let mut turns = Vec::new();
     let mut size = 0;
     for (index, message) in messages.into_iter().enumerate() {
-        if !matches!(
-            message.role.as_str(),
-            "user" | "assistant" | "tool" | "system"
-        ) {
+        if !ROLES.contains(&message.role.as_str()) {
             return Err(Error::invalid(
                 "messages",
                 text!(
-                    "messages[",
-                    index,
-                    "].role: unknown role \"",
+                    place(index),
+                    ".role: unknown role \"",
                     message.role,
-                    "\"; use user, assistant, tool or system"
+                    "\"; use user, assistant, tool, system or developer"
                 ),
             ));
         }
-        size += message.text.len();
-        check_size(size)?;
-        let tokens = message_tokens(index, &message)?;
-        if !message.text.trim().is_empty() {
-            check_len("conversation", turns.len() + 1, MAX_TURNS, "MAX_TURNS")?;
-            turns.push((message.role, message.text, tokens));
+        let mut tokens = message_tokens(&place(index), &message)?;
+        let mut own = String::new();
+        let mut push = |speaker: &str, said: String, tokens: Option<Tokens>| {
+            size += said.len();
+            check_size(size)?;
+            if !said.trim().is_empty() {
+                check_len("conversation", turns.len() + 1, MAX_TURNS, "MAX_TURNS")?;
+                turns.push((speaker.to_owned(), said, tokens));
+            }
+            Ok::<(), Error>(())
+        };
+        for part in message.content {
+            match part {
+                Content::Text(said) => join(&mut own, &said),
+                Content::ToolCall { name, input } => join(&mut own, &text!(name, "(", input, ")")),
+                Content::ToolResult(said) => {
+                    if !own.trim().is_empty() {
+                        push(&message.role, core::mem::take(&mut own), tokens.take())?;
+                    }
+                    push("tool", said, None)?;
+                }
+            }
         }
+        push(&message.role, own, tokens)?;
     }
     specs(turns)
 }
 
-/// Message `index`'s own token count, by the rule of [`ChatMessage`]: its `tokens`, else its
-/// `usage.output_tokens`, else its `usage.completion_tokens`. Each is checked when present,
-/// even when an earlier one is used.
-fn message_tokens(index: usize, message: &ChatMessage) -> Result<Option<Tokens>, Error> {
+/// Appends `part` to a turn's text, a space between, unless it is blank.
+fn join(text: &mut String, part: &str) {
+    if part.trim().is_empty() {
+        return;
+    }
+    if !text.is_empty() {
+        text.push(' ');
+    }
+    text.push_str(part);
+}
+
+/// The own token count of the message at `place`, by the rule of [`ChatMessage`]: its `tokens`,
+/// else its `usage.output_tokens`, else its `usage.completion_tokens`. Each is checked when
+/// present, even when an earlier one is used.
+fn message_tokens(place: &str, message: &ChatMessage) -> Result<Option<Tokens>, Error> {
     let mut found = None;
     for (key, value) in [
         ("tokens", message.tokens),
@@ -228,7 +309,7 @@ fn message_tokens(index: usize, message: &ChatMessage) -> Result<Option<Tokens>,
         ("usage.completion_tokens", message.usage.completion_tokens),
     ] {
         if let Some(value) = value {
-            let name = text!("messages[", index, "].", key);
+            let name = text!(place, ".", key);
             let count = given_count("messages", &name, value)?;
             found = found.or(Some(count));
         }
@@ -259,7 +340,7 @@ fn without_stamp(line: &str) -> &str {
 /// The byte length of a conversation's text, checked before it is read: a text of more bytes
 /// than [`MAX_TOTAL_TEXT_CHARS`] times 4 has more characters than that.
 fn check_size(bytes: usize) -> Result<(), Error> {
-    if bytes <= 4 * MAX_TOTAL_TEXT_CHARS {
+    if bytes <= crate::limits::MAX_IMPORT_BYTES {
         Ok(())
     } else {
         Err(Error::over_limit(
@@ -404,11 +485,7 @@ mod tests {
             import_lines(&big).unwrap_err().message(),
             "conversation turn 1: must have at most 10000 characters, got 2000000"
         );
-        let message = |text: String| ChatMessage {
-            role: "user".into(),
-            text,
-            ..ChatMessage::default()
-        };
+        let message = |text: String| ChatMessage::new("user", &text);
         let halves = vec![
             message("a".repeat(2_000_000)),
             message("b".repeat(2_000_001)),

@@ -5,6 +5,7 @@
 //! [`CompactionPolicy`] runs a step. The default policy is [`HotWarmCold`].
 
 use crate::prelude::*;
+mod formats;
 mod frameworks;
 mod import;
 mod playground;
@@ -17,11 +18,14 @@ mod window;
 
 use serde::Serialize;
 
+pub use formats::{import_conversation, Format, Imported};
 pub use frameworks::{
     HandoffCheckpoint, Interval, ObservationMasking, SlidingWindow, SummaryBuffer, Truncate,
     INTERVAL, OVERLAP,
 };
-pub use import::{import_lines, import_messages, infer_kind, ChatMessage, Usage, KIND_RULE};
+pub use import::{
+    import_lines, import_messages, infer_kind, ChatMessage, Content, Usage, KIND_RULE,
+};
 pub use playground::{
     policy, window_text, Named, Playground, PlaygroundState, PolicyId, PolicyInfo, PolicyRow,
     FACTS_RULE, KEY_FACTS, MAX_FACT_TERMS, POLICIES,

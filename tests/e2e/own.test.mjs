@@ -3,6 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { useBrowser, open, screenshot, axe, ROOT } from "./harness.mjs";
 
 const PAGE = "tests/e2e/pages/own.html";
@@ -124,7 +125,7 @@ test("an imported conversation, as plain lines or chat JSON: kinds inferred, sho
   let now = await state(session);
   assert.equal(now.turn, 0);
   assert.equal(now.totalTurns, 5);
-  assert.match(await session.getByRole("status").textContent(), /Imported 5 turns: 2 chatter, 1 decision, 1 tool output, 1 question/);
+  assert.match(await session.getByRole("status").textContent(), /^Imported 5 turns from plain lines: 2 chatter, 1 decision, 1 tool output, 1 question\./);
   const kinds = [];
   for (let i = 1; i <= 5; i++) kinds.push(await session.getByRole("combobox", { name: `Kind of turn ${i}` }).inputValue());
   assert.deepEqual(kinds, ["chatter", "question", "tool", "decision", "chatter"]);
@@ -144,12 +145,13 @@ test("an imported conversation, as plain lines or chat JSON: kinds inferred, sho
   await policies.getByRole("textbox", { name: "Conversation to import" }).fill(chat);
   await policies.getByRole("button", { name: "Import" }).click();
   const played = await state(policies);
-  assert.equal(played.totalTurns, 6, "the bare tool call is skipped");
+  assert.equal(played.totalTurns, 7, "the tool call is a turn, with its arguments");
   assert.equal(played.policies.length, 7);
   assert.deepEqual(played.facts, ["Globex", "ORD-4410", "$75.00", "Parcelo", "RF-2231"]);
   const chatKinds = [];
-  for (let i = 1; i <= 6; i++) chatKinds.push(await policies.getByRole("combobox", { name: `Kind of turn ${i}` }).inputValue());
-  assert.deepEqual(chatKinds, ["decision", "chatter", "question", "tool", "decision", "chatter"]);
+  for (let i = 1; i <= 7; i++) chatKinds.push(await policies.getByRole("combobox", { name: `Kind of turn ${i}` }).inputValue());
+  assert.deepEqual(chatKinds, ["decision", "chatter", "question", "decision", "tool", "decision", "chatter"]);
+  assert.match(await policies.getByRole("status").textContent(), /^Imported 7 turns from OpenAI Chat Completions messages: /);
   const header = await policies.getByRole("table", { name: "Facts the window still names" }).locator("thead th").allTextContents();
   assert.deepEqual(header, ["policy", "Globex", "ORD-4410", "$75.00", "Parcelo", "RF-2231"]);
   await policies.getByRole("slider", { name: "turn" }).fill("6");
@@ -165,8 +167,9 @@ test("an imported conversation, as plain lines or chat JSON: kinds inferred, sho
   for (const [text, message] of [
     ["no speaker here", /line 1: a conversation starts with a speaker/],
     ["[{\"role\": \"bot\", \"content\": \"hi\"}]", /messages\[0\]\.role: unknown role "bot"/],
-    ["[{\"role\": \"user\", \"content\": 7}]", /messages\[0\]\.content must be a string or a list/],
-    ["[{\"role\": oops", /the conversation, read as JSON, could not be read/],
+    ["[{\"role\": \"user\", \"content\": 7}]", /messages\[0\]\.content: must be a string or a list/],
+    ["[{\"role\": oops", /line 1, column 11: this is not JSON: it has a character that does not start a JSON value/],
+    ["{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"Hi\"}}\n{\"type\":\"assistant\",\"message\":[]}", /line 2: message: must be an object with a role and content, got an array/],
     ["[oops", /line 1: a conversation starts with a speaker/],
     ["[]", /no turn has any text/],
     [`Dana: ${"a".repeat(10_001)}`, /must have at most 10000 characters/],
@@ -182,6 +185,37 @@ test("an imported conversation, as plain lines or chat JSON: kinds inferred, sho
   assert.deepEqual(problems, []);
 });
 
+test("a log in each agent format, chosen as a file, is read, named and played with its own token counts", async () => {
+  const { page, problems, session } = await openOwn();
+  await openPanel(session);
+  const chooser = session.getByLabel("Or choose a file");
+  for (const [file, name, turns, skipped] of [
+    ["lines.txt", "plain lines", 5, 0],
+    ["openai-chat.json", "OpenAI Chat Completions messages", 10, 0],
+    ["anthropic-messages.json", "Anthropic Messages", 10, 0],
+    ["claude-code.jsonl", "a Claude Code session \\(JSONL\\)", 7, 4],
+    ["codex.jsonl", "a Codex CLI session \\(JSONL\\)", 9, 5],
+  ]) {
+    await chooser.setInputFiles(join(ROOT, "tests/fixtures/import", file));
+    const passed = skipped ? `; ${skipped} other events passed over` : "";
+    await page.waitForFunction(([n]) => document.querySelector("memory-compaction").model?.state().totalTurns === n, [turns]);
+    assert.match(await session.getByRole("status").textContent(), new RegExp(`^Imported ${turns} turns from ${name}: .*${passed}\\.`), file);
+    // The same turns the page's core gives through the JS API.
+    const api = await session.evaluate(async (el, file) => {
+      const text = await (await fetch(`/tests/fixtures/import/${file}`)).text();
+      return el.core.importConversation(text).turns;
+    }, file);
+    assert.deepEqual(await session.evaluate((el) => el.conversation), api, file);
+  }
+  // The Codex session's replies carry the counts of its token_count events.
+  await session.getByRole("button", { name: "Add next turn" }).click();
+  await session.getByRole("button", { name: "Add next turn" }).click();
+  await session.getByRole("button", { name: "Add next turn" }).click();
+  assert.equal((await state(session)).hot.at(-1).tokens, 96);
+  assert.equal(await session.getByRole("alert").isHidden(), true);
+  assert.deepEqual(problems, []);
+});
+
 test("src= reads a conversation file from the page's origin, and says what is wrong with a bad one", async () => {
   const { page, problems } = await openOwn();
   const add = (src, tag = "memory-playground") => page.evaluate(([src, tag]) => {
@@ -192,18 +226,18 @@ test("src= reads a conversation file from the page's origin, and says what is wr
   await add("chat.json", "memory-compaction");
   const good = page.locator("memory-compaction").nth(1);
   await good.getByRole("button", { name: "Add next turn" }).waitFor(WAIT);
-  await page.waitForFunction(() => document.querySelectorAll("memory-compaction")[1].model?.state().totalTurns === 6);
+  await page.waitForFunction(() => document.querySelectorAll("memory-compaction")[1].model?.state().totalTurns === 7);
   await good.getByRole("button", { name: "Add next turn" }).click();
   assert.equal((await state(good)).transcript[0].text, "You are the refund desk of Globex.");
 
   await add("chat.json");
   const played = page.locator("memory-playground").nth(1);
-  await page.waitForFunction(() => document.querySelectorAll("memory-playground")[1].model?.state().totalTurns === 6);
+  await page.waitForFunction(() => document.querySelectorAll("memory-playground")[1].model?.state().totalTurns === 7);
   assert.equal((await state(played)).facts[1], "ORD-4410");
 
   for (const [src, message] of [
     ["missing.json", /src="missing.json": the file could not be fetched \(HTTP 404\)/],
-    ["bad-chat.json", /src="bad-chat.json": the conversation, read as JSON, could not be read/],
+    ["bad-chat.json", /src="bad-chat.json": line \d+, column \d+: this is not JSON/],
     ["https://example.com/chat.json", /only a file from this page's own origin .* not one from https:\/\/example.com/],
   ]) {
     await add(src, "memory-compaction");
@@ -334,7 +368,7 @@ test("a src= file stays out of the link, and a link's state is checked before it
     document.querySelector("main").append(el);
   });
   const filed = page.locator("#filed");
-  await page.waitForFunction(() => document.querySelector("#filed").model?.state().totalTurns === 6);
+  await page.waitForFunction(() => document.querySelector("#filed").model?.state().totalTurns === 7);
   await filed.getByRole("button", { name: "Add next turn" }).click();
   await filed.getByRole("button", { name: "Copy link" }).click();
   const link = filed.getByRole("textbox", { name: "Link to this state" });

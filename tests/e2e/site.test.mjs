@@ -51,7 +51,7 @@ test("the built index page works under the strict CSP and compiles one core for 
   await widget.getByRole("textbox", { name: "Conversation to import" }).fill("Dana: Hi there!\nagent: Your refund of 40 EUR for ORD-7 is on its way.");
   await widget.getByRole("button", { name: "Import" }).click();
   assert.equal(await widget.getByRole("combobox", { name: "Kind of turn 2" }).inputValue(), "decision");
-  assert.ok((await fetched()).includes("/site/pkg/compaction-config_bg.wasm"));
+  assert.ok((await fetched()).includes("/site/pkg/compaction-own_bg.wasm"));
   // The turns so far replay on it: the imported conversation opens at turn 0, the others kept theirs.
   assert.match(await widget.getByRole("status").textContent(), /^Imported 2 turns/);
   assert.deepEqual(await page.evaluate(() => window.violations), []);
@@ -102,7 +102,7 @@ test("the panel for a reader's own conversation, and the core that imports one, 
   const { page, problems, fetched } = await openPage("tests/e2e/pages/site-compaction.html");
   const widget = page.locator("memory-compaction");
   await widget.getByRole("button", { name: "Add next turn" }).waitFor(WAIT);
-  const lazy = (paths) => paths.filter((path) => /\/own-|-config[-_]|\/links-|\/settings-/.test(path));
+  const lazy = (paths) => paths.filter((path) => /\/own-|-config[-_]|-own_|\/links-|\/settings-/.test(path));
   assert.deepEqual(lazy(await fetched()), []);
 
   await widget.locator("details.own > summary").click();
@@ -112,10 +112,10 @@ test("the panel for a reader's own conversation, and the core that imports one, 
   assert.equal(await widget.getByRole("combobox", { name: "Kind of turn 1" }).inputValue(), "chatter");
   const paths = lazy(await fetched());
   assert.ok(paths.some((path) => /^\/site\/own-\w+\.js$/.test(path)), paths.join("\n"));
-  assert.ok(paths.includes("/site/pkg/compaction-config_bg.wasm"), paths.join("\n"));
+  assert.ok(paths.includes("/site/pkg/compaction-own_bg.wasm"), paths.join("\n"));
   // No core is fetched twice over: the element now has the core with `withConfig` and the import.
   assert.deepEqual((await fetched()).filter((path) => path.endsWith(".wasm")),
-    ["/site/pkg/compaction-config_bg.wasm", "/site/pkg/compaction_bg.wasm"]);
+    ["/site/pkg/compaction-own_bg.wasm", "/site/pkg/compaction_bg.wasm"]);
   assert.deepEqual(await page.evaluate(() => window.violations), []);
   assert.deepEqual(problems, []);
 });
