@@ -21,20 +21,20 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * BENCHMARKS.md; a change that moves a size moves its budget here, on purpose.
  */
 export const PAGES = [
-  { name: "only <memory-compaction>", needs: ["compaction"], budget: 30_700 },
-  { name: "only <memory-compaction> with settings of its own", needs: [config("compaction")], budget: 37_900 },
+  { name: "only <memory-compaction>", needs: ["compaction"], budget: 31_100 },
+  { name: "only <memory-compaction> with settings of its own", needs: [config("compaction")], budget: 38_300 },
   { name: "only <memory-forgetting>", needs: ["forgetting"], budget: 41_600 },
   { name: "only <memory-forgetting> with settings of its own", needs: [config("forgetting")], budget: 50_300 },
-  { name: "only <memory-playground>", needs: ["playground"], budget: 42_400 },
-  { name: "only <memory-playground> with settings of its own", needs: [config("playground")], budget: 49_400 },
-  { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], budget: 36_600 },
+  { name: "only <memory-playground>", needs: ["playground"], budget: 43_300 },
+  { name: "only <memory-playground> with settings of its own", needs: [config("playground")], budget: 50_300 },
+  { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], budget: 36_700 },
   // index.html's first two widgets are `guided`: they fetch guide.js too.
-  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, guided: true, budget: 88_600 },
+  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, guided: true, budget: 89_600 },
 ];
 /** What opening the own-conversation panel fetches (own.js, settings.js and the core that imports), at most. */
-export const ON_DEMAND_BUDGET = 40_700;
+export const ON_DEMAND_BUDGET = 41_000;
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", budget: 110_900 };
+export const DIST = { name: "dist/agent-memory-widgets.js", budget: 116_000 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {

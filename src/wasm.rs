@@ -143,7 +143,9 @@ export interface PolicyRow {
 }
 export interface PlaygroundState {
   turn: number; totalTurns: number; budget: number; compactAt: number | null; facts: string[];
-  factsRule: string; factsAreKeyTerms: boolean; policies: PolicyRow[];
+  factsRule: string;
+  /** How the facts were chosen, and that rule in words. */
+  factsFrom: "refundDesk" | "toolResults" | "keyTerms"; factsChosen: string; policies: PolicyRow[];
 }
 /** Options for `ForgettingPlayground.withConfig`; every field is optional. */
 export interface ForgettingPlaygroundConfig {

@@ -231,7 +231,7 @@ fn the_playground_looks_for_a_conversation_s_own_key_terms() {
         ["Dana", "Reyes", "ORD-4410", "$75.00", "Parcelo", "RF-2231", "A1", "B2"]
     );
     assert_eq!(state.facts.len(), MAX_FACT_TERMS);
-    assert!(state.facts_are_key_terms);
+    assert_eq!(state.facts_from, agent_memory_widgets::FactsFrom::KeyTerms);
     assert!(state
         .policies
         .iter()
@@ -239,5 +239,5 @@ fn the_playground_looks_for_a_conversation_s_own_key_terms() {
     // The refund desk keeps its seven facts.
     let desk = Playground::default().state();
     assert_eq!(desk.facts[3], "30-day window");
-    assert!(!desk.facts_are_key_terms);
+    assert_eq!(desk.facts_from, agent_memory_widgets::FactsFrom::RefundDesk);
 }

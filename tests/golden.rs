@@ -3,6 +3,7 @@
 //! value for value (`tests/wasm.rs`). Regenerate after a deliberate change with
 //! `UPDATE_GOLDEN=1 cargo test --test golden`, and review the diff.
 
+use agent_memory_widgets::{import_conversation, Named, Playground, SessionOptions};
 use agent_memory_widgets::{EventIndex, FactId};
 use agent_memory_widgets::{FactStore, Session, Time};
 use serde_json::{json, Value};
@@ -76,6 +77,69 @@ fn check(name: &str, actual: Value) {
         expected == actual,
         "{name} differs from {path}; if the change is deliberate, run UPDATE_GOLDEN=1 cargo test --test golden and review the diff"
     );
+}
+
+/// Each policy's series, peaks, compactions and what its window still names, at every turn of a
+/// session: the refund desk at its seed settings, and τ-bench's airline task 26 (the page's
+/// second session, www/sessions/) at the budget it is played at.
+fn playground_series(options: SessionOptions) -> Value {
+    let mut playground = Playground::from_options(options).unwrap();
+    let total = playground.state().total_turns;
+    let mut kept = Vec::new();
+    for turn in 0..=total {
+        playground.go_to(turn);
+        let state = playground.state();
+        // One letter a fact: M meaning, B bare term, G gone, N not yet said.
+        let letters = state.policies.iter().map(|row| {
+            row.kept
+                .iter()
+                .map(|named| match named {
+                    Named::Meaning => 'M',
+                    Named::BareTerm => 'B',
+                    Named::Gone => 'G',
+                    Named::NotYetSaid => 'N',
+                })
+                .collect::<String>()
+        });
+        kept.push(json!(letters.collect::<Vec<_>>()));
+    }
+    let state = playground.state();
+    json!({
+        "budget": state.budget,
+        "facts": state.facts,
+        "factsFrom": state.facts_from,
+        "policies": state.policies.iter().map(|row| json!({
+            "id": row.info.id,
+            "series": row.series,
+            "peaks": row.peaks,
+            "compactions": row.compactions,
+        })).collect::<Vec<_>>(),
+        "keptByTurn": kept,
+    })
+}
+
+/// The airline session as the page plays it: its log read by the importer, at its budget.
+fn airline() -> SessionOptions {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/www/sessions/tau-bench-airline-26.json"
+    );
+    let log = std::fs::read_to_string(path).unwrap();
+    let budget = serde_json::from_str::<Value>(&log).unwrap()["budget"].as_f64();
+    SessionOptions {
+        budget,
+        script: Some(import_conversation(&log).unwrap().turns),
+        ..SessionOptions::default()
+    }
+}
+
+#[test]
+fn both_sessions_playground_series_match_their_golden_traces() {
+    check(
+        "playground_refund_desk",
+        playground_series(SessionOptions::default()),
+    );
+    check("playground_airline", playground_series(airline()));
 }
 
 #[test]

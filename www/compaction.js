@@ -5,7 +5,7 @@
 //   <memory-compaction budget="40" hot="2"></memory-compaction>
 
 import { PEAK_MS, reducedMotion, h, plural, MemoryWidget, define, hasLinkState } from "./widget.js";
-import { turnList, sessionModel, TOKEN_CHOICES, TOKEN_NOTE, countingPhrase } from "./session.js";
+import { turnList, sessionModel, TOKEN_CHOICES, TOKEN_NOTE, SESSION_CHOICES, SESSION_NOTE, countingPhrase } from "./session.js";
 import { WithConversation } from "./conversation.js";
 // What an element with the seed's settings opens with, `{ state, crossings }`, computed by the
 // build with the compaction core (tools/opening.mjs; every core answers alike), so that the
@@ -24,6 +24,9 @@ import { OPENING } from "./opening.js";
  *   seed's), or an estimate of a model's tokenizer (a quarter of a word's characters, rounded up;
  *   a Chinese, Japanese or Korean character one each).
  * @attr {number} [turn=0] - Opens after this many turns.
+ * @attr {"refund-desk" | "airline"} [session="refund-desk"] - The built-in session played: the
+ *   invented refund desk, or a real one, τ-bench's airline task 26 (at a budget of 250 unless
+ *   `budget` is set).
  * @attr {string} scenario - `#id` of a `<script type="application/json">` holding
  *   `{ "script": [turns] }`, played instead of the refund desk.
  * @attr {string} src - URL of a conversation file on the page's own origin (`Speaker: text`
@@ -46,7 +49,7 @@ import { OPENING } from "./opening.js";
  */
 class MemoryCompaction extends WithConversation(MemoryWidget) {
   static family = "compaction";
-  static observedAttributes = ["budget", "hot", "tokens", "turn", "scenario", "src", "guided"];
+  static observedAttributes = ["budget", "hot", "tokens", "turn", "session", "scenario", "src", "guided"];
 
   /** The run's crossings as the settings sentence last said them (see `settingsSentence`). */
   #crossings = null;
@@ -155,7 +158,8 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
       ["budget", "budget", { min: 1, step: 1 }],
       ["hot", "HOT turns", { min: 1, step: 1 }],
       ["tokens", "count tokens as", { choices: TOKEN_CHOICES, note: TOKEN_NOTE }],
-    ], { budget: 40, hot: 2, tokens: "words" });
+      ["session", "session", { choices: SESSION_CHOICES, note: SESSION_NOTE, loads: true }],
+    ], { budget: 40, hot: 2, tokens: "words", session: "refund-desk" });
     this.ensureOwnPanel(true);
     if (!opening) this.opened ??= [state.budget, state.hotN, state.counting]; // a preview's are the seed's
     this.ui.settingsNote.textContent = this.settingsSentence(state, opening?.crossings);
@@ -196,7 +200,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
       : crossings.length === 0 ? "never crosses the budget" : `crosses the budget on ${turnList(crossings)}`;
     const now = `With a budget of ${state.budget} tokens and ${plural(state.hotN, "HOT turn")}${countingPhrase(state)}, the window ${where}.`;
     const [budget, hotN, counting] = this.opened ?? [state.budget, state.hotN, state.counting];
-    const story = this.sourceConversation || this.getAttribute("scenario") || this.scenario ? "the conversation it opened with" : "the refund desk";
+    const story = this.sourceConversation || this.getAttribute("scenario") || this.scenario || this.sessionData() ? "the conversation it opened with" : "the refund desk";
     const yours = this.conversation && this.conversation !== this.sourceConversation ? ` This is your conversation: the text around this widget tells ${story}.` : "";
     return budget === state.budget && hotN === state.hotN && counting === state.counting ? `${now}${yours}`
       : `${now} The text around this widget describes the settings it opened with: a budget of ${budget} and ${plural(hotN, "HOT turn")}${countingPhrase({ counting })}.${yours}`;
@@ -232,7 +236,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
 
   /** Whether this widget tells the story the guide asks about: the refund desk. */
   guidesStory() {
-    return !this.sourceConversation && !this.getAttribute("scenario") && !this.scenario && !this.conversation;
+    return !this.sourceConversation && !this.getAttribute("scenario") && !this.scenario && !this.conversation && !this.sessionData();
   }
 
   /** Goes back one turn: the session is a function of how many turns were added. */

@@ -4,6 +4,7 @@
 // opens the panel or a `src` file is read, so a page whose readers never do downloads neither.
 
 import { h } from "./widget.js";
+import { namesSession } from "./cores.js";
 
 /**
  * `Base` (a `MemoryWidget`) with a reader's own conversation. The element keeps it as turn specs
@@ -12,17 +13,18 @@ import { h } from "./widget.js";
  */
 export const WithConversation = (Base) => class extends Base {
   connectedCallback() {
-    // An author's file needs own.js and the core that imports it: fetch them while the page loads.
-    if (this.getAttribute("src") && !this.ownModule) {
+    // An author's file, or a built-in session, needs own.js and the core that imports it: fetch
+    // them while the page loads.
+    if ((this.getAttribute("src") || namesSession(this)) && !this.ownModule) {
       this.ownModule = import("./own.js");
       this.ownModule.then((own) => own.prefetch(this), () => {}); // loadSource reports a failure
     }
     return super.connectedCallback();
   }
 
-  /** `src` reads its file again; any other attribute rebuilds. */
+  /** `src` reads its file again, and `session` its session; any other attribute rebuilds. */
   attributeChanged(name) {
-    if (name !== "src") return super.attributeChanged(name);
+    if (name !== "src" && name !== "session") return super.attributeChanged(name);
     this.conversation = this.sourceConversation = null;
     const version = (this.sourceVersion = (this.sourceVersion ?? 0) + 1);
     this.loadSource().then(async (problem) => {
@@ -43,6 +45,11 @@ export const WithConversation = (Base) => class extends Base {
    * plays the refund desk (or its `scenario`).
    */
   async loadSource() {
+    const session = this.getAttribute("session");
+    if (namesSession(this)) {
+      const problem = await this.loadSession(session);
+      if (problem) return problem;
+    }
     const src = this.getAttribute("src");
     if (!src || !this.constructor.observedAttributes.includes("src")) return null;
     try {
@@ -51,6 +58,25 @@ export const WithConversation = (Base) => class extends Base {
     } catch (error) {
       return new Error(`src="${src}": ${error?.message ?? error}`);
     }
+  }
+
+  /**
+   * Loads built-in session `name` (own.js), once: its turns and the budget it is played at are
+   * then `sessionData()`. Returns the error to show, if any.
+   */
+  async loadSession(name) {
+    if (name === null || name === "refund-desk" || this.sessions?.[name]) return null;
+    try {
+      await (await (this.ownModule ?? import("./own.js"))).loadSession(this, name);
+      return null;
+    } catch (error) {
+      return new Error(`session="${name}": ${error?.message ?? error}`);
+    }
+  }
+
+  /** The built-in session the `session` attribute names, `{ turns, budget }`, once loaded. */
+  sessionData() {
+    return namesSession(this) ? this.sessions?.[this.getAttribute("session")] : undefined;
   }
 
   /** The panel, closed: its content is built when the reader first opens it (own.js). */

@@ -89,6 +89,12 @@ export function coreFor(needs) {
   return Object.keys(CORES).find((name) => needs.every((need) => needsServed(name).includes(need)));
 }
 
+/**
+ * Whether `el` names a built-in session other than the refund desk (`session="airline"`): it is a
+ * log the core imports, like a `src` file.
+ */
+export const namesSession = (el) => (el.getAttribute("session") ?? "refund-desk") !== "refund-desk";
+
 /** What the elements on this page need, as far as their tags and attributes say (elementNeed). */
 function pageNeeds() {
   return [...document.querySelectorAll(FAMILIES.map((family) => `memory-${family}`).join(","))].map((el) => elementNeed(el));
@@ -96,11 +102,12 @@ function pageNeeds() {
 
 /**
  * What element `el` needs, from its tag and attributes: its family, its `config` with settings
- * of its own (a `scenario` property or a conversation too, `hasOwnScript`), its `own` with a `src`.
+ * of its own (a `scenario` property or a conversation too, `hasOwnScript`), its `own` with a `src`
+ * or a built-in `session` other than the refund desk.
  */
 export function elementNeed(el, hasOwnScript = false) {
   const family = el.localName.slice("memory-".length);
-  if (el.hasAttribute("src")) return own(family);
+  if (el.hasAttribute("src") || namesSession(el)) return own(family);
   return hasOwnScript || SETTINGS[family].some((name) => el.hasAttribute(name)) ? config(family) : family;
 }
 

@@ -122,6 +122,13 @@ export async function openLink(el, packed, version) {
     return;
   }
   if (version !== el.linkVersion || !el.isConnected || !el.model) return;
+  // A built-in session the link names is loaded before the state is applied to it.
+  const unloaded = await el.loadSession?.(a.session ?? null);
+  if (unloaded) {
+    if (version === el.linkVersion) el.fail(new Error(`The link's state for #${el.id} could not be opened: ${unloaded.message}`));
+    return;
+  }
+  if (version !== el.linkVersion || !el.isConnected || !el.model) return;
   const error = settings.reconfigure(el, change, saved ? "Opened the state in the link" : "Back to the state the page opened with", p);
   if (error) {
     el.fail(new Error(`The link's state for #${el.id} could not be applied: ${error}`));

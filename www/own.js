@@ -54,6 +54,25 @@ export async function loadSource(el, src) {
 }
 
 /**
+ * The built-in sessions other than the refund desk, each a real log read by the core's importer
+ * (its format is OpenAI's Chat Completions messages), with the budget it is played at.
+ */
+const SESSIONS = {
+  airline: () => import("./sessions/tau-bench-airline-26.json", { with: { type: "json" } }),
+};
+
+/** Loads built-in session `name` into `el.sessions[name]`: `{ turns, budget }`. Throws what went wrong. */
+export async function loadSession(el, name) {
+  const load = SESSIONS[name];
+  if (!load) throw new Error(`no such session; use ${["refund-desk", ...Object.keys(SESSIONS)].join(" or ")}`);
+  const core = importer(el); // fetched alongside the session
+  core.catch(() => {}); // reported below, once awaited
+  const { default: log } = await load();
+  const { turns } = (await core).importConversation(JSON.stringify(log));
+  (el.sessions ??= {})[name] = { turns, budget: log.budget };
+}
+
+/**
  * Fills the element's panel (`el.own`, a closed <details> until now): a turn to type (`typing`,
  * for <memory-compaction>), a conversation to import, each turn's kind. Built once, outside the
  * content a rebuild replaces, so that focus stays put, and once the element's core is one that
@@ -137,7 +156,7 @@ export function showConversation(el) {
   // Back to what the page opened with: the author's file or scenario, else the refund desk.
   ui.back.hidden = turns === el.sourceConversation;
   ui.back.textContent = el.sourceConversation || el.getAttribute("scenario") || el.scenario
-    ? "Back to the page's conversation" : "Back to the refund desk";
+    ? "Back to the page's conversation" : el.sessionData?.() ? "Back to the chosen session" : "Back to the refund desk";
   ui.kinds.replaceChildren(...(turns ?? []).map((turn, i) => {
     const select = h("select", { id: `kind-${i + 1}`, on: { change: () => changeKind(el, i, select.value) } },
       ...KINDS.map(([value, label]) => h("option", { value }, label)));

@@ -5,7 +5,7 @@
 //   <memory-playground budget="40" hot="2"></memory-playground>
 
 import { h, plural, listed, ruleDetails, MemoryWidget, svg, define } from "./widget.js";
-import { turnList, sessionModel, TOKEN_CHOICES, TOKEN_NOTE, countingPhrase } from "./session.js";
+import { turnList, sessionModel, TOKEN_CHOICES, TOKEN_NOTE, SESSION_CHOICES, SESSION_NOTE, countingPhrase } from "./session.js";
 import { WithConversation } from "./conversation.js";
 
 const NUMBER_WORDS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"];
@@ -130,6 +130,9 @@ function triggerNote(state) {
  *   seed's), or an estimate of a model's tokenizer (a quarter of a word's characters, rounded up;
  *   a Chinese, Japanese or Korean character one each).
  * @attr {number} [turn=0] - Opens after this many turns.
+ * @attr {"refund-desk" | "airline"} [session="refund-desk"] - The built-in session played: the
+ *   invented refund desk, or a real one, τ-bench's airline task 26 (at a budget of 250 unless
+ *   `budget` is set).
  * @attr {number} compact-at - Compact at this percent of the budget (1 to 100), every policy with
  *   a token trigger; by default each policy's own.
  * @attr {string} scenario - `#id` of a `<script type="application/json">` holding
@@ -147,7 +150,7 @@ function triggerNote(state) {
  */
 class MemoryPlayground extends WithConversation(MemoryWidget) {
   static family = "playground";
-  static observedAttributes = ["budget", "hot", "tokens", "turn", "compact-at", "scenario", "src"];
+  static observedAttributes = ["budget", "hot", "tokens", "turn", "compact-at", "session", "scenario", "src"];
 
   #open = null;
 
@@ -223,7 +226,8 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
       ["hot", "HOT turns", { min: 1, step: 1 }],
       ["compact-at", "compact at %", { min: 1, max: 100, step: 1, placeholder: "each policy's own" }],
       ["tokens", "count tokens as", { choices: TOKEN_CHOICES, note: TOKEN_NOTE }],
-    ], { budget: 40, hot: 2, "compact-at": "", tokens: "words" });
+      ["session", "session", { choices: SESSION_CHOICES, note: SESSION_NOTE, loads: true }],
+    ], { budget: 40, hot: 2, "compact-at": "", tokens: "words", session: "refund-desk" });
     this.ensureOwnPanel(false);
     this.render(state);
     this.announce(`Ready: ${plural(state.policies.length, "policy", "policies")} at turn ${state.turn} of ${state.totalTurns}, budget ${state.budget} tokens.`);
@@ -308,9 +312,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     ui.factRows.replaceChildren(...state.policies.map((row) =>
       h("tr", {}, h("th", { scope: "row" }, row.info.name),
         ...row.kept.map((named, i) => h("td", { className: `named-${named}`, attrs: { "data-label": state.facts[i] } }, `${NAMED[named][0]} ${NAMED[named][1]}`)))));
-    const columns = state.factsAreKeyTerms
-      ? ` The columns are the first ${plural(state.facts.length, "key term")} of this conversation (names, IDs, amounts): words with a digit, or with a capital letter where no sentence starts, as the COLD gist keeps them.`
-      : "";
+    const columns = state.factsFrom === "refundDesk" ? "" : ` ${state.factsChosen}`;
     ui.factsRule.textContent = `\u2713 meaning, ~ bare term, \u2717 gone, \u2013 not yet said. ${state.factsRule}${columns}`;
 
     const turns = state.policies[0]?.series.map((_, i) => i + 1) ?? [];

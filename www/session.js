@@ -13,6 +13,12 @@ export const TOKEN_NOTE = "Count tokens as words: one token a word, the rule the
 /** How `state` counts tokens, for a sentence: "" for words, the seed's way. */
 export const countingPhrase = (state) => (state.counting === "estimate" ? ", counting tokens as an estimate" : "");
 
+/** The `session` knob's choices: the built-in sessions. */
+export const SESSION_CHOICES = [["refund-desk", "refund desk (invented)"], ["airline", "airline, \u03c4-bench (real)"]];
+/** What the `session` knob's choices are. */
+export const SESSION_NOTE = "The refund desk is invented. The airline session is real: \u03c4-bench's airline task 26 "
+  + "(Sierra, MIT licence), gpt-4o with its tool calls, 31 turns, at a budget of 250 unless you set one.";
+
 /** "turn 4", "turns 4 and 6", "turns 4, 6 and 8". */
 export function turnList(turns) {
   if (turns.length <= 1) return `turn ${turns.join("")}`;
@@ -32,7 +38,11 @@ export function sessionModel(el, Model, more = {}) {
   if (scenario !== undefined && !Array.isArray(scenario) && !Array.isArray(scenario?.script)) {
     throw new Error(`scenario: expected { "script": [turns...] } for <${el.localName}>`);
   }
-  const script = el.conversation ?? (Array.isArray(scenario) ? scenario : scenario?.script);
+  // A built-in session (`session="airline"`, loaded by then) plays at its own budget unless the
+  // element sets one; the reader's own conversation comes first.
+  const session = el.conversation ? undefined : el.sessionData?.();
+  if (session && config.budget === undefined) config.budget = session.budget;
+  const script = el.conversation ?? session?.turns ?? (Array.isArray(scenario) ? scenario : scenario?.script);
   try {
     // The seed's settings need only the class's constructor, which every core has.
     const seed = script === undefined && Object.keys(config).length === 0;

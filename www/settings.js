@@ -16,7 +16,7 @@ import { h } from "./widget.js";
 export function buildKnobs(el) {
   if (el.knobs.querySelector(".knob-row")) return;
   const notes = [];
-  const inputs = el.knobSpec.map(([attribute, label, { min, max, step, placeholder, choices, note }]) => {
+  const inputs = el.knobSpec.map(([attribute, label, { min, max, step, placeholder, choices, note, loads }]) => {
     const message = h("span", { className: "knob-error", id: `knob-${attribute}-error` });
     const on = {
       change: () => applyKnob(el, input),
@@ -34,7 +34,7 @@ export function buildKnobs(el) {
         attrs: { "aria-describedby": describedBy },
         on,
       });
-    Object.assign(input.dataset, { attribute, label });
+    Object.assign(input.dataset, { attribute, label }, loads ? { loads: "" } : {});
     return h("div", { className: "knob" }, h("label", { htmlFor: input.id }, label), input, message);
   });
   const restore = () => el.reconfigure(() => {
@@ -45,15 +45,22 @@ export function buildKnobs(el) {
   el.syncKnobs();
 }
 
-/** Applies the value typed into a knob, or marks the knob invalid and keeps the old value. */
+/**
+ * Applies the value typed into a knob, or marks the knob invalid and keeps the old value. A knob
+ * that `loads` (the session) loads what its value names first, and then starts from turn 0 with
+ * it, in place of a conversation of the reader's.
+ */
 async function applyKnob(el, input) {
   const { attribute, label } = input.dataset;
+  const loads = "loads" in input.dataset;
   const message = el.knobs.querySelector(`#${input.id}-error`);
   const raw = input.value.trim();
-  const error = await el.reconfigure(() => {
+  const loaded = loads ? await el.loadSession(raw) : null;
+  const error = loaded ? loaded.message : await el.reconfigure(() => {
     if (raw === "") el.removeAttribute(attribute);
     else el.setAttribute(attribute, raw);
-  }, `${label} is now ${raw === "" ? input.placeholder || "the seed's" : raw}`);
+    if (loads && el.conversation !== el.sourceConversation) el.conversation = el.sourceConversation ?? null;
+  }, `${label} is now ${raw === "" ? input.placeholder || "the seed's" : input.selectedOptions?.[0]?.text ?? raw}`, loads ? 0 : undefined);
   if (error) {
     // The core's rule, said of the knob: "must be a whole number of at least 1, got -3".
     const rule = error.replace(/^[\w-]+="[^"]*": [\w-]+ /, "");

@@ -27,8 +27,8 @@ pub use import::{
     import_lines, import_messages, infer_kind, ChatMessage, Content, Usage, KIND_RULE,
 };
 pub use playground::{
-    policy, window_text, Named, Playground, PlaygroundState, PolicyId, PolicyInfo, PolicyRow,
-    FACTS_RULE, KEY_FACTS, MAX_FACT_TERMS, POLICIES,
+    policy, window_text, FactsFrom, Named, Playground, PlaygroundState, PolicyId, PolicyInfo,
+    PolicyRow, FACTS_RULE, KEY_FACTS, KEY_TERMS_RULE, MAX_FACT_TERMS, POLICIES, TOOL_FACTS_RULE,
 };
 pub use policy::{ClonePolicy, Compaction, CompactionPolicy, HotWarmCold, GIST_TERMS};
 pub use saved::{SavedSession, SavedTurn};

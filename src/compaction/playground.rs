@@ -201,20 +201,81 @@ pub const KEY_FACTS: [(&str, &str); 7] = [
 /// The most key terms the playground looks for in a conversation other than the refund desk.
 pub const MAX_FACT_TERMS: usize = 8;
 
-/// The facts the playground looks for in `script`: [`KEY_FACTS`] for the refund desk (as the
-/// caller has checked: `refund_desk`); for any
-/// other conversation, its first [`MAX_FACT_TERMS`] distinct key terms (names, IDs, amounts:
-/// the words the COLD rule keeps, see [`HotWarmCold`]), each its own label. A capitalised word
-/// that opens a sentence ("Hi", "The") is no name, so only a term with a digit counts there, and
-/// a term needs two characters ("I" is none).
-fn facts_of(script: &Script, refund_desk: bool) -> Vec<(String, String)> {
+/// How the playground chose the facts it looks for: the columns of the "facts the window still
+/// names" matrix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FactsFrom {
+    /// The refund desk's [`KEY_FACTS`], chosen by hand with the seed.
+    RefundDesk,
+    /// A conversation with tool outputs: by [`TOOL_FACTS_RULE`].
+    ToolResults,
+    /// Any other conversation: by [`KEY_TERMS_RULE`].
+    KeyTerms,
+}
+
+crate::names::named!(FactsFrom, "factsFrom", {
+    RefundDesk => "refundDesk",
+    ToolResults => "toolResults",
+    KeyTerms => "keyTerms",
+});
+
+impl FactsFrom {
+    /// The rule in words, to state under the matrix.
+    pub fn rule(self) -> &'static str {
+        match self {
+            FactsFrom::RefundDesk => {
+                "The columns are the refund desk's key facts, chosen with the seed."
+            }
+            FactsFrom::ToolResults => TOOL_FACTS_RULE,
+            FactsFrom::KeyTerms => KEY_TERMS_RULE,
+        }
+    }
+}
+
+/// How the facts of a conversation with tool outputs are chosen.
+pub const TOOL_FACTS_RULE: &str = "The columns are the key facts of this conversation's tool \
+    results: the IDs, amounts, names and dates (words with a digit, or starting with a capital) \
+    that a tool's output gives and a turn that is not a tool's also names, the first 8 in the \
+    order the tools gave them.";
+
+/// How the facts of any other conversation are chosen.
+pub const KEY_TERMS_RULE: &str = "The columns are the first 8 key terms of this conversation \
+    (names, IDs, amounts): words with a digit, or with a capital letter where no sentence starts, \
+    as the COLD gist keeps them.";
+
+/// The facts the playground looks for in `script`, and how they were chosen: [`KEY_FACTS`] for
+/// the refund desk (as the caller has checked: `refund_desk`); for a conversation with tool
+/// outputs, by [`TOOL_FACTS_RULE`]; for any other, or one whose tool outputs give no such fact,
+/// by [`KEY_TERMS_RULE`]. Each is its own label; at most [`MAX_FACT_TERMS`].
+fn facts_of(script: &Script, refund_desk: bool) -> (Vec<(String, String)>, FactsFrom) {
     if refund_desk {
-        return KEY_FACTS
+        let facts = KEY_FACTS
             .iter()
             .map(|&(label, term)| (label.to_owned(), term.to_owned()))
             .collect();
+        return (facts, FactsFrom::RefundDesk);
+    }
+    let tool = |turn: &crate::Turn| turn.kind() == crate::Kind::Tool;
+    let mut said: Vec<&str> = Vec::new();
+    for turn in script.turns().iter().filter(|turn| !tool(turn)) {
+        said.extend(key_terms(turn.text()));
     }
     let mut facts: Vec<(String, String)> = Vec::new();
+    'tools: for turn in script.turns().iter().filter(|turn| tool(turn)) {
+        for term in key_terms(turn.text()) {
+            let known = facts.iter().any(|(label, _)| label == term);
+            if known || term.chars().nth(1).is_none() || !said.contains(&term) {
+                continue;
+            }
+            if facts.len() == MAX_FACT_TERMS {
+                break 'tools;
+            }
+            facts.push((term.to_owned(), term.to_owned()));
+        }
+    }
+    if !facts.is_empty() {
+        return (facts, FactsFrom::ToolResults);
+    }
     for turn in script.turns() {
         let mut opens_sentence = true;
         for word in crate::text::words(turn.text()) {
@@ -228,13 +289,13 @@ fn facts_of(script: &Script, refund_desk: bool) -> Vec<(String, String)> {
                     continue;
                 }
                 if facts.len() == MAX_FACT_TERMS {
-                    return facts;
+                    return (facts, FactsFrom::KeyTerms);
                 }
                 facts.push((term.to_owned(), term.to_owned()));
             }
         }
     }
-    facts
+    (facts, FactsFrom::KeyTerms)
 }
 
 /// How the playground tells what a window still knows, the same for every policy.
@@ -335,13 +396,14 @@ pub struct PlaygroundState {
     /// `None` when each keeps its own ([`SessionConfig::with_compact_at`]).
     pub compact_at: Option<u32>,
     /// The labels of the facts looked for, in the order of each row's `kept`: [`KEY_FACTS`]'
-    /// for the refund desk, else the conversation's first key terms ([`MAX_FACT_TERMS`]).
+    /// for the refund desk, else as `facts_from` says.
     pub facts: Vec<String>,
     /// [`FACTS_RULE`], to state under the facts.
     pub facts_rule: &'static str,
-    /// Whether `facts` are the conversation's own key terms ([`MAX_FACT_TERMS`]) rather than the
-    /// refund desk's [`KEY_FACTS`].
-    pub facts_are_key_terms: bool,
+    /// How `facts` were chosen.
+    pub facts_from: FactsFrom,
+    /// That rule in words ([`FactsFrom::rule`]), to state under the facts.
+    pub facts_chosen: &'static str,
     /// One row per policy, in the order of [`POLICIES`].
     pub policies: Vec<PolicyRow>,
 }
@@ -373,7 +435,7 @@ pub struct Playground {
     // Invariant: first_said[i] is the number of the first turn that brings up facts[i] (in its
     // words, speaker or summary), or u32::MAX if none does.
     first_said: Vec<u32>,
-    facts_are_key_terms: bool,
+    facts_from: FactsFrom,
 }
 
 /// The number of the first turn of `script` whose words, speaker or summary name `term`, or
@@ -403,7 +465,7 @@ impl Playground {
     /// [`Playground::new`], every policy's session counting tokens with `counter`.
     fn counting(config: SessionConfig, script: Script, counter: &Counter) -> Playground {
         let refund_desk = script == Script::refund_desk();
-        let facts = facts_of(&script, refund_desk);
+        let (facts, facts_from) = facts_of(&script, refund_desk);
         let mut said = Vec::with_capacity(facts.len());
         for (_, term) in &facts {
             said.push(first_said(&script, term));
@@ -415,7 +477,7 @@ impl Playground {
             compacted: Vec::new(),
             facts,
             first_said: said,
-            facts_are_key_terms: !refund_desk,
+            facts_from,
         };
         for info in POLICIES {
             let mut session = Session::with_policy(config, script.clone(), policy(info.id));
@@ -508,7 +570,8 @@ impl Playground {
             compact_at: first.and_then(|s| s.config().compact_at()),
             facts: self.facts.iter().map(|(label, _)| label.clone()).collect(),
             facts_rule: FACTS_RULE,
-            facts_are_key_terms: self.facts_are_key_terms,
+            facts_from: self.facts_from,
+            facts_chosen: self.facts_from.rule(),
             policies,
         }
     }

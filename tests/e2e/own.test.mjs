@@ -147,13 +147,14 @@ test("an imported conversation, as plain lines or chat JSON: kinds inferred, sho
   const played = await state(policies);
   assert.equal(played.totalTurns, 7, "the tool call is a turn, with its arguments");
   assert.equal(played.policies.length, 7);
-  assert.deepEqual(played.facts, ["Globex", "ORD-4410", "$75.00", "Parcelo", "RF-2231"]);
+  // Its facts come from its tool result: the terms the lookup gave that the talk names too.
+  assert.deepEqual(played.facts, ["ORD-4410", "$75.00", "Parcelo"]);
   const chatKinds = [];
   for (let i = 1; i <= 7; i++) chatKinds.push(await policies.getByRole("combobox", { name: `Kind of turn ${i}` }).inputValue());
   assert.deepEqual(chatKinds, ["decision", "chatter", "question", "decision", "tool", "decision", "chatter"]);
   assert.match(await policies.getByRole("status").textContent(), /^Imported 7 turns from OpenAI Chat Completions messages: /);
   const header = await policies.getByRole("table", { name: "Facts the window still names" }).locator("thead th").allTextContents();
-  assert.deepEqual(header, ["policy", "Globex", "ORD-4410", "$75.00", "Parcelo", "RF-2231"]);
+  assert.deepEqual(header, ["policy", "ORD-4410", "$75.00", "Parcelo"]);
   await policies.getByRole("slider", { name: "turn" }).fill("6");
   assert.equal((await state(policies)).turn, 6);
 
@@ -216,6 +217,61 @@ test("a log in each agent format, chosen as a file, is read, named and played wi
   assert.deepEqual(problems, []);
 });
 
+test("the airline session from τ-bench: chosen in either widget, played at its budget, its facts from the tool results, and kept in a link", async () => {
+  const { page, problems, session, policies, context } = await openOwn();
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  // The compaction widget: the session knob.
+  await session.getByText("Knobs").click();
+  await session.getByRole("combobox", { name: "session" }).selectOption("airline");
+  await page.waitForFunction(() => document.querySelector("#session").model?.state().totalTurns === 31);
+  assert.match(await session.getByRole("status").textContent(), /^session is now airline, τ-bench \(real\)\. Replayed to turn 0: 0 of 250 tokens/);
+  await session.getByRole("button", { name: "Add next turn" }).click();
+  let now = await state(session);
+  assert.equal(now.budget, 250);
+  assert.equal(now.transcript[0].speaker, "system");
+  // The playground: the same session, as an attribute.
+  await policies.evaluate((el) => el.setAttribute("session", "airline"));
+  await page.waitForFunction(() => document.querySelector("#policies").model?.state().totalTurns === 31);
+  const played = await state(policies);
+  assert.deepEqual(played.facts, ["IFOYYZ", "aarav_ahmed_6699", "Aarav", "Ahmed", "NQNU5R", "MCO", "M20IZO", "JFK"]);
+  assert.equal(played.factsFrom, "toolResults");
+  assert.match(await policies.locator(".facts-rule").textContent(), /key facts of this conversation's tool results/);
+  // The finding the page states: at 60%, Letta's window no longer names IFOYYZ from turn 16.
+  await policies.getByText("Knobs", { exact: true }).click();
+  const at = policies.getByRole("spinbutton", { name: "compact at %" });
+  await at.fill("60");
+  await at.blur();
+  const letta = policies.getByRole("table", { name: "Facts the window still names" }).getByRole("row", { name: /Sliding window/ });
+  const slider = policies.getByRole("slider", { name: "turn" });
+  for (const [turn, named] of [[15, "✓ meaning"], [16, "✗ gone"], [24, "✗ gone"], [25, "✓ meaning"]]) {
+    await slider.fill(String(turn));
+    assert.equal(await letta.getByRole("cell").first().textContent(), named, `turn ${turn}`);
+  }
+  await at.fill("");
+  await at.blur();
+  await slider.fill("16");
+  assert.equal(await letta.getByRole("cell").first().textContent(), "✓ meaning", "at its own trigger");
+  // A link carries the choice, not the log: a fresh page loads the session again.
+  await session.getByRole("button", { name: "Copy link" }).click();
+  const link = session.getByRole("textbox", { name: "Link to this state" });
+  await link.waitFor(WAIT);
+  const url = await link.inputValue();
+  assert.ok(url.length < 1500, `${url.length} characters`);
+  const before = await states(page);
+  const fresh = await open(env.browser, env.server.url, { bypassCSP: true });
+  await fresh.page.goto(url);
+  await fresh.page.waitForFunction(() => document.querySelector("#session")?.model?.state().turn === 1 &&
+    document.querySelector("#policies")?.model?.state().turn === 16);
+  assert.deepEqual(await states(fresh.page), before);
+  assert.deepEqual(fresh.problems, []);
+  // Back to the refund desk.
+  await session.getByRole("combobox", { name: "session" }).selectOption("refund-desk");
+  await page.waitForFunction(() => document.querySelector("#session").model?.state().totalTurns === 10);
+  now = await state(session);
+  assert.equal(now.budget, 40);
+  assert.deepEqual(problems, []);
+});
+
 test("src= reads a conversation file from the page's origin, and says what is wrong with a bad one", async () => {
   const { page, problems } = await openOwn();
   const add = (src, tag = "memory-playground") => page.evaluate(([src, tag]) => {
@@ -233,7 +289,7 @@ test("src= reads a conversation file from the page's origin, and says what is wr
   await add("chat.json");
   const played = page.locator("memory-playground").nth(1);
   await page.waitForFunction(() => document.querySelectorAll("memory-playground")[1].model?.state().totalTurns === 7);
-  assert.equal((await state(played)).facts[1], "ORD-4410");
+  assert.equal((await state(played)).facts[0], "ORD-4410");
 
   for (const [src, message] of [
     ["missing.json", /src="missing.json": the file could not be fetched \(HTTP 404\)/],
