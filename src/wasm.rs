@@ -135,9 +135,20 @@ export interface PolicyInfo {
   id: string; name: string; origin: string; kind: string; rule: string; source: string; url: string;
 }
 export type Named = "meaning" | "bareTerm" | "gone" | "notYetSaid";
+/** One compaction's loss, against the window at its peak: turns that left it verbatim (into a
+ * summary line, or dropped outright), turns whose summary left it, turns masked in place, and
+ * the facts it no longer names
+ * (or names only as a bare term). */
+export interface StepLoss {
+  turn: number; leftVerbatim: number[]; summarized: number[]; dropped: number[];
+  summariesDropped: number[]; masked: number[];
+  factsLost: string[]; factsBare: string[];
+}
 export interface PolicyRow {
   info: PolicyInfo;
   series: number[]; peaks: number[]; compactions: number; tokens: number; kept: Named[];
+  /** What each compaction so far took from the window, oldest first. */
+  losses: StepLoss[];
   /** The session state at the playground's turn, with an empty transcript. */
   window: SessionState;
 }

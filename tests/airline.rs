@@ -4,7 +4,7 @@
 
 use agent_memory_widgets::{
     import_conversation, FactsFrom, Format, Named, Playground, PolicyId, Session, SessionOptions,
-    TOOL_FACTS_RULE,
+    FRAMEWORK_SETTINGS, REFERENCE_WINDOW, TOOL_FACTS_RULE,
 };
 use serde_json::Value;
 
@@ -107,10 +107,40 @@ fn letta_names_ifoyyz(compact_at: Option<f64>) -> String {
 }
 
 #[test]
+fn the_compaction_that_loses_the_reservation_says_what_left_and_where_it_went() {
+    let mut playground = Playground::from_options(options(Some(60.0))).unwrap();
+    playground.go_to(16);
+    let state = playground.state();
+    let letta = state
+        .policies
+        .iter()
+        .find(|row| row.info.id == PolicyId::SlidingWindow)
+        .unwrap();
+    let loss = letta.losses.last().unwrap();
+    let turns =
+        |list: &[agent_memory_widgets::TurnNumber]| list.iter().map(|t| t.0).collect::<Vec<_>>();
+    assert_eq!(loss.turn.0, 16);
+    assert_eq!(turns(&loss.left_verbatim), [12, 13, 14, 15, 16]);
+    assert_eq!(turns(&loss.summarized), [13, 14, 15, 16]);
+    assert_eq!(turns(&loss.dropped), [12]);
+    // Letta summarises what it kept and drops the old summary, of turns 6 to 11, with it.
+    assert_eq!(turns(&loss.summaries_dropped), [6, 7, 8, 9, 10, 11]);
+    assert_eq!(loss.facts_lost, ["IFOYYZ", "Aarav", "Ahmed"]);
+    assert_eq!(letta.losses.len() as u32, letta.compactions);
+}
+
+#[test]
 fn compacting_at_sixty_percent_letta_s_window_stops_naming_the_reservation_after_turn_15() {
     // At its own trigger (90%), the window names IFOYYZ from turn 4, when the user gives it, to
     // the end; at 60% it is gone from turn 16 until the profile lookup lists it again at turn 25.
     assert_eq!(letta_names_ifoyyz(None), format!("---{}", "M".repeat(28)));
+    // At Claude Code's trigger (FRAMEWORK_SETTINGS: 84% of a 200K window), the same.
+    let claude_code = FRAMEWORK_SETTINGS[0].compact_at(REFERENCE_WINDOW, 64_000);
+    assert_eq!(claude_code, Some(84));
+    assert_eq!(
+        letta_names_ifoyyz(claude_code.map(f64::from)),
+        format!("---{}", "M".repeat(28))
+    );
     assert_eq!(
         letta_names_ifoyyz(Some(60.0)),
         format!(

@@ -79,7 +79,8 @@ fn check(name: &str, actual: Value) {
     );
 }
 
-/// Each policy's series, peaks, compactions and what its window still names, at every turn of a
+/// Each policy's series, peaks, compactions, what each compaction lost, and what its window
+/// still names at every turn of a
 /// session: the refund desk at its seed settings, and τ-bench's airline task 26 (the page's
 /// second session, www/sessions/) at the budget it is played at.
 fn playground_series(options: SessionOptions) -> Value {
@@ -113,6 +114,7 @@ fn playground_series(options: SessionOptions) -> Value {
             "series": row.series,
             "peaks": row.peaks,
             "compactions": row.compactions,
+            "losses": row.losses,
         })).collect::<Vec<_>>(),
         "keptByTurn": kept,
     })

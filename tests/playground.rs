@@ -4,7 +4,8 @@
 
 use agent_memory_widgets::{
     policy, window_text, ErrorKind, Named, Playground, Script, Session, SessionConfig,
-    SessionOptions, SessionState, TurnSpec, KEY_FACTS, POLICIES,
+    SessionOptions, SessionState, TurnSpec, FRAMEWORK_SETTINGS, KEY_FACTS, POLICIES,
+    REFERENCE_WINDOW,
 };
 use agent_memory_widgets::{Tokens, TurnNumber};
 use proptest::prelude::*;
@@ -840,6 +841,39 @@ fn facts_the_conversation_has_not_reached_are_not_yet_said() {
 #[test]
 fn the_readme_comparison_is_generated_from_the_core() {
     common::readme_section("frameworks", &frameworks_section(), "playground");
+}
+
+/// The largest output the README's table assumes for Claude Code: Claude Sonnet 4.5's, 64,000.
+const MAX_OUTPUT: u32 = 64_000;
+
+/// The frameworks' real triggers, each as a share of a 200K window and as `compact at %`.
+fn settings_section() -> String {
+    let window = REFERENCE_WINDOW;
+    let mut out = String::from(
+        "| framework | its setting | at a 200K window | compact at % | source |\n|---|---|---|---|---|\n",
+    );
+    for setting in FRAMEWORK_SETTINGS {
+        let (share, at) = match (
+            setting.share_of(window, MAX_OUTPUT),
+            setting.compact_at(window, MAX_OUTPUT),
+        ) {
+            (Some(share), Some(at)) => (
+                format!("{}%", (share * 1000.0).round() / 10.0),
+                at.to_string(),
+            ),
+            _ => ("no default".to_owned(), "—".to_owned()),
+        };
+        out += &format!(
+            "| {} | {} | {share} | {at} | [{}]({}) |\n",
+            setting.framework, setting.setting, setting.source, setting.url
+        );
+    }
+    out
+}
+
+#[test]
+fn the_readme_settings_table_is_generated_from_the_core() {
+    common::readme_section("settings", &settings_section(), "playground");
 }
 
 fn arb_script() -> impl Strategy<Value = Script> {

@@ -15,8 +15,8 @@ use std::collections::BTreeSet;
 
 use agent_memory_widgets::limits::{MAX_HALF_LIFE, MAX_TIME, MIN_HALF_LIFE};
 use agent_memory_widgets::{
-    Action, EventIndex, EventSpec, FactId, FactStore, FactStoreState, Kind, LiveStore, ReadSpec,
-    Scenario, ScenarioSpec, Script, SeedFactSpec, Session, SessionConfig, SessionOptions,
+    Action, EventIndex, EventSpec, FactId, FactStore, FactStoreState, Kind, LiveStore, Playground,
+    ReadSpec, Scenario, ScenarioSpec, Script, SeedFactSpec, Session, SessionConfig, SessionOptions,
     SessionState, Status, Step, StoreConfig, Time, Tokens, TurnSpec, GIST_TERMS, MAX_ACCESS_BOOST,
 };
 use proptest::prelude::*;
@@ -1326,4 +1326,63 @@ proptest! {
 /// Turn numbers as plain numbers, for comparing with the test's own model.
 fn nums(turns: &[agent_memory_widgets::TurnNumber]) -> Vec<u32> {
     turns.iter().map(|turn| turn.0).collect()
+}
+
+proptest! {
+    #![proptest_config(config(16))]
+
+    /// What each compaction lost (`StepLoss`) agrees with the windows before and after it: the
+    /// turns that left it verbatim are the summarized ones and the dropped ones, each once; and
+    /// the facts lost are exactly those named at the peak and gone after it.
+    #[test]
+    fn each_compaction_s_loss_is_the_difference_of_its_windows(case in arb_case()) {
+        let session = case.session();
+        let mut playground = Playground::new(session.config(), session.script().clone());
+        let total = playground.state().total_turns;
+        playground.go_to(total);
+        let end = playground.state();
+        playground.go_to(0);
+        let mut before = playground.state();
+        for turn in 1..=total {
+            playground.go_to(turn);
+            let now = playground.state();
+            for (index, row) in now.policies.iter().enumerate() {
+                let old = &before.policies[index];
+                let loss = end.policies[index].losses.iter().find(|loss| loss.turn.0 == turn);
+                prop_assert_eq!(loss.is_some(), row.compactions > old.compactions);
+                let Some(loss) = loss else { continue };
+                let mut left = loss.summarized.clone();
+                left.extend(&loss.dropped);
+                left.sort();
+                prop_assert_eq!(&left, &loss.left_verbatim);
+                let hot_now: Vec<_> = row.window.hot.iter().map(|t| t.turn).collect();
+                let hot_before: Vec<_> = old.window.hot.iter().map(|t| t.turn).collect();
+                for gone in &loss.left_verbatim {
+                    prop_assert!(!hot_now.contains(gone));
+                    prop_assert!(hot_before.contains(gone) || gone.0 == turn);
+                }
+                let lines = |state: &agent_memory_widgets::SessionState| -> Vec<_> {
+                    state.warm.iter().chain(&state.cold).flat_map(|line| line.turns().to_vec()).collect()
+                };
+                let (lines_now, lines_before) = (lines(&row.window), lines(&old.window));
+                for gone in &loss.summaries_dropped {
+                    prop_assert!(lines_before.contains(gone) && !lines_now.contains(gone) && !hot_now.contains(gone));
+                }
+                for turn in &lines_before {
+                    let kept = lines_now.contains(turn) || hot_now.contains(turn);
+                    prop_assert_eq!(loss.summaries_dropped.contains(turn), !kept);
+                }
+                for (fact, label) in now.facts.iter().enumerate() {
+                    let was = old.kept[fact];
+                    // At the peak the window names what it named, and what the new turn says.
+                    let new_turn = case.turn(turn);
+                    let named_at_peak = matches!(was, agent_memory_widgets::Named::Meaning | agent_memory_widgets::Named::BareTerm)
+                        || new_turn.text.contains(label.as_str()) || new_turn.speaker.contains(label.as_str());
+                    let lost = named_at_peak && row.kept[fact] == agent_memory_widgets::Named::Gone;
+                    prop_assert_eq!(loss.facts_lost.contains(label), lost, "{} at turn {}", label, turn);
+                }
+            }
+            before = now;
+        }
+    }
 }

@@ -41,6 +41,37 @@ function noSmaller(row) {
 }
 
 /**
+ * What each compaction of a policy took from its window (the core's `losses`), in words: one
+ * disclosure a step, its summary the upshot, its body where the turns went and the facts.
+ */
+function lossList(losses) {
+  if (losses.length === 0) return [h("p", { className: "note" }, "No compaction yet: the window has lost nothing.")];
+  const turns = (list) => turnList(list).replace(/^turns? /, "");
+  const said = (list, one, many) => list.length === 0 ? null : h("li", {}, `${list.length === 1 ? one : many} ${turns(list)}.`);
+  return [
+    h("h4", {}, `What each compaction took (${plural(losses.length, "compaction")} so far)`),
+    h("ol", { className: "losses" }, ...losses.map((loss) => {
+      const gist = [
+        loss.leftVerbatim.length ? `${plural(loss.leftVerbatim.length, "turn")} left the window verbatim` : "",
+        loss.summariesDropped.length ? `the summary of ${plural(loss.summariesDropped.length, "older turn")} left` : "",
+        loss.masked.length ? `${plural(loss.masked.length, "tool output")} masked` : "",
+        loss.factsLost.length ? `no longer names ${listed(loss.factsLost)}` : "",
+      ].filter(Boolean).join("; ");
+      return h("li", {}, h("details", {},
+        h("summary", {}, `Turn ${loss.turn}: ${gist || "nothing left the window"}`),
+        h("ul", {},
+          said(loss.summarized, "Into a summary: turn", "Into a summary: turns"),
+          said(loss.dropped, "Dropped outright: turn", "Dropped outright: turns"),
+          said(loss.summariesDropped, "Its summary left the window too: turn", "Their summaries left the window too: turns"),
+          said(loss.masked, "Masked in place, its text replaced by a stub: turn", "Masked in place, their text replaced by a stub: turns"),
+          loss.factsLost.length ? h("li", {}, `The window no longer names ${listed(loss.factsLost)}.`) : null,
+          loss.factsBare.length ? h("li", {}, `Now only a bare term in the gist: ${listed(loss.factsBare)}.`) : null,
+          loss.factsLost.length + loss.factsBare.length === 0 ? h("li", {}, "Every key fact it named, it still names in a sentence.") : null)));
+    })),
+  ];
+}
+
+/**
  * The y range every sparkline shares, 0 to `yMax` tokens: a round ten above the budget and every
  * policy's highest peak, so that the budget line sits at one height in every row.
  */
@@ -345,6 +376,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
           ...w.hot.map((t) => line("verbatim", `turn ${t.turn}`, t.text, plural(t.tokens, "token"))),
           w.turn === 0 ? h("li", { className: "empty" }, "nothing yet") : null),
         w.overBudgetReason ? h("p", { className: "reason" }, w.overBudgetReason) : null,
+        ...lossList(open.losses),
       ].filter(Boolean));
     }
   }

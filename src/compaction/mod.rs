@@ -12,6 +12,7 @@ mod playground;
 mod policy;
 mod saved;
 mod script;
+mod settings;
 mod summarizer;
 mod tokens;
 mod window;
@@ -28,11 +29,13 @@ pub use import::{
 };
 pub use playground::{
     policy, window_text, FactsFrom, Named, Playground, PlaygroundState, PolicyId, PolicyInfo,
-    PolicyRow, FACTS_RULE, KEY_FACTS, KEY_TERMS_RULE, MAX_FACT_TERMS, POLICIES, TOOL_FACTS_RULE,
+    PolicyRow, StepLoss, FACTS_RULE, KEY_FACTS, KEY_TERMS_RULE, MAX_FACT_TERMS, POLICIES,
+    TOOL_FACTS_RULE,
 };
 pub use policy::{ClonePolicy, Compaction, CompactionPolicy, HotWarmCold, GIST_TERMS};
 pub use saved::{SavedSession, SavedTurn};
 pub use script::{Kind, Script, Turn, TurnSpec};
+pub use settings::{FrameworkSetting, Trigger, FRAMEWORK_SETTINGS, REFERENCE_WINDOW};
 pub use summarizer::{Extractive, Scripted, Summarizer, EXTRACT_WORDS};
 use tokens::Counter;
 pub use tokens::{Estimate, TokenCounter, Words};

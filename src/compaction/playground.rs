@@ -339,6 +339,27 @@ named!(Named, "named", {
 });
 
 impl Named {
+    /// How `window` names `term`, by [`FACTS_RULE`]: [`Named::of`] on the window itself, each
+    /// verbatim turn's text as the window holds it (masked or whole), without a state.
+    fn in_window(window: &crate::Window, script: &Script, term: &str) -> Named {
+        for number in window.verbatim() {
+            let Some(turn) = script.turn(number) else {
+                continue;
+            };
+            let text = window.cut(number).unwrap_or(turn.text());
+            if has_substring(text, term) || has_substring(turn.speaker(), term) {
+                return Named::Meaning;
+            }
+        }
+        if window.warm().any(|line| has_substring(line.text(), term)) {
+            return Named::Meaning;
+        }
+        match window.cold() {
+            Some(line) if has_substring(line.text(), term) => Named::BareTerm,
+            _ => Named::Gone,
+        }
+    }
+
     /// How `state`'s window names `term`, by [`FACTS_RULE`].
     pub fn of(state: &SessionState, term: &str) -> Named {
         for turn in &state.hot {
@@ -358,6 +379,46 @@ impl Named {
     }
 }
 
+/// What one compaction of one policy took from its window, against the window at its peak (the
+/// window before the step, and the new turn):
+///
+/// - `left_verbatim`: the turns it held word for word and no longer does;
+/// - of those, `summarized`: now in a summary line (WARM, a summary, or the COLD gist), and
+///   `dropped`: in no line, gone outright;
+/// - `summaries_dropped`: turns that were in a summary line at the peak and are in no line and
+///   not verbatim after it (a summary that was itself dropped or rewritten without them);
+/// - `masked`: turns still in place whose text the step replaced with a stub (observation
+///   masking);
+/// - `facts_lost`: the key facts the window named and no longer names at all, and
+///   `facts_bare`: those it named in a sentence and now keeps only as a bare term in the gist.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct StepLoss {
+    /// The turn whose step compacted.
+    pub turn: TurnNumber,
+    /// Turns the window held verbatim at the peak and no longer does.
+    pub left_verbatim: Vec<TurnNumber>,
+    /// Of `left_verbatim`, the turns now in a summary line.
+    pub summarized: Vec<TurnNumber>,
+    /// Of `left_verbatim`, the turns in no line: gone outright.
+    pub dropped: Vec<TurnNumber>,
+    /// Turns in a summary line at the peak, and in no line and not verbatim after the step.
+    pub summaries_dropped: Vec<TurnNumber>,
+    /// Turns still in the window whose text the step replaced with a stub.
+    pub masked: Vec<TurnNumber>,
+    /// The labels of the facts the window named before the step and names nowhere after it.
+    pub facts_lost: Vec<String>,
+    /// The labels of the facts it named in a sentence before, and only in the gist after.
+    pub facts_bare: Vec<String>,
+}
+
+/// Whether a WARM line or the COLD gist of `window` came from `turn`.
+fn in_a_line(window: &crate::Window, turn: TurnNumber) -> bool {
+    let from = |line: &Line| line.turns().contains(&turn);
+    window.warm().any(from) || window.cold().is_some_and(from)
+}
+
 /// One policy's row at the playground's turn.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -375,6 +436,8 @@ pub struct PolicyRow {
     pub tokens: Tokens,
     /// For each of the state's `facts`, how the window at the playground's turn names it.
     pub kept: Vec<Named>,
+    /// What each compaction up to the playground's turn took from the window, oldest first.
+    pub losses: Vec<StepLoss>,
     /// The session state at the playground's turn, for the tier view, without its transcript:
     /// the playground never shows one, and seven copies of the script would make every state
     /// seven times its size ([`Session::state`](crate::Session::state) has it).
@@ -426,10 +489,10 @@ pub struct PlaygroundState {
 /// ```
 pub struct Playground {
     sessions: Vec<Session>,
-    // Invariant: series[i] and peaks[i] hold session i's whole run; compacted[i] its compaction turns.
+    // Invariant: series[i] and peaks[i] hold session i's whole run; losses[i] its compactions.
     series: Vec<Vec<Tokens>>,
     peaks: Vec<Vec<Tokens>>,
-    compacted: Vec<Vec<TurnNumber>>,
+    losses: Vec<Vec<StepLoss>>,
     // (label, term) of each fact looked for: see `facts_of`.
     facts: Vec<(String, String)>,
     // Invariant: first_said[i] is the number of the first turn that brings up facts[i] (in its
@@ -474,7 +537,7 @@ impl Playground {
             sessions: Vec::new(),
             series: Vec::new(),
             peaks: Vec::new(),
-            compacted: Vec::new(),
+            losses: Vec::new(),
             facts,
             first_said: said,
             facts_from,
@@ -484,26 +547,100 @@ impl Playground {
             if !counter.is_words() {
                 session = session.with_counter(counter.clone());
             }
-            while session.add_turn().is_some() {}
-            // One plain loop, not three collects: each is a `Vec::from_iter` in the wasm.
+            let losses = playground.replay(&mut session);
+            // One plain loop, not two collects: each is a `Vec::from_iter` in the wasm.
             let log = session.log();
             let mut series = Vec::with_capacity(log.len());
             let mut peaks = Vec::with_capacity(log.len());
-            let mut compacted = Vec::new();
             for step in log {
                 series.push(step.tokens_after);
                 peaks.push(step.peak_tokens);
-                if step.compacted {
-                    compacted.push(step.turn);
-                }
             }
             playground.series.push(series);
             playground.peaks.push(peaks);
-            playground.compacted.push(compacted);
+            playground.losses.push(losses);
             session.reset();
             playground.sessions.push(session);
         }
         playground
+    }
+
+    /// Plays `session` to its end, and returns what each of its compactions took from the window
+    /// ([`StepLoss`]). Only a compaction takes anything: any other step adds its turn verbatim,
+    /// so between compactions the window names what it named, and what the new turns say.
+    fn replay(&self, session: &mut Session) -> Vec<StepLoss> {
+        let mut named = vec![Named::NotYetSaid; self.facts.len()];
+        let mut losses = Vec::new();
+        loop {
+            let window = session.window();
+            let before: Vec<TurnNumber> = window.verbatim().collect();
+            // Oldest first: the gist holds older turns than any WARM line.
+            let mut in_lines: Vec<TurnNumber> = Vec::new();
+            for line in window.cold().into_iter().chain(window.warm()) {
+                for &turn in line.turns() {
+                    if !in_lines.contains(&turn) {
+                        in_lines.push(turn);
+                    }
+                }
+            }
+            let cut: Vec<TurnNumber> = before
+                .iter()
+                .copied()
+                .filter(|&turn| window.cut(turn).is_some())
+                .collect();
+            let Some(step) = session.add_turn() else {
+                return losses;
+            };
+            // The window at the peak names all it named, and what the new turn says.
+            if let Some(turn) = session.script().turn(step.turn) {
+                for ((_, term), named) in self.facts.iter().zip(&mut named) {
+                    if has_substring(turn.text(), term) || has_substring(turn.speaker(), term) {
+                        *named = Named::Meaning;
+                    }
+                }
+            }
+            if !step.compacted {
+                continue;
+            }
+            let (window, script) = (session.window(), session.script());
+            let after: Vec<TurnNumber> = window.verbatim().collect();
+            let mut loss = StepLoss {
+                turn: step.turn,
+                ..StepLoss::default()
+            };
+            for turn in before.into_iter().chain([step.turn]) {
+                if after.contains(&turn) {
+                    if window.cut(turn).is_some() && !cut.contains(&turn) {
+                        loss.masked.push(turn);
+                    }
+                    continue;
+                }
+                loss.left_verbatim.push(turn);
+                if in_a_line(window, turn) {
+                    loss.summarized.push(turn);
+                } else {
+                    loss.dropped.push(turn);
+                }
+            }
+            for turn in in_lines {
+                if !after.contains(&turn) && !in_a_line(window, turn) {
+                    loss.summaries_dropped.push(turn);
+                }
+            }
+            // (A fact no turn has said is not in the window: `Gone` here, and never lost.)
+            for ((label, term), named) in self.facts.iter().zip(&mut named) {
+                let now = Named::in_window(window, script, term);
+                match (*named, now) {
+                    (Named::Meaning | Named::BareTerm, Named::Gone) => {
+                        loss.facts_lost.push(label.clone());
+                    }
+                    (Named::Meaning, Named::BareTerm) => loss.facts_bare.push(label.clone()),
+                    _ => {}
+                }
+                *named = now;
+            }
+            losses.push(loss);
+        }
     }
 
     /// A playground from options as JS or JSON gives them, every value checked.
@@ -548,11 +685,14 @@ impl Playground {
                     Named::NotYetSaid
                 });
             }
-            let mut compactions = 0;
             // `get`, not indexing (every policy has all three): see `frameworks::from`.
-            for compacted in self.compacted.get(i).into_iter().flatten() {
-                compactions += u32::from(compacted.0 <= turn);
+            let mut losses = Vec::new();
+            for loss in self.losses.get(i).into_iter().flatten() {
+                if loss.turn.0 <= turn {
+                    losses.push(loss.clone());
+                }
             }
+            let compactions = losses.len() as u32;
             policies.push(PolicyRow {
                 info: *info,
                 series: self.series.get(i).cloned().unwrap_or_default(),
@@ -560,6 +700,7 @@ impl Playground {
                 compactions,
                 tokens: window.tokens,
                 kept,
+                losses,
                 window,
             });
         }

@@ -247,6 +247,19 @@ test("the airline session from τ-bench: chosen in either widget, played at its 
     await slider.fill(String(turn));
     assert.equal(await letta.getByRole("cell").first().textContent(), named, `turn ${turn}`);
   }
+  // Its window, opened, says what each compaction took, in words.
+  await slider.fill("16");
+  await policies.getByRole("button", { name: /Sliding window/ }).click();
+  const step = policies.locator(".losses details").last();
+  assert.equal(await step.locator("summary").textContent(), "Turn 16: 5 turns left the window verbatim; the summary of 6 older turns left; no longer names IFOYYZ, Aarav and Ahmed");
+  await step.locator("summary").click();
+  assert.deepEqual(await step.getByRole("listitem").allTextContents(),
+    ["Into a summary: turns 13, 14, 15 and 16.", "Dropped outright: turn 12.", "Their summaries left the window too: turns 6, 7, 8, 9, 10 and 11.",
+      "The window no longer names IFOYYZ, Aarav and Ahmed."]);
+  const losses = (await state(policies)).policies.find((row) => row.info.id === "sliding-window").losses;
+  assert.deepEqual(losses.at(-1), { turn: 16, leftVerbatim: [12, 13, 14, 15, 16], summarized: [13, 14, 15, 16], dropped: [12],
+    summariesDropped: [6, 7, 8, 9, 10, 11], masked: [], factsLost: ["IFOYYZ", "Aarav", "Ahmed"], factsBare: [] });
+  await policies.getByRole("button", { name: /Sliding window/ }).click();
   await at.fill("");
   await at.blur();
   await slider.fill("16");

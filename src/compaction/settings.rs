@@ -1,0 +1,152 @@
+//! The real compaction triggers of agent frameworks and APIs, each as its source states it, and
+//! as a share of a context window: what to give the playground's `compact_at` to replay every
+//! policy at that framework's trigger (the playground's budget stands for the whole window).
+//!
+//! A trigger stated in tokens is a share of the window it is used with: Anthropic's 100,000-token
+//! tool-result clearing is 50% of a 200K window and 10% of a 1M one. Claude Code's depends on the
+//! model's largest output too.
+
+/// The context window the README's and the page's table assume: 200,000 tokens, the window of
+/// Claude's models and about GPT-5-Codex's (272,000).
+pub const REFERENCE_WINDOW: u32 = 200_000;
+
+/// How a framework decides when to compact.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Trigger {
+    /// At this share of the window, from 0 to 1.
+    Share(f64),
+    /// At this many tokens of input, whatever the window.
+    Tokens {
+        /// The trigger when none is given.
+        default: u32,
+        /// The smallest trigger the API accepts, if it has a floor.
+        at_least: Option<u32>,
+    },
+    /// Claude Code: the window, less the smaller of the model's largest output and 20,000 (room
+    /// for the summary), less a 13,000-token buffer.
+    ClaudeCode,
+    /// No trigger by default: the caller must set one.
+    Unset,
+}
+
+/// One framework's compaction setting, cited.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FrameworkSetting {
+    /// The framework or API.
+    pub framework: &'static str,
+    /// When it compacts and what it keeps, as its source states it.
+    pub setting: &'static str,
+    /// Its trigger.
+    pub trigger: Trigger,
+    /// The file or page, and the version or date read.
+    pub source: &'static str,
+    /// A link to it.
+    pub url: &'static str,
+}
+
+impl FrameworkSetting {
+    /// The trigger as a share of a `window`-token context, for a model whose largest output is
+    /// `max_output` tokens (only Claude Code reads it); `None` when there is no default trigger.
+    ///
+    /// ```
+    /// use agent_memory_widgets::{FRAMEWORK_SETTINGS, REFERENCE_WINDOW};
+    ///
+    /// let share = |name: &str| FRAMEWORK_SETTINGS.iter().find(|s| s.framework == name).unwrap()
+    ///     .share_of(REFERENCE_WINDOW, 64_000);
+    /// assert_eq!(share("Claude Code"), Some(0.835));
+    /// assert_eq!(share("Anthropic API, tool-result clearing"), Some(0.5));
+    /// assert_eq!(share("LangChain SummarizationMiddleware"), None);
+    /// ```
+    pub fn share_of(&self, window: u32, max_output: u32) -> Option<f64> {
+        let window = f64::from(window);
+        match self.trigger {
+            Trigger::Share(share) => Some(share),
+            Trigger::Tokens { default, .. } => Some((f64::from(default) / window).min(1.0)),
+            Trigger::ClaudeCode => {
+                let reserved = f64::from(max_output.min(20_000)) + 13_000.0;
+                Some(((window - reserved) / window).max(0.0))
+            }
+            Trigger::Unset => None,
+        }
+    }
+
+    /// [`share_of`](Self::share_of) as the playground's `compact_at`: a whole percent from 1 to
+    /// 100, rounded to the nearest.
+    pub fn compact_at(&self, window: u32, max_output: u32) -> Option<u32> {
+        let share = self.share_of(window, max_output)?;
+        Some((crate::float::round(share * 100.0) as u32).clamp(1, 100))
+    }
+}
+
+/// The frameworks' real settings, each cited by file or page and version.
+pub const FRAMEWORK_SETTINGS: [FrameworkSetting; 7] = [
+    FrameworkSetting {
+        framework: "Claude Code",
+        setting: "Compacts at the window, less the smaller of the model's largest output and 20,000 tokens, less a 13,000-token buffer: 167,000 of 200,000 (83.5%). Anthropic's own word is \"about 83%\", and the window can change on their side; late 2025 versions kept 45,000 back (77.5%).",
+        trigger: Trigger::ClaudeCode,
+        source: "closed source: cli.js as quoted in anthropics/claude-code issues #31806 (2026-03) and #86863 (v2.1.233, 2026-08, an Anthropic engineer)",
+        url: "https://github.com/anthropics/claude-code/issues/31806",
+    },
+    FrameworkSetting {
+        framework: "OpenAI Codex CLI",
+        setting: "Compacts at 90% of the window; keeps the newest user messages, up to 20,000 tokens, and puts the handoff summary after them.",
+        trigger: Trigger::Share(0.9),
+        source: "openai/codex@e06dd0e, codex-rs/core/src/compact.rs",
+        url: "https://github.com/openai/codex/blob/e06dd0e/codex-rs/core/src/compact.rs",
+    },
+    FrameworkSetting {
+        framework: "Letta",
+        setting: "Compacts at 90% of the window; evicts the oldest 40% of the messages, then 10% more at a time, until what it keeps is under 70%.",
+        trigger: Trigger::Share(0.9),
+        source: "letta-ai/letta@56ba9c2, letta/services/summarizer/summarizer_sliding_window.py, letta/constants.py",
+        url: "https://github.com/letta-ai/letta/blob/56ba9c2/letta/services/summarizer/summarizer_sliding_window.py",
+    },
+    FrameworkSetting {
+        framework: "Anthropic API, tool-result clearing",
+        setting: "Clears old tool results once the input passes 100,000 tokens, keeping the last 3 tool uses (clear_tool_uses_20250919).",
+        trigger: Trigger::Tokens { default: 100_000, at_least: None },
+        source: "Anthropic docs, Context editing, as of 2026-12",
+        url: "https://docs.claude.com/en/docs/build-with-claude/context-editing",
+    },
+    FrameworkSetting {
+        framework: "Anthropic API, server compaction",
+        setting: "Summarises the conversation once the input passes 150,000 tokens by default; the trigger must be at least 50,000 (compact_20260112).",
+        trigger: Trigger::Tokens { default: 150_000, at_least: Some(50_000) },
+        source: "Anthropic docs, Compaction, as of 2026-12",
+        url: "https://platform.claude.com/docs/en/build-with-claude/compaction",
+    },
+    FrameworkSetting {
+        framework: "LangChain SummarizationMiddleware",
+        setting: "Keeps the newest 20 messages when it summarises; it has no default trigger and never summarises until one is given.",
+        trigger: Trigger::Unset,
+        source: "langchain 1.5.2, langchain/agents/middleware/summarization.py",
+        url: "https://pypi.org/project/langchain/1.5.2/",
+    },
+    FrameworkSetting {
+        framework: "Google ADK, token mode",
+        setting: "Compacts after an invocation whose prompt reached token_threshold, keeping the last event_retention_size events; both must be set together, and neither has a default.",
+        trigger: Trigger::Unset,
+        source: "google-adk 2.13.0, google/adk/apps/_configs.py, EventsCompactionConfig",
+        url: "https://pypi.org/project/google-adk/2.13.0/",
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_trigger_is_its_share_of_the_window() {
+        let at = |i: usize, window, output| FRAMEWORK_SETTINGS[i].compact_at(window, output);
+        assert_eq!(at(0, 200_000, 64_000), Some(84)); // 83.5%, rounded
+        assert_eq!(at(0, 200_000, 8_000), Some(90)); // 200K − 8K − 13K = 179K
+        assert_eq!(at(0, 1_000_000, 64_000), Some(97));
+        assert_eq!(at(1, 200_000, 0), Some(90));
+        assert_eq!(at(3, 200_000, 0), Some(50));
+        assert_eq!(at(3, 1_000_000, 0), Some(10));
+        assert_eq!(at(4, 200_000, 0), Some(75));
+        assert_eq!(at(4, 100_000, 0), Some(100));
+        assert_eq!(at(0, 30_000, 64_000), Some(1)); // less than nothing left: at once
+        assert_eq!(at(5, 200_000, 0), None);
+    }
+}
