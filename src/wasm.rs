@@ -256,14 +256,10 @@ impl JsSession {
 #[cfg(feature = "import")]
 #[wasm_bindgen(js_name = importConversation, unchecked_return_type = "ImportedConversation")]
 pub fn import_conversation(text: &JsString) -> Result<JsValue, JsError> {
-    // Checked before it is copied into wasm memory: more UTF-16 units than twice the limit are
-    // more characters than it.
-    if text.length() as usize > 2 * MAX_TOTAL_TEXT_CHARS {
-        return Err(JsError::new(&text!(
-            "conversation: must have at most ",
-            MAX_TOTAL_TEXT_CHARS,
-            " characters"
-        )));
+    // Checked before it is copied into wasm memory: each UTF-16 unit is at least one byte of
+    // UTF-8, so more units than the limit are more bytes than it.
+    if text.length() as usize > crate::limits::MAX_IMPORT_BYTES {
+        return Err(js_error(crate::compaction::too_big()));
     }
     let read = crate::import_conversation(&String::from(text)).map_err(js_error)?;
     to_js(&ImportedConversation {

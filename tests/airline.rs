@@ -132,7 +132,8 @@ fn the_compaction_that_loses_the_reservation_says_what_left_and_where_it_went() 
 #[test]
 fn compacting_at_sixty_percent_letta_s_window_stops_naming_the_reservation_after_turn_15() {
     // At its own trigger (90%), the window names IFOYYZ from turn 4, when the user gives it, to
-    // the end; at 60% it is gone from turn 16 until the profile lookup lists it again at turn 25.
+    // the end; at 60% it is gone from turn 16 until the profile lookup lists it again at turn 25,
+    // and gone again from turn 29.
     assert_eq!(letta_names_ifoyyz(None), format!("---{}", "M".repeat(28)));
     // At Claude Code's trigger (FRAMEWORK_SETTINGS: 84% of a 200K window), the same.
     let claude_code = FRAMEWORK_SETTINGS[0].compact_at(REFERENCE_WINDOW, 64_000);

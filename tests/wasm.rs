@@ -591,10 +591,10 @@ fn a_conversation_imports_from_lines_or_chat_json_and_plays_back_the_same() {
         let got = message(import(text).err().unwrap());
         assert!(got.starts_with(expect), "{text}: {got}");
     }
-    let huge = "a".repeat(2_000_001);
+    let huge = "a".repeat(4_000_001);
     assert_eq!(
         message(import(&huge).err().unwrap()),
-        "conversation: must have at most 1000000 characters"
+        "conversation: must have at most 4000000 bytes of text"
     );
 }
 

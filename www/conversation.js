@@ -65,7 +65,7 @@ export const WithConversation = (Base) => class extends Base {
    * then `sessionData()`. Returns the error to show, if any.
    */
   async loadSession(name) {
-    if (name === null || name === "refund-desk" || this.sessions?.[name]) return null;
+    if (name === null || name === "refund-desk" || Object.hasOwn(this.sessions ?? {}, name)) return null;
     try {
       await (await (this.ownModule ?? import("./own.js"))).loadSession(this, name);
       return null;
@@ -74,9 +74,15 @@ export const WithConversation = (Base) => class extends Base {
     }
   }
 
+  /** A knob's value in force when its attribute is absent: a built-in session's own budget. */
+  knobDefault(attribute) {
+    return attribute === "budget" && !this.conversation ? this.sessionData()?.budget : undefined;
+  }
+
   /** The built-in session the `session` attribute names, `{ turns, budget }`, once loaded. */
   sessionData() {
-    return namesSession(this) ? this.sessions?.[this.getAttribute("session")] : undefined;
+    const name = this.getAttribute("session");
+    return namesSession(this) && Object.hasOwn(this.sessions ?? {}, name) ? this.sessions[name] : undefined;
   }
 
   /** The panel, closed: its content is built when the reader first opens it (own.js). */

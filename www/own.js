@@ -63,7 +63,7 @@ const SESSIONS = {
 
 /** Loads built-in session `name` into `el.sessions[name]`: `{ turns, budget }`. Throws what went wrong. */
 export async function loadSession(el, name) {
-  const load = SESSIONS[name];
+  const load = Object.hasOwn(SESSIONS, name) ? SESSIONS[name] : null;
   if (!load) throw new Error(`no such session; use ${["refund-desk", ...Object.keys(SESSIONS)].join(" or ")}`);
   const core = importer(el); // fetched alongside the session
   core.catch(() => {}); // reported below, once awaited

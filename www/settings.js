@@ -64,7 +64,7 @@ async function applyKnob(el, input) {
   if (error) {
     // The core's rule, said of the knob: "must be a whole number of at least 1, got -3".
     const rule = error.replace(/^[\w-]+="[^"]*": [\w-]+ /, "");
-    const inForce = el.getAttribute(attribute) ?? (String(el.seedValues[attribute]) || input.placeholder);
+    const inForce = el.getAttribute(attribute) ?? (String(el.knobDefault?.(attribute) ?? el.seedValues[attribute]) || input.placeholder);
     message.textContent = `Not applied: ${label} ${rule}. Still ${inForce}.`;
     input.setAttribute("aria-invalid", "true");
     el.announce(message.textContent);

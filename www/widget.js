@@ -533,7 +533,7 @@ export class MemoryWidget extends HTMLElement {
     for (const input of this.knobs.querySelectorAll("input, select")) {
       if (input.matches(":focus")) continue;
       const { attribute } = input.dataset;
-      input.value = this.getAttribute(attribute) ?? String(this.seedValues[attribute]);
+      input.value = this.getAttribute(attribute) ?? String(this.knobDefault?.(attribute) ?? this.seedValues[attribute]);
       input.removeAttribute("aria-invalid");
     }
   }

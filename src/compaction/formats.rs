@@ -11,7 +11,7 @@ use crate::compaction::script::TurnSpec;
 use crate::compaction::tokens::given_count;
 use crate::error::Error;
 use crate::json::{self, Json};
-use crate::limits::{check_len, MAX_IMPORT_BYTES, MAX_LOG_LINES, MAX_TOTAL_TEXT_CHARS};
+use crate::limits::{check_len, MAX_IMPORT_BYTES, MAX_LOG_LINES};
 use crate::prelude::*;
 use crate::text::lines;
 
@@ -115,14 +115,7 @@ pub struct Imported {
 /// [`MAX_TOTAL_TEXT_CHARS`](crate::limits::MAX_TOTAL_TEXT_CHARS) characters.
 pub fn import_conversation(text: &str) -> Result<Imported, Error> {
     if text.len() > MAX_IMPORT_BYTES {
-        return Err(Error::over_limit(
-            "MAX_TOTAL_TEXT_CHARS",
-            text!(
-                "conversation: must have at most ",
-                MAX_TOTAL_TEXT_CHARS,
-                " characters"
-            ),
-        ));
+        return Err(crate::compaction::too_big());
     }
     let start = text.trim_start();
     let after = start.get(1..).unwrap_or("").trim_start();
@@ -897,7 +890,7 @@ mod tests {
         );
         assert_eq!(
             import_conversation(&huge).unwrap_err().message(),
-            "conversation: must have at most 1000000 characters"
+            "conversation: must have at most 4000000 bytes of text"
         );
     }
 }

@@ -9,7 +9,7 @@
 use crate::compaction::script::{Kind, TurnSpec};
 use crate::compaction::tokens::given_count;
 use crate::error::Error;
-use crate::limits::{check_len, TextBudget, MAX_TOTAL_TEXT_CHARS, MAX_TURNS};
+use crate::limits::{check_len, TextBudget, MAX_TEXT_CHARS, MAX_TURNS};
 use crate::prelude::*;
 use crate::text::{lines, split_at_byte};
 use crate::units::Tokens;
@@ -343,15 +343,40 @@ fn check_size(bytes: usize) -> Result<(), Error> {
     if bytes <= crate::limits::MAX_IMPORT_BYTES {
         Ok(())
     } else {
-        Err(Error::over_limit(
-            "MAX_TOTAL_TEXT_CHARS",
-            text!(
-                "conversation: must have at most ",
-                MAX_TOTAL_TEXT_CHARS,
-                " characters"
-            ),
-        ))
+        Err(too_big())
     }
+}
+
+/// The error for a conversation of more than [`MAX_IMPORT_BYTES`](crate::limits::MAX_IMPORT_BYTES).
+pub(crate) fn too_big() -> Error {
+    Error::over_limit(
+        "MAX_IMPORT_BYTES",
+        text!(
+            "conversation: must have at most ",
+            crate::limits::MAX_IMPORT_BYTES,
+            " bytes of text"
+        ),
+    )
+}
+
+/// `text`, or when it has more than [`MAX_TEXT_CHARS`] characters (a long tool output: a file
+/// read, a command's output), its first characters and a mark that says how long it was, in
+/// [`MAX_TEXT_CHARS`] in all: `… [cut: 13500 characters]`. A count the log gives for the turn is
+/// kept; without one, the session counts what is left.
+pub(crate) fn cut_to_limit(text: String) -> String {
+    let chars = crate::limits::char_count(&text);
+    if chars <= MAX_TEXT_CHARS {
+        return text;
+    }
+    let mark = text!(" \u{2026} [cut: ", chars, " characters]");
+    let keep = MAX_TEXT_CHARS - crate::limits::char_count(&mark);
+    let end = text
+        .char_indices()
+        .nth(keep)
+        .map_or(text.len(), |(at, _)| at);
+    let mut out = text.get(..end).unwrap_or_default().to_owned();
+    out.push_str(&mark);
+    out
 }
 
 /// The turns as specs, kinds inferred, each text checked against the limits, each with its own
@@ -370,6 +395,7 @@ fn specs(turns: Vec<(String, String, Option<Tokens>)>) -> Result<Vec<TurnSpec>, 
         if text.trim().is_empty() {
             continue;
         }
+        let text = cut_to_limit(text);
         budget.take(&text!("conversation turn ", index + 1), &text)?;
         out.push(TurnSpec {
             kind: Some(infer_kind(&speaker, &text).name().to_owned()),
@@ -385,6 +411,7 @@ fn specs(turns: Vec<(String, String, Option<Tokens>)>) -> Result<Vec<TurnSpec>, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::MAX_TOTAL_TEXT_CHARS;
     use crate::Script;
 
     #[test]
@@ -477,13 +504,34 @@ mod tests {
         );
         assert!(import_lines(&"Dana: hi\n".repeat(MAX_TURNS)).is_ok());
         // Past 4 bytes a character, refused before anything is read; below, each turn's own limit.
-        let too_big = "conversation: must have at most 1000000 characters";
+        let too_big = "conversation: must have at most 4000000 bytes of text";
         let huge = format!("Dana: {}", "a".repeat(4 * MAX_TOTAL_TEXT_CHARS));
         assert_eq!(import_lines(&huge).unwrap_err().message(), too_big);
-        let big = format!("Dana: {}", "a".repeat(2 * MAX_TOTAL_TEXT_CHARS));
+        // A turn over MAX_TEXT_CHARS is cut to it, with a mark; the total still counts.
+        let big = format!("Dana: {}", "д".repeat(MAX_TEXT_CHARS + 1));
+        let cut = import_lines(&big).unwrap();
+        let text = cut[0].text.as_deref().unwrap();
+        assert_eq!(text.chars().count(), MAX_TEXT_CHARS);
+        assert!(
+            text.ends_with("д \u{2026} [cut: 10001 characters]"),
+            "{text}"
+        );
+        let exact = format!("Dana: {}", "a".repeat(MAX_TEXT_CHARS));
         assert_eq!(
-            import_lines(&big).unwrap_err().message(),
-            "conversation turn 1: must have at most 10000 characters, got 2000000"
+            import_lines(&exact).unwrap()[0]
+                .text
+                .as_deref()
+                .unwrap()
+                .len(),
+            MAX_TEXT_CHARS
+        );
+        let many_long = (0..101)
+            .map(|_| format!("Dana: {}", "a".repeat(MAX_TEXT_CHARS)))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert_eq!(
+            import_lines(&many_long).unwrap_err().message(),
+            "conversation turn 101: all texts together must have at most 1000000 characters"
         );
         let message = |text: String| ChatMessage::new("user", &text);
         let halves = vec![

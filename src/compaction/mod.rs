@@ -8,6 +8,7 @@ use crate::prelude::*;
 mod formats;
 mod frameworks;
 mod import;
+pub(crate) use import::too_big;
 mod playground;
 mod policy;
 mod saved;

@@ -260,11 +260,14 @@ fn facts_of(script: &Script, refund_desk: bool) -> (Vec<(String, String)>, Facts
     for turn in script.turns().iter().filter(|turn| !tool(turn)) {
         said.extend(key_terms(turn.text()));
     }
+    // Sorted, so that each tool result's term is looked up, not searched for.
+    crate::sort::sort_by(&mut said, |a, b| a.cmp(b));
+    said.dedup();
     let mut facts: Vec<(String, String)> = Vec::new();
     'tools: for turn in script.turns().iter().filter(|turn| tool(turn)) {
         for term in key_terms(turn.text()) {
             let known = facts.iter().any(|(label, _)| label == term);
-            if known || term.chars().nth(1).is_none() || !said.contains(&term) {
+            if known || term.chars().nth(1).is_none() || said.binary_search(&term).is_err() {
                 continue;
             }
             if facts.len() == MAX_FACT_TERMS {
@@ -339,43 +342,59 @@ named!(Named, "named", {
 });
 
 impl Named {
-    /// How `window` names `term`, by [`FACTS_RULE`]: [`Named::of`] on the window itself, each
-    /// verbatim turn's text as the window holds it (masked or whole), without a state.
-    fn in_window(window: &crate::Window, script: &Script, term: &str) -> Named {
-        for number in window.verbatim() {
-            let Some(turn) = script.turn(number) else {
-                continue;
-            };
-            let text = window.cut(number).unwrap_or(turn.text());
-            if has_substring(text, term) || has_substring(turn.speaker(), term) {
-                return Named::Meaning;
-            }
+    /// How a window names `term`, by [`FACTS_RULE`], from its verbatim turns (each as
+    /// `(text, speaker)`, the text as the window holds it), its WARM lines and its COLD gist.
+    fn by_rule<'a>(
+        mut hot: impl Iterator<Item = (&'a str, &'a str)>,
+        mut warm: impl Iterator<Item = &'a str>,
+        cold: Option<&str>,
+        term: &str,
+    ) -> Named {
+        if hot.any(|(text, speaker)| has_substring(text, term) || has_substring(speaker, term))
+            || warm.any(|line| has_substring(line, term))
+        {
+            Named::Meaning
+        } else if cold.is_some_and(|line| has_substring(line, term)) {
+            Named::BareTerm
+        } else {
+            Named::Gone
         }
-        if window.warm().any(|line| has_substring(line.text(), term)) {
-            return Named::Meaning;
+    }
+
+    /// How `window` names `term`: [`Named::of`] on the window itself, each verbatim turn's text
+    /// as the window holds it (masked or whole), without building a state; and the first
+    /// verbatim turn that names it, if one does.
+    fn in_window(
+        window: &crate::Window,
+        script: &Script,
+        term: &str,
+    ) -> (Named, Option<TurnNumber>) {
+        let names = |number: TurnNumber| {
+            script.turn(number).is_some_and(|turn| {
+                let text = window.cut(number).unwrap_or(turn.text());
+                has_substring(text, term) || has_substring(turn.speaker(), term)
+            })
+        };
+        if let Some(turn) = window.verbatim().find(|&number| names(number)) {
+            return (Named::Meaning, Some(turn));
         }
-        match window.cold() {
-            Some(line) if has_substring(line.text(), term) => Named::BareTerm,
-            _ => Named::Gone,
-        }
+        let lines = Named::by_rule(
+            core::iter::empty(),
+            window.warm().map(Line::text),
+            window.cold().map(Line::text),
+            term,
+        );
+        (lines, None)
     }
 
     /// How `state`'s window names `term`, by [`FACTS_RULE`].
     pub fn of(state: &SessionState, term: &str) -> Named {
-        for turn in &state.hot {
-            if has_substring(&turn.text, term) || has_substring(&turn.speaker, term) {
-                return Named::Meaning;
-            }
-        }
-        for line in &state.warm {
-            if has_substring(line.text(), term) {
-                return Named::Meaning;
-            }
-        }
-        match &state.cold {
-            Some(line) if has_substring(line.text(), term) => Named::BareTerm,
-            _ => Named::Gone,
-        }
+        let hot = state
+            .hot
+            .iter()
+            .map(|turn| (turn.text.as_str(), turn.speaker.as_str()));
+        let cold = state.cold.as_ref().map(Line::text);
+        Named::by_rule(hot, state.warm.iter().map(Line::text), cold, term)
     }
 }
 
@@ -413,10 +432,48 @@ pub struct StepLoss {
     pub facts_bare: Vec<String>,
 }
 
-/// Whether a WARM line or the COLD gist of `window` came from `turn`.
-fn in_a_line(window: &crate::Window, turn: TurnNumber) -> bool {
-    let from = |line: &Line| line.turns().contains(&turn);
-    window.warm().any(from) || window.cold().is_some_and(from)
+/// Marks for where a turn is in a window ([`Playground::replay`]).
+const VERBATIM: u8 = 1;
+/// In a WARM line or the COLD gist.
+const IN_LINE: u8 = 2;
+/// Verbatim, its text replaced by a stub.
+const CUT: u8 = 4;
+
+/// Marks in `marks` (by turn number) where each turn of `window` is, and returns its verbatim
+/// turns and the turns of its lines (the gist's, then each WARM line's), each in order.
+fn mark(window: &crate::Window, marks: &mut [u8]) -> (Vec<TurnNumber>, Vec<TurnNumber>) {
+    let mut verbatim = Vec::new();
+    for turn in window.verbatim() {
+        if let Some(mark) = marks.get_mut(turn.0 as usize) {
+            *mark |= if window.cut(turn).is_some() {
+                VERBATIM | CUT
+            } else {
+                VERBATIM
+            };
+        }
+        verbatim.push(turn);
+    }
+    let mut lines = Vec::new();
+    for line in window.cold().into_iter().chain(window.warm()) {
+        for &turn in line.turns() {
+            if let Some(mark) = marks.get_mut(turn.0 as usize) {
+                if *mark & IN_LINE == 0 {
+                    lines.push(turn);
+                }
+                *mark |= IN_LINE;
+            }
+        }
+    }
+    (verbatim, lines)
+}
+
+/// Clears the marks [`mark`] set.
+fn clear(marks: &mut [u8], (verbatim, lines): &(Vec<TurnNumber>, Vec<TurnNumber>)) {
+    for turn in verbatim.iter().chain(lines) {
+        if let Some(mark) = marks.get_mut(turn.0 as usize) {
+            *mark = 0;
+        }
+    }
 }
 
 /// One policy's row at the playground's turn.
@@ -570,76 +627,82 @@ impl Playground {
     /// so between compactions the window names what it named, and what the new turns say.
     fn replay(&self, session: &mut Session) -> Vec<StepLoss> {
         let mut named = vec![Named::NotYetSaid; self.facts.len()];
+        // For each fact the window names in a verbatim turn, one such turn: while it stays, whole,
+        // the fact is named, and a compaction need not look for it.
+        let mut anchors: Vec<Option<TurnNumber>> = vec![None; self.facts.len()];
         let mut losses = Vec::new();
+        // Where each turn is in the window before and after a step, by turn number: each step
+        // marks only the turns its window holds, and clears them after, so a step costs what its
+        // window holds, not what the script does.
+        let size = session.script().len() + 1;
+        let (mut before, mut after) = (vec![0u8; size], vec![0u8; size]);
         loop {
-            let window = session.window();
-            let before: Vec<TurnNumber> = window.verbatim().collect();
-            // Oldest first: the gist holds older turns than any WARM line.
-            let mut in_lines: Vec<TurnNumber> = Vec::new();
-            for line in window.cold().into_iter().chain(window.warm()) {
-                for &turn in line.turns() {
-                    if !in_lines.contains(&turn) {
-                        in_lines.push(turn);
-                    }
-                }
-            }
-            let cut: Vec<TurnNumber> = before
-                .iter()
-                .copied()
-                .filter(|&turn| window.cut(turn).is_some())
-                .collect();
+            let (verbatim, lines) = mark(session.window(), &mut before);
             let Some(step) = session.add_turn() else {
                 return losses;
             };
             // The window at the peak names all it named, and what the new turn says.
             if let Some(turn) = session.script().turn(step.turn) {
-                for ((_, term), named) in self.facts.iter().zip(&mut named) {
-                    if has_substring(turn.text(), term) || has_substring(turn.speaker(), term) {
+                for (((_, term), named), anchor) in
+                    self.facts.iter().zip(&mut named).zip(&mut anchors)
+                {
+                    if anchor.is_none()
+                        && (has_substring(turn.text(), term) || has_substring(turn.speaker(), term))
+                    {
                         *named = Named::Meaning;
+                        *anchor = Some(step.turn);
                     }
                 }
             }
-            if !step.compacted {
-                continue;
-            }
-            let (window, script) = (session.window(), session.script());
-            let after: Vec<TurnNumber> = window.verbatim().collect();
-            let mut loss = StepLoss {
-                turn: step.turn,
-                ..StepLoss::default()
-            };
-            for turn in before.into_iter().chain([step.turn]) {
-                if after.contains(&turn) {
-                    if window.cut(turn).is_some() && !cut.contains(&turn) {
+            if step.compacted {
+                let window = session.window();
+                let marked = mark(window, &mut after);
+                let mut loss = StepLoss {
+                    turn: step.turn,
+                    ..StepLoss::default()
+                };
+                let at = |marks: &[u8], turn: TurnNumber| {
+                    marks.get(turn.0 as usize).copied().unwrap_or(0)
+                };
+                for turn in verbatim.iter().copied().chain([step.turn]) {
+                    let (was, now) = (at(&before, turn), at(&after, turn));
+                    if now & VERBATIM == 0 {
+                        loss.left_verbatim.push(turn);
+                        if now & IN_LINE == 0 {
+                            loss.dropped.push(turn);
+                        } else {
+                            loss.summarized.push(turn);
+                        }
+                    } else if now & CUT != 0 && was & CUT == 0 {
                         loss.masked.push(turn);
                     }
-                    continue;
                 }
-                loss.left_verbatim.push(turn);
-                if in_a_line(window, turn) {
-                    loss.summarized.push(turn);
-                } else {
-                    loss.dropped.push(turn);
-                }
-            }
-            for turn in in_lines {
-                if !after.contains(&turn) && !in_a_line(window, turn) {
-                    loss.summaries_dropped.push(turn);
-                }
-            }
-            // (A fact no turn has said is not in the window: `Gone` here, and never lost.)
-            for ((label, term), named) in self.facts.iter().zip(&mut named) {
-                let now = Named::in_window(window, script, term);
-                match (*named, now) {
-                    (Named::Meaning | Named::BareTerm, Named::Gone) => {
-                        loss.facts_lost.push(label.clone());
+                for &turn in &lines {
+                    if at(&before, turn) & VERBATIM == 0 && at(&after, turn) == 0 {
+                        loss.summaries_dropped.push(turn);
                     }
-                    (Named::Meaning, Named::BareTerm) => loss.facts_bare.push(label.clone()),
-                    _ => {}
                 }
-                *named = now;
+                // (A fact no turn has said is not in the window: `Gone` here, and never lost.) A
+                // fact the peak did not name can only come back in a line the step wrote: the
+                // verbatim turns only lost text. So only the named ones need the whole window.
+                for (((label, term), named), anchor) in
+                    self.facts.iter().zip(&mut named).zip(&mut anchors)
+                {
+                    let (now, found) = Named::in_window(window, session.script(), term);
+                    *anchor = found;
+                    match (*named, now) {
+                        (Named::Meaning | Named::BareTerm, Named::Gone) => {
+                            loss.facts_lost.push(label.clone());
+                        }
+                        (Named::Meaning, Named::BareTerm) => loss.facts_bare.push(label.clone()),
+                        _ => {}
+                    }
+                    *named = now;
+                }
+                losses.push(loss);
+                clear(&mut after, &marked);
             }
-            losses.push(loss);
+            clear(&mut before, &(verbatim, lines));
         }
     }
 

@@ -89,14 +89,14 @@ pub const FRAMEWORK_SETTINGS: [FrameworkSetting; 7] = [
     },
     FrameworkSetting {
         framework: "OpenAI Codex CLI",
-        setting: "Compacts at 90% of the window; keeps the newest user messages, up to 20,000 tokens, and puts the handoff summary after them.",
+        setting: "Compacts at 90% of the window unless configured (auto_compact_token_limit; early builds used a fixed 256,000); keeps the newest user messages, up to 20,000 tokens (compact.rs), and puts the handoff summary after them.",
         trigger: Trigger::Share(0.9),
-        source: "openai/codex@e06dd0e, codex-rs/core/src/compact.rs",
-        url: "https://github.com/openai/codex/blob/e06dd0e/codex-rs/core/src/compact.rs",
+        source: "openai/codex@8db0700, codex-rs/protocol/src/openai_models.rs",
+        url: "https://github.com/openai/codex/blob/8db0700334e35787030da010475ab211649e6b5d/codex-rs/protocol/src/openai_models.rs",
     },
     FrameworkSetting {
         framework: "Letta",
-        setting: "Compacts at 90% of the window; evicts the oldest 40% of the messages, then 10% more at a time, until what it keeps is under 70%.",
+        setting: "Compacts at 90% of the window (SUMMARIZATION_TRIGGER_MULTIPLIER); evicts the oldest 40% of the messages (sliding_window_percentage 0.3, raised by 10% before the first try), then 10% more at a time, until what it keeps is under 70%.",
         trigger: Trigger::Share(0.9),
         source: "letta-ai/letta@56ba9c2, letta/services/summarizer/summarizer_sliding_window.py, letta/constants.py",
         url: "https://github.com/letta-ai/letta/blob/56ba9c2/letta/services/summarizer/summarizer_sliding_window.py",
