@@ -84,7 +84,7 @@ pub fn infer_kind(speaker: &str, text: &str) -> Kind {
 ///
 /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming `conversation` when it has no
 /// turn or its first line has no speaker, and [`ErrorKind::OverLimit`](crate::ErrorKind) past
-/// [`MAX_TURNS`] turns or [`MAX_TOTAL_TEXT_CHARS`] characters.
+/// [`MAX_TURNS`] turns or [`MAX_TOTAL_TEXT_CHARS`](crate::limits::MAX_TOTAL_TEXT_CHARS) characters.
 pub fn import_lines(text: &str) -> Result<Vec<TurnSpec>, Error> {
     check_size(text.len())?;
     let mut turns: Vec<(String, String, Option<Tokens>)> = Vec::new();
