@@ -1350,7 +1350,17 @@ proptest! {
                 let old = &before.policies[index];
                 let loss = end.policies[index].losses.iter().find(|loss| loss.turn.0 == turn);
                 prop_assert_eq!(loss.is_some(), row.compactions > old.compactions);
-                let Some(loss) = loss else { continue };
+                let Some(loss) = loss else {
+                    // A step that does not compact only adds its turn, verbatim and whole: the
+                    // replay counts on it.
+                    let mut grown = old.window.hot.clone();
+                    grown.push(row.window.hot.last().cloned().expect("the new turn is verbatim"));
+                    prop_assert_eq!(&row.window.hot, &grown);
+                    prop_assert_eq!(row.window.hot.last().map(|hot| hot.turn.0), Some(turn));
+                    prop_assert_eq!(&row.window.warm, &old.window.warm);
+                    prop_assert_eq!(&row.window.cold, &old.window.cold);
+                    continue;
+                };
                 let mut left = loss.summarized.clone();
                 left.extend(&loss.dropped);
                 left.sort();
@@ -1380,6 +1390,10 @@ proptest! {
                         || new_turn.text.contains(label.as_str()) || new_turn.speaker.contains(label.as_str());
                     let lost = named_at_peak && row.kept[fact] == agent_memory_widgets::Named::Gone;
                     prop_assert_eq!(loss.facts_lost.contains(label), lost, "{} at turn {}", label, turn);
+                    let in_a_sentence_at_peak = was == agent_memory_widgets::Named::Meaning
+                        || new_turn.text.contains(label.as_str()) || new_turn.speaker.contains(label.as_str());
+                    let bare = in_a_sentence_at_peak && row.kept[fact] == agent_memory_widgets::Named::BareTerm;
+                    prop_assert_eq!(loss.facts_bare.contains(label), bare, "{} at turn {}", label, turn);
                 }
             }
             before = now;

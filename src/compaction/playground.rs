@@ -327,11 +327,96 @@ pub enum Named {
 /// Whether `needle` occurs in `text`. A plain scan of byte windows: the texts are short, and
 /// `str::contains` with a `&str` pattern brings in the two-way searcher, several KB of wasm.
 fn has_substring(text: &str, needle: &str) -> bool {
-    needle.is_empty()
-        || text
-            .as_bytes()
-            .windows(needle.len())
-            .any(|window| window == needle.as_bytes())
+    let Some((&first, rest)) = needle.as_bytes().split_first() else {
+        return true;
+    };
+    let text = text.as_bytes();
+    text.iter().enumerate().any(|(at, &byte)| {
+        byte == first
+            && text
+                .get(at + 1..at + 1 + rest.len())
+                .is_some_and(|tail| tail == rest)
+    })
+}
+
+/// The facts a text names, as bits: fact `i` of the playground is bit `i`.
+type FactBits = u32;
+
+const _: () = assert!(MAX_FACT_TERMS <= FactBits::BITS as usize);
+
+/// Finds which of a playground's facts a text names, reading the text once for all of them: a
+/// byte is compared with the facts that start with it, and no others. The same test as
+/// [`has_substring`] per fact, which [`Named::of`] uses: the replay's answers must equal it.
+struct FactFinder<'a> {
+    facts: &'a [(String, String)],
+    // The facts that start with each byte; `empty`, those every text names.
+    starts: [FactBits; 256],
+    empty: FactBits,
+    // The length of the longest term, in bytes.
+    longest: usize,
+}
+
+impl<'a> FactFinder<'a> {
+    fn new(facts: &'a [(String, String)]) -> FactFinder<'a> {
+        let mut finder = FactFinder {
+            facts,
+            starts: [0; 256],
+            empty: 0,
+            longest: 0,
+        };
+        for (index, (_, term)) in facts.iter().enumerate() {
+            let bit = 1 << index;
+            match term.as_bytes().first() {
+                Some(&byte) => {
+                    if let Some(starts) = finder.starts.get_mut(usize::from(byte)) {
+                        *starts |= bit;
+                    }
+                }
+                None => finder.empty |= bit,
+            }
+            finder.longest = finder.longest.max(term.len());
+        }
+        finder
+    }
+
+    /// The facts `text` names.
+    fn names(&self, text: &[u8]) -> FactBits {
+        let mut found = self.empty;
+        for (at, &byte) in text.iter().enumerate() {
+            let mut candidates = self.starts.get(usize::from(byte)).copied().unwrap_or(0) & !found;
+            while candidates != 0 {
+                let index = candidates.trailing_zeros();
+                candidates &= candidates - 1;
+                let term = self
+                    .facts
+                    .get(index as usize)
+                    .map(|(_, term)| term.as_bytes());
+                if term.is_some_and(|term| text.get(at..).unwrap_or_default().starts_with(term)) {
+                    found |= 1 << index;
+                }
+            }
+        }
+        found
+    }
+
+    /// The labels of the facts in `bits`, in the playground's order.
+    fn labels(&self, bits: FactBits) -> Vec<String> {
+        let mut labels = Vec::new();
+        for (index, (label, _)) in self.facts.iter().enumerate() {
+            if bits & (1 << index) != 0 {
+                labels.push(label.clone());
+            }
+        }
+        labels
+    }
+}
+
+/// A line of a window as the replay last read it, and the facts it names: when the line has only
+/// grown since (a summary extended in place), only what it gained is read.
+struct ReadLine {
+    first: Option<TurnNumber>,
+    text: Vec<u8>,
+    names: FactBits,
 }
 
 named!(Named, "named", {
@@ -359,32 +444,6 @@ impl Named {
         } else {
             Named::Gone
         }
-    }
-
-    /// How `window` names `term`: [`Named::of`] on the window itself, each verbatim turn's text
-    /// as the window holds it (masked or whole), without building a state; and the first
-    /// verbatim turn that names it, if one does.
-    fn in_window(
-        window: &crate::Window,
-        script: &Script,
-        term: &str,
-    ) -> (Named, Option<TurnNumber>) {
-        let names = |number: TurnNumber| {
-            script.turn(number).is_some_and(|turn| {
-                let text = window.cut(number).unwrap_or(turn.text());
-                has_substring(text, term) || has_substring(turn.speaker(), term)
-            })
-        };
-        if let Some(turn) = window.verbatim().find(|&number| names(number)) {
-            return (Named::Meaning, Some(turn));
-        }
-        let lines = Named::by_rule(
-            core::iter::empty(),
-            window.warm().map(Line::text),
-            window.cold().map(Line::text),
-            term,
-        );
-        (lines, None)
     }
 
     /// How `state`'s window names `term`, by [`FACTS_RULE`].
@@ -443,9 +502,9 @@ const CUT: u8 = 4;
 /// turns and the turns of its lines (the gist's, then each WARM line's), each in order.
 fn mark(window: &crate::Window, marks: &mut [u8]) -> (Vec<TurnNumber>, Vec<TurnNumber>) {
     let mut verbatim = Vec::new();
-    for turn in window.verbatim() {
+    for (turn, cut) in window.held() {
         if let Some(mark) = marks.get_mut(turn.0 as usize) {
-            *mark |= if window.cut(turn).is_some() {
+            *mark |= if cut.is_some() {
                 VERBATIM | CUT
             } else {
                 VERBATIM
@@ -599,12 +658,23 @@ impl Playground {
             first_said: said,
             facts_from,
         };
+        let finder = FactFinder::new(&playground.facts);
+        // What each turn names, by turn number (there is no turn 0): found once, for all seven
+        // replays.
+        let mut said = Vec::with_capacity(script.len() + 1);
+        said.push((0, 0));
+        for turn in script.turns() {
+            said.push((
+                finder.names(turn.text().as_bytes()),
+                finder.names(turn.speaker().as_bytes()),
+            ));
+        }
         for info in POLICIES {
             let mut session = Session::with_policy(config, script.clone(), policy(info.id));
             if !counter.is_words() {
                 session = session.with_counter(counter.clone());
             }
-            let losses = playground.replay(&mut session);
+            let losses = playground.replay(&mut session, &finder, &said);
             // One plain loop, not two collects: each is a `Vec::from_iter` in the wasm.
             let log = session.log();
             let mut series = Vec::with_capacity(log.len());
@@ -625,84 +695,138 @@ impl Playground {
     /// Plays `session` to its end, and returns what each of its compactions took from the window
     /// ([`StepLoss`]). Only a compaction takes anything: any other step adds its turn verbatim,
     /// so between compactions the window names what it named, and what the new turns say.
-    fn replay(&self, session: &mut Session) -> Vec<StepLoss> {
-        let mut named = vec![Named::NotYetSaid; self.facts.len()];
-        // For each fact the window names in a verbatim turn, one such turn: while it stays, whole,
-        // the fact is named, and a compaction need not look for it.
-        let mut anchors: Vec<Option<TurnNumber>> = vec![None; self.facts.len()];
+    /// `said[n]` is what turn `n` names in its words, and in its speaker's name.
+    fn replay(
+        &self,
+        session: &mut Session,
+        finder: &FactFinder,
+        said: &[(FactBits, FactBits)],
+    ) -> Vec<StepLoss> {
+        let said_by = |turn: TurnNumber| said.get(turn.0 as usize).copied().unwrap_or((0, 0));
+        // The facts the window names in a sentence (a verbatim turn or a WARM line), and those it
+        // names only as a bare term in the COLD gist.
+        let (mut meaning, mut bare): (FactBits, FactBits) = (0, 0);
+        let mut read_lines: Vec<ReadLine> = Vec::new();
+        // What each verbatim turn cut short or masked names, by turn number, with the text read.
+        let mut cut_names: Vec<Option<(String, FactBits)>> = vec![None; said.len()];
         let mut losses = Vec::new();
-        // Where each turn is in the window before and after a step, by turn number: each step
-        // marks only the turns its window holds, and clears them after, so a step costs what its
-        // window holds, not what the script does.
+        // Where each turn is in the window before the step (`before`) and after a compaction
+        // (`after`), by turn number. A step that does not compact only appends its turn, so
+        // `before` is kept up to date turn by turn, and only a compaction marks a whole window:
+        // a step costs what it changes, not what the window holds.
         let size = session.script().len() + 1;
         let (mut before, mut after) = (vec![0u8; size], vec![0u8; size]);
+        let mut held = mark(session.window(), &mut before);
+        let at = |marks: &[u8], turn: TurnNumber| marks.get(turn.0 as usize).copied().unwrap_or(0);
         loop {
-            let (verbatim, lines) = mark(session.window(), &mut before);
             let Some(step) = session.add_turn() else {
                 return losses;
             };
             // The window at the peak names all it named, and what the new turn says.
-            if let Some(turn) = session.script().turn(step.turn) {
-                for (((_, term), named), anchor) in
-                    self.facts.iter().zip(&mut named).zip(&mut anchors)
-                {
-                    if anchor.is_none()
-                        && (has_substring(turn.text(), term) || has_substring(turn.speaker(), term))
-                    {
-                        *named = Named::Meaning;
-                        *anchor = Some(step.turn);
+            let (words, speaker) = said_by(step.turn);
+            meaning |= words | speaker;
+            bare &= !meaning;
+            if !step.compacted {
+                if let Some(mark) = before.get_mut(step.turn.0 as usize) {
+                    *mark |= VERBATIM;
+                }
+                held.0.push(step.turn);
+                continue;
+            }
+            let window = session.window();
+            let marked = mark(window, &mut after);
+            let mut loss = StepLoss {
+                turn: step.turn,
+                ..StepLoss::default()
+            };
+            for turn in held.0.iter().copied().chain([step.turn]) {
+                let (was, now) = (at(&before, turn), at(&after, turn));
+                if now & VERBATIM == 0 {
+                    loss.left_verbatim.push(turn);
+                    if now & IN_LINE == 0 {
+                        loss.dropped.push(turn);
+                    } else {
+                        loss.summarized.push(turn);
                     }
+                } else if now & CUT != 0 && was & CUT == 0 {
+                    loss.masked.push(turn);
                 }
             }
-            if step.compacted {
-                let window = session.window();
-                let marked = mark(window, &mut after);
-                let mut loss = StepLoss {
-                    turn: step.turn,
-                    ..StepLoss::default()
-                };
-                let at = |marks: &[u8], turn: TurnNumber| {
-                    marks.get(turn.0 as usize).copied().unwrap_or(0)
-                };
-                for turn in verbatim.iter().copied().chain([step.turn]) {
-                    let (was, now) = (at(&before, turn), at(&after, turn));
-                    if now & VERBATIM == 0 {
-                        loss.left_verbatim.push(turn);
-                        if now & IN_LINE == 0 {
-                            loss.dropped.push(turn);
-                        } else {
-                            loss.summarized.push(turn);
-                        }
-                    } else if now & CUT != 0 && was & CUT == 0 {
-                        loss.masked.push(turn);
-                    }
+            for &turn in &held.1 {
+                if at(&before, turn) & VERBATIM == 0 && at(&after, turn) == 0 {
+                    loss.summaries_dropped.push(turn);
                 }
-                for &turn in &lines {
-                    if at(&before, turn) & VERBATIM == 0 && at(&after, turn) == 0 {
-                        loss.summaries_dropped.push(turn);
-                    }
-                }
-                // (A fact no turn has said is not in the window: `Gone` here, and never lost.) A
-                // fact the peak did not name can only come back in a line the step wrote: the
-                // verbatim turns only lost text. So only the named ones need the whole window.
-                for (((label, term), named), anchor) in
-                    self.facts.iter().zip(&mut named).zip(&mut anchors)
-                {
-                    let (now, found) = Named::in_window(window, session.script(), term);
-                    *anchor = found;
-                    match (*named, now) {
-                        (Named::Meaning | Named::BareTerm, Named::Gone) => {
-                            loss.facts_lost.push(label.clone());
-                        }
-                        (Named::Meaning, Named::BareTerm) => loss.facts_bare.push(label.clone()),
-                        _ => {}
-                    }
-                    *named = now;
-                }
-                losses.push(loss);
-                clear(&mut after, &marked);
             }
-            clear(&mut before, &(verbatim, lines));
+            // What the window names after the step: each verbatim turn as it holds it (a whole
+            // turn's facts were found once, for the script), then each line, of which a line
+            // that only grew is read from where it grew.
+            let (mut now_meaning, mut now_bare): (FactBits, FactBits) = (0, 0);
+            for (turn, cut) in window.held() {
+                let (words, speaker) = said_by(turn);
+                now_meaning |= speaker
+                    | match cut {
+                        // A masked turn's stub is the same at every step: read once.
+                        Some(text) => match cut_names.get_mut(turn.0 as usize) {
+                            Some(Some((read, names))) if read.as_str() == text => *names,
+                            Some(slot) => {
+                                let names = finder.names(text.as_bytes());
+                                *slot = Some((text.to_owned(), names));
+                                names
+                            }
+                            None => finder.names(text.as_bytes()),
+                        },
+                        None => words,
+                    };
+            }
+            let mut read_now = Vec::with_capacity(read_lines.len() + 1);
+            for (is_gist, line) in window
+                .cold()
+                .map(|line| (true, line))
+                .into_iter()
+                .chain(window.warm().map(|line| (false, line)))
+            {
+                let text = line.text().as_bytes();
+                let first = line.turns().first().copied();
+                let grown = read_lines
+                    .iter()
+                    .position(|read| read.first == first && text.starts_with(&read.text));
+                let read = match grown {
+                    Some(index) => {
+                        let mut read = read_lines.swap_remove(index);
+                        // A fact that ends in the new text may start up to `longest - 1` bytes
+                        // before it.
+                        let from = read
+                            .text
+                            .len()
+                            .saturating_sub(finder.longest.saturating_sub(1));
+                        read.names |= finder.names(text.get(from..).unwrap_or_default());
+                        read.text
+                            .extend_from_slice(text.get(read.text.len()..).unwrap_or_default());
+                        read
+                    }
+                    None => ReadLine {
+                        first,
+                        text: text.to_vec(),
+                        names: finder.names(text),
+                    },
+                };
+                if is_gist {
+                    now_bare |= read.names;
+                } else {
+                    now_meaning |= read.names;
+                }
+                read_now.push(read);
+            }
+            now_bare &= !now_meaning;
+            read_lines = read_now;
+            // (A fact no turn has said is named nowhere, and never lost.)
+            loss.facts_lost = finder.labels((meaning | bare) & !(now_meaning | now_bare));
+            loss.facts_bare = finder.labels(meaning & now_bare);
+            (meaning, bare) = (now_meaning, now_bare);
+            losses.push(loss);
+            clear(&mut before, &held);
+            core::mem::swap(&mut before, &mut after);
+            held = marked;
         }
     }
 

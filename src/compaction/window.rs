@@ -201,6 +201,28 @@ impl Window {
         self.verbatim.as_slice().iter().map(|&(turn, _)| turn)
     }
 
+    /// The verbatim turns' numbers, oldest first, each with the text that stands for it if it was
+    /// cut short or masked ([`Window::cut`]): both in one pass, without a search per turn.
+    ///
+    /// ```
+    /// use agent_memory_widgets::{Tokens, TurnNumber, Window};
+    ///
+    /// let mut window = Window::default();
+    /// window.push_verbatim(TurnNumber(3), Tokens(12));
+    /// window.push_verbatim(TurnNumber(4), Tokens(9));
+    /// window.replace_verbatim(TurnNumber(3), "[tool output omitted]".into());
+    /// let held: Vec<_> = window.held().collect();
+    /// assert_eq!(held, [(TurnNumber(3), Some("[tool output omitted]")), (TurnNumber(4), None)]);
+    /// ```
+    pub fn held(&self) -> impl Iterator<Item = (TurnNumber, Option<&str>)> + '_ {
+        // Both are ascending by turn, and every cut turn is verbatim: one walk over each.
+        let mut cuts = self.cuts.as_slice().iter().peekable();
+        self.verbatim().map(move |turn| {
+            let cut = cuts.next_if(|(number, _)| *number == turn);
+            (turn, cut.map(|(_, text)| text.as_str()))
+        })
+    }
+
     /// Appends a verbatim turn.
     pub fn push_verbatim(&mut self, turn: TurnNumber, tokens: Tokens) {
         self.verbatim.push_back((turn, tokens));
