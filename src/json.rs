@@ -379,25 +379,26 @@ impl Reader<'_> {
     }
 
     /// A number as JSON writes it: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`. Its value
-    /// is built from its digits: exact while whole and below 2^53.
+    /// is built from its first [`MANTISSA_DIGITS`] digits and a power of ten: exact while whole
+    /// and below 2^53, never NaN (too large is infinite, too small 0).
     fn number(&mut self) -> Result<Json, SyntaxError> {
         let negative = self.peek() == Some(b'-');
         if negative {
             self.at += 1;
         }
-        let mut value = 0.0;
+        let mut mantissa = Mantissa::default();
         match self.peek() {
             Some(b'0') => self.at += 1,
-            Some(b'1'..=b'9') => value = self.digits(0.0).0,
+            Some(b'1'..=b'9') => {
+                self.digits(|digit| mantissa.push(digit, 1));
+            }
             _ => return self.fail("a number with no digits"),
         }
         if self.peek() == Some(b'.') {
             self.at += 1;
-            let (fraction, count) = self.digits(0.0);
-            if count == 0 {
+            if self.digits(|digit| mantissa.push(digit, 0)) == 0 {
                 return self.fail("a number with no digits after its point");
             }
-            value += fraction * power_of_ten(-(count.min(400) as i32));
         }
         if matches!(self.peek(), Some(b'e' | b'E')) {
             self.at += 1;
@@ -405,41 +406,88 @@ impl Reader<'_> {
             if matches!(self.peek(), Some(b'+' | b'-')) {
                 self.at += 1;
             }
-            let (exponent, count) = self.digits(0.0);
+            let mut exponent: i32 = 0;
+            let count = self.digits(|digit| {
+                exponent = (exponent * 10 + i32::from(digit)).min(MAX_EXPONENT);
+            });
             if count == 0 {
                 return self.fail("a number with no digits in its exponent");
             }
-            let exponent = exponent.min(400.0) as i32;
-            value *= power_of_ten(if minus { -exponent } else { exponent });
+            mantissa.exponent += if minus { -exponent } else { exponent };
         }
+        let value = mantissa.value();
         Ok(Json::Number(if negative { -value } else { value }))
     }
 
-    /// The decimal digits from here, as a value (after `start`) and a count.
-    fn digits(&mut self, start: f64) -> (f64, usize) {
-        let mut value = start;
+    /// Reads the decimal digits from here, each given to `each`, and returns how many.
+    fn digits(&mut self, mut each: impl FnMut(u8)) -> usize {
         let mut count = 0;
         while let Some(digit @ b'0'..=b'9') = self.peek() {
-            value = value * 10.0 + f64::from(digit - b'0');
+            each(digit - b'0');
             count += 1;
             self.at += 1;
         }
-        (value, count)
+        count
     }
 }
 
-/// 10^exponent by repeated multiplication (no `powi`, which `core` lacks); `exponent` is
-/// within ±400, where the result is 0, finite or infinite as f64 has it.
+/// The digits of a number that count toward its value: more than f64 holds (17) and below
+/// 10^19, so that their sum stays exact in `u64`.
+const MANTISSA_DIGITS: u32 = 19;
+
+/// A bound on a written exponent: past it every f64 is 0 or infinite.
+const MAX_EXPONENT: i32 = 1_000;
+
+/// A number's first digits as a whole number, and the power of ten that scales it.
+#[derive(Default)]
+struct Mantissa {
+    digits: u64,
+    count: u32,
+    exponent: i32,
+}
+
+impl Mantissa {
+    /// Adds a digit: of the whole part (`whole` 1), or of the fraction (0). A digit past the
+    /// first [`MANTISSA_DIGITS`] is dropped, and a whole one scales the rest by ten.
+    fn push(&mut self, digit: u8, whole: i32) {
+        if self.digits == 0 && digit == 0 {
+            // A leading zero of the fraction only scales what follows.
+            self.exponent -= 1 - whole;
+        } else if self.count < MANTISSA_DIGITS {
+            self.digits = self.digits * 10 + u64::from(digit);
+            self.count += 1;
+            self.exponent -= 1 - whole;
+        } else {
+            self.exponent = (self.exponent + whole).min(MAX_EXPONENT);
+        }
+    }
+
+    /// digits × 10^exponent, with one rounding for an exponent up to 22.
+    fn value(&self) -> f64 {
+        let digits = self.digits as f64;
+        if self.digits == 0 {
+            return 0.0;
+        }
+        let power = power_of_ten(self.exponent.clamp(-2 * MAX_EXPONENT, MAX_EXPONENT));
+        if self.exponent < 0 {
+            digits / power
+        } else {
+            digits * power
+        }
+    }
+}
+
+/// 10^|exponent| by repeated multiplication (no `powi`, which `core` lacks): exact up to 10^22,
+/// infinite past 10^308.
 fn power_of_ten(exponent: i32) -> f64 {
-    let mut power = 1.0;
+    let mut power: f64 = 1.0;
     for _ in 0..exponent.unsigned_abs() {
         power *= 10.0;
+        if power.is_infinite() {
+            break;
+        }
     }
-    if exponent < 0 {
-        1.0 / power
-    } else {
-        power
-    }
+    power
 }
 
 #[cfg(test)]
@@ -469,6 +517,28 @@ mod tests {
             Some(&Json::String("c".into()))
         );
         assert_eq!(object.get("z"), None);
+    }
+
+    #[test]
+    fn numbers_too_large_are_infinite_too_small_zero_and_never_nan() {
+        let value = |text: &str| match read(text) {
+            Json::Number(value) => value,
+            other => panic!("{text}: {other:?}"),
+        };
+        assert_eq!(value("0e400"), 0.0);
+        assert_eq!(value("0.0e-400"), 0.0);
+        assert_eq!(value("1e400"), f64::INFINITY);
+        assert_eq!(value("-1e400"), f64::NEG_INFINITY);
+        assert_eq!(value("1e-400"), 0.0);
+        assert_eq!(value(&format!("1{}", "0".repeat(400))), f64::INFINITY);
+        assert_eq!(value(&format!("1{}e-400", "0".repeat(400))), 1.0);
+        // Past 10^22 a power of ten is rounded itself: within an ulp or two, not exact.
+        let tiny = value(&format!("0.{}1", "0".repeat(24)));
+        assert!((tiny - 1e-25).abs() < 1e-40, "{tiny}");
+        let third = value(&format!("0.{}", "3".repeat(400)));
+        assert!((third - 1.0 / 3.0).abs() < 1e-15, "{third}");
+        assert_eq!(value("12345678901234567890123"), 1.2345678901234568e22);
+        assert_eq!(value("9007199254740993"), 9007199254740992.0);
     }
 
     #[test]
@@ -531,6 +601,21 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn numbers_read_as_serde_json_reads_them(digits in 0u64..(1 << 53), point in 0usize..17, exponent in -5i32..=5) {
+            let mut text = digits.to_string();
+            if point > 0 && point < text.len() {
+                text.insert(point, '.');
+            }
+            let text = format!("{text}e{exponent}");
+            let theirs: f64 = serde_json::from_str(&text).unwrap();
+            let ours = match parse(&text) {
+                Ok(Json::Number(value)) => value,
+                other => panic!("{text}: {other:?}"),
+            };
+            proptest::prop_assert_eq!(ours, theirs, "{}", text);
+        }
+
         #[test]
         fn it_reads_what_serde_json_reads(text in "[\\[\\]{}\",:0-9a-z\\\\. eE+-]{0,24}") {
             // serde_json refuses a lone surrogate, which this reader reads as U+FFFD.

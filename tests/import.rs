@@ -204,8 +204,8 @@ fn a_bad_line_or_field_is_named_and_nothing_is_imported() {
             "line 12: payload.info.last_token_usage.output_tokens must be a whole number of tokens from 0 to 4294967295, got -54",
         ),
         (
-            change(&openai, "\"role\": \"tool\"", "\"role\": \"function\"", 1),
-            "messages[3].role: unknown role \"function\"; use user, assistant, tool, system or developer",
+            change(&openai, "\"role\": \"tool\"", "\"role\": \"robot\"", 1),
+            "messages[3].role: unknown role \"robot\"; use user, assistant, tool, system or developer",
         ),
         (
             change(&openai, "\"name\": \"issue_refund\"", "\"name\": 7", 1),

@@ -24,7 +24,8 @@ pub enum Format {
     /// and Anthropic's APIs both write.
     ChatMessages,
     /// OpenAI Chat Completions messages: an assistant's `tool_calls` (their `function.name`
-    /// and `function.arguments`) and `role: "tool"` results.
+    /// and `function.arguments`, or a custom tool's `custom.name` and `custom.input`) and
+    /// `role: "tool"` results; the older `function_call` and `role: "function"` too.
     OpenAiChat,
     /// Anthropic Messages: `content` blocks of `text`, `tool_use` and `tool_result`.
     AnthropicMessages,
@@ -32,7 +33,8 @@ pub enum Format {
     /// `{ type: "user" | "assistant", message, … }`, the message as Anthropic's API has it.
     ClaudeCode,
     /// A Codex CLI session file (`~/.codex/sessions/…/rollout-….jsonl`): one
-    /// `{ timestamp, type, payload }` a line (codex-rs/protocol, `RolloutLine`).
+    /// `{ timestamp, type, payload }` a line (codex-rs/protocol, `RolloutLine`); older files
+    /// have the response items bare, one a line.
     Codex,
 }
 
@@ -192,6 +194,8 @@ fn read_request(value: Json) -> Result<Imported, Error> {
                 .position(|(key, _)| key == "system")
                 .map(|at| fields.swap_remove(at).1);
             if let Some(system) = system {
+                // A system prompt beside the messages is Anthropic's (OpenAI's is a message).
+                seen.anthropic = true;
                 let content = content("system", &system, &mut seen)?;
                 messages.push(ChatMessage {
                     role: "system".into(),
@@ -291,7 +295,13 @@ fn chat_message(place: &str, value: &Json, seen: &mut Seen) -> Result<ChatMessag
             )))
         }
     };
-    seen.openai |= role == "tool";
+    // `function`: a function's result, as OpenAI's API wrote one before `tool`.
+    seen.openai |= role == "tool" || role == "function";
+    let role = if role == "function" {
+        "tool".into()
+    } else {
+        role
+    };
     let mut message = ChatMessage {
         content: match value.get("content") {
             Some(content_value) => content(&text!(place, ".content"), content_value, seen)?,
@@ -306,14 +316,15 @@ fn chat_message(place: &str, value: &Json, seen: &mut Seen) -> Result<ChatMessag
             seen.openai = true;
             for (index, call) in calls.iter().enumerate() {
                 let at = text!(place, ".tool_calls[", index, "]");
-                let function = call.get("function").unwrap_or(call);
-                let name = string(&at, "function.name", function.get("name"))?;
-                let input = match function.get("arguments") {
-                    Some(Json::String(arguments)) => arguments.clone(),
-                    Some(other) if !other.is_null() => compact(other),
-                    _ => String::new(),
+                // A function's call, or a custom tool's (`type: "custom"`, its text as `input`).
+                let (field, function) = match (call.get("function"), call.get("custom")) {
+                    (Some(function), _) => ("function", function),
+                    (None, Some(custom)) => ("custom", custom),
+                    (None, None) => ("function", call),
                 };
-                message.content.push(Content::ToolCall { name, input });
+                message
+                    .content
+                    .push(tool_call(&text!(at, ".", field), function)?);
             }
         }
         Some(other) if !other.is_null() => {
@@ -321,7 +332,32 @@ fn chat_message(place: &str, value: &Json, seen: &mut Seen) -> Result<ChatMessag
         }
         _ => {}
     }
+    // The one call of OpenAI's API before `tool_calls`.
+    match value.get("function_call") {
+        Some(call @ Json::Object(_)) => {
+            seen.openai = true;
+            message
+                .content
+                .push(tool_call(&text!(place, ".function_call"), call)?);
+        }
+        Some(other) if !other.is_null() => {
+            return Err(wrong(place, "function_call", "an object", other))
+        }
+        _ => {}
+    }
     Ok(message)
+}
+
+/// A tool call at `place`: `{ name, arguments }` (a function's, its arguments as JSON text or a
+/// value) or `{ name, input }` (a custom tool's text).
+fn tool_call(place: &str, call: &Json) -> Result<Content, Error> {
+    let name = string(place, "name", call.get("name"))?;
+    let input = match call.get("arguments").or_else(|| call.get("input")) {
+        Some(Json::String(input)) => input.clone(),
+        Some(other) if !other.is_null() => compact(other),
+        _ => String::new(),
+    };
+    Ok(Content::ToolCall { name, input })
 }
 
 /// A message's `content` at `place`: a string, or a list of blocks (`text`, `tool_use`,
@@ -473,12 +509,15 @@ fn read_log(text: &str) -> Result<Imported, Error> {
     }
     let codex = events.iter().find_map(|(_, event)| {
         let kind = event.get("type").and_then(Json::as_str);
-        if event.get("payload").is_some() {
-            Some(true)
-        } else if matches!(kind, Some("user" | "assistant")) && event.get("message").is_some() {
-            Some(false)
-        } else {
-            None
+        let message = event.get("message").is_some();
+        match kind {
+            _ if event.get("payload").is_some() => Some(true),
+            Some("user" | "assistant") if message => Some(false),
+            // An older Codex file's bare response items.
+            Some("message") if event.get("role").is_some() => Some(true),
+            Some("function_call" | "function_call_output" | "custom_tool_call")
+            | Some("custom_tool_call_output" | "local_shell_call") => Some(true),
+            _ => None,
         }
     });
     match codex {
@@ -492,13 +531,40 @@ fn read_log(text: &str) -> Result<Imported, Error> {
     }
 }
 
+/// A session log's messages, each with the line it starts on: an error in one names that line.
+#[derive(Default)]
+struct LogMessages {
+    messages: Vec<ChatMessage>,
+    lines: Vec<usize>,
+}
+
+impl LogMessages {
+    /// Adds `message`, read from line `line`.
+    fn push(&mut self, message: ChatMessage, line: usize) {
+        self.messages.push(message);
+        self.lines.push(line);
+    }
+
+    /// The message read last, which a following line may add to.
+    fn last_mut(&mut self) -> Option<&mut ChatMessage> {
+        self.messages.last_mut()
+    }
+
+    /// The messages as turns ([`import_named`]); an error names `line N: field`.
+    fn into_turns(self, field: &str) -> Result<Vec<TurnSpec>, Error> {
+        let LogMessages { messages, lines } = self;
+        import_named(messages, &|index| {
+            text!("line ", lines.get(index).copied().unwrap_or(0), ": ", field)
+        })
+    }
+}
+
 /// Claude Code: `user` and `assistant` events carry a message as Anthropic's API has it; the
 /// lines of one assistant reply (one content block each, the same `message.id`) are one
 /// message, with the reply's last `usage`. Other events (`summary`, `system`,
 /// `file-history-snapshot`) and a subagent's messages (`isSidechain: true`) are passed over.
 fn read_claude_code(events: Vec<(usize, Json)>) -> Result<Imported, Error> {
-    let mut messages: Vec<ChatMessage> = Vec::new();
-    let mut lines_of = Vec::new();
+    let mut messages = LogMessages::default();
     let mut last_id: Option<String> = None;
     let mut skipped = 0;
     let mut seen = Seen::default();
@@ -506,11 +572,17 @@ fn read_claude_code(events: Vec<(usize, Json)>) -> Result<Imported, Error> {
         let place = text!("line ", line);
         let kind = match event.get("type") {
             Some(Json::String(kind)) => kind.as_str(),
-            Some(other) => return Err(wrong(&place, "type", "a string", other)),
+            Some(other) => {
+                return Err(bad(text!(
+                    place,
+                    ": type: must be a string, got ",
+                    other.type_name()
+                )))
+            }
             None => {
                 return Err(bad(text!(
                     place,
-                    ".type: missing; a Claude Code line has a type"
+                    ": type: missing; a Claude Code line has a type"
                 )))
             }
         };
@@ -546,19 +618,10 @@ fn read_claude_code(events: Vec<(usize, Json)>) -> Result<Imported, Error> {
                     previous.usage = read.usage;
                 }
             }
-            _ => {
-                messages.push(read);
-                lines_of.push(line);
-            }
+            _ => messages.push(read, line),
         }
     }
-    let turns = import_named(messages, &|index| {
-        text!(
-            "line ",
-            lines_of.get(index).copied().unwrap_or(0),
-            ": message"
-        )
-    })?;
+    let turns = messages.into_turns("message")?;
     Ok(Imported {
         format: Format::ClaudeCode,
         turns,
@@ -574,8 +637,7 @@ fn read_claude_code(events: Vec<(usize, Json)>) -> Result<Imported, Error> {
 /// `turn_context`, other events, reasoning) are passed over. Files from before Codex wrapped
 /// items in `payload` have the items bare, one a line, and read the same.
 fn read_codex(events: Vec<(usize, Json)>) -> Result<Imported, Error> {
-    let mut messages: Vec<ChatMessage> = Vec::new();
-    let mut lines_of = Vec::new();
+    let mut messages = LogMessages::default();
     let mut skipped = 0;
     let mut seen = Seen::default();
     let mut replying = false; // the last message is the assistant's and may grow
@@ -587,7 +649,10 @@ fn read_codex(events: Vec<(usize, Json)>) -> Result<Imported, Error> {
         ) {
             (Some(kind), Some(payload)) => (kind, payload),
             (_, Some(_)) => {
-                return Err(bad(text!(place, ".type: missing; a Codex line has a type")))
+                return Err(bad(text!(
+                    place,
+                    ": type: missing; a Codex line has a type"
+                )))
             }
             (Some(_), None) => ("response_item", &event), // an older file's bare item
             (None, None) => {
@@ -633,20 +698,11 @@ fn read_codex(events: Vec<(usize, Json)>) -> Result<Imported, Error> {
         let assistant = item.role == "assistant" && kind == "response_item";
         match messages.last_mut() {
             Some(reply) if assistant && replying => reply.content.extend(item.content),
-            _ => {
-                messages.push(item);
-                lines_of.push(line);
-            }
+            _ => messages.push(item, line),
         }
         replying = assistant;
     }
-    let turns = import_named(messages, &|index| {
-        text!(
-            "line ",
-            lines_of.get(index).copied().unwrap_or(0),
-            ": payload"
-        )
-    })?;
+    let turns = messages.into_turns("payload")?;
     Ok(Imported {
         format: Format::Codex,
         turns,
@@ -758,12 +814,51 @@ mod tests {
     }
 
     #[test]
+    fn openai_s_older_function_calls_and_custom_tool_calls_are_read_too() {
+        let read = import_conversation(
+            r#"[
+              {"role": "user", "content": "Where is ORD-7?"},
+              {"role": "assistant", "content": null, "function_call": {"name": "track", "arguments": "{\"order\":\"ORD-7\"}"}},
+              {"role": "function", "name": "track", "content": "in Lisbon"},
+              {"role": "assistant", "content": null, "tool_calls": [{"id": "c2", "type": "custom", "custom": {"name": "note", "input": "ORD-7 tracked"}}]}
+            ]"#,
+        )
+        .unwrap();
+        assert_eq!(read.format, Format::OpenAiChat);
+        let texts: Vec<_> = read
+            .turns
+            .iter()
+            .map(|turn| turn.text.as_deref().unwrap())
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "Where is ORD-7?",
+                r#"track({"order":"ORD-7"})"#,
+                "in Lisbon",
+                "note(ORD-7 tracked)"
+            ]
+        );
+        assert_eq!(read.turns[2].kind.as_deref(), Some("tool"));
+        let error = import_conversation(
+            r#"[{"role": "assistant", "tool_calls": [{"type": "custom", "custom": {"input": "x"}}]}]"#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.message(),
+            "messages[0].tool_calls[0].custom.name: missing"
+        );
+    }
+
+    #[test]
     fn an_anthropic_request_s_system_prompt_is_a_turn() {
         let read = import_conversation(
             r#"{"system": [{"type": "text", "text": "Refunds need a receipt."}], "messages": [{"role": "user", "content": "ok"}]}"#,
         )
         .unwrap();
         assert_eq!(kinds(&read), [("system", "decision"), ("user", "decision")]);
+        // A system prompt beside the messages is Anthropic's alone, whatever else they hold.
+        assert_eq!(read.format, Format::AnthropicMessages);
         let error = import_conversation(r#"{"system": 5, "messages": []}"#).unwrap_err();
         assert_eq!(
             error.message(),
@@ -837,6 +932,28 @@ mod tests {
     }
 
     #[test]
+    fn an_older_codex_file_with_bare_items_is_codex_s() {
+        let log = [
+            r#"{"id":"s","timestamp":"t","instructions":null}"#,
+            r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"List the files?"}]}"#,
+            r#"{"record_type":"state"}"#,
+            r#"{"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"c1"}"#,
+            r#"{"type":"function_call_output","call_id":"c1","output":"Cargo.toml"}"#,
+        ]
+        .join("\n");
+        let read = import_conversation(&log).unwrap();
+        assert_eq!((read.format, read.skipped), (Format::Codex, 2));
+        assert_eq!(
+            kinds(&read),
+            [
+                ("user", "question"),
+                ("assistant", "decision"),
+                ("tool", "tool")
+            ]
+        );
+    }
+
+    #[test]
     fn each_error_names_its_line_and_field() {
         for (log, message) in [
             (
@@ -862,6 +979,18 @@ mod tests {
             (
                 "{\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"robot\",\"content\":[]}}",
                 "line 1: payload.role: unknown role \"robot\"; use user, assistant, tool, system or developer",
+            ),
+            (
+                "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"a\"}}\n{\"message\":{}}",
+                "line 2: type: missing; a Claude Code line has a type",
+            ),
+            (
+                "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"a\"}}\n{\"type\":1}",
+                "line 2: type: must be a string, got a number",
+            ),
+            (
+                "{\"type\":\"compacted\",\"payload\":{\"message\":\"a\"}}\n{\"payload\":{}}",
+                "line 2: type: missing; a Codex line has a type",
             ),
             ("{\"a\":1}\n{\"b\":2}", "line 1: a session log needs a line of Claude Code's ({\"type\": \"user\", \"message\": …}) or of Codex's ({\"type\": \"response_item\", \"payload\": …})"),
             ("[{\"role\":\"user\",\"content\":5}]", "messages[0].content: must be a string or a list of content blocks, got a number"),
