@@ -83,6 +83,13 @@ export interface ImportedConversation {
   format: "lines" | "chat-messages" | "openai-chat" | "anthropic-messages" | "claude-code" | "codex";
   formatName: string; turns: TurnSpec[]; skipped: number;
 }
+/** A framework's compaction trigger for one context window (`frameworkTriggers`), cited: the
+ * share of the window at which it compacts, and that share as the playground's `compactAt`;
+ * both `null` where it has no default trigger. `scaled`: the share depends on the window. */
+export interface FrameworkTrigger {
+  framework: string; setting: string; source: string; url: string; window: number;
+  share: number | null; compactAt: number | null; scaled: boolean;
+}
 /** What one `addTurn()` did. Turn lists hold turn numbers, counting from 1. */
 export interface Step {
   turn: number; tokensBefore: number; peakTokens: number; tokensAfter: number;
@@ -268,6 +275,25 @@ pub fn import_conversation(text: &JsString) -> Result<JsValue, JsError> {
         turns: read.turns,
         skipped: read.skipped,
     })
+}
+
+/// Every framework's real compaction trigger (`FRAMEWORK_SETTINGS`) for a context window of
+/// `window` tokens (200,000 when left out), the model's largest output being `maxOutput` tokens
+/// (64,000 when left out; only Claude Code's formula reads it), cited, each with its share of
+/// the window and that share as `compactAt`. Throws an `Error` for a window that is not a whole
+/// number from 1,000 to 100,000,000, or an output larger than the window.
+#[cfg(all(feature = "element-playground", feature = "with-config"))]
+#[wasm_bindgen(js_name = frameworkTriggers, unchecked_return_type = "FrameworkTrigger[]")]
+pub fn framework_triggers(
+    window: Option<f64>,
+    max_output: Option<f64>,
+) -> Result<JsValue, JsError> {
+    let triggers = crate::framework_triggers(
+        window.unwrap_or(f64::from(crate::REFERENCE_WINDOW)),
+        max_output.unwrap_or(f64::from(crate::REFERENCE_MAX_OUTPUT)),
+    )
+    .map_err(js_error)?;
+    to_js(&triggers)
 }
 
 /// What `importConversation` returns.

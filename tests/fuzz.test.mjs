@@ -194,6 +194,10 @@ function operation(r) {
   if (roll === 4 && cls !== "FactStore" && cls !== "ForgettingPlayground") {
     return { slot, cls, call: "import", args: [r.chance(0.8) ? ["string", conversation(r)] : wildValue(r)] };
   }
+  if (roll === 5 && cls === "Playground") {
+    const window = () => (r.chance(0.7) ? ["number", r.pick([128000, 200000, 1000000, 999, 0, 1e9, 2.5e5 + 0.5])] : wildValue(r));
+    return { slot, cls, call: "triggers", args: r.chance(0.3) ? [] : [window(), window()] };
+  }
   const [call, arity = 0] = r.pick(METHODS[cls]);
   const args = Array.from({ length: arity }, () => {
     if (r.chance(0.7)) return ["number", call === "chart" ? r.pick([12, 0.25, 1, 6, 0]) : r.int(13) / (r.chance(0.3) ? 2 : 1)];
@@ -230,6 +234,7 @@ function conversation(r) {
 
 function describe(op) {
   if (op.call === "import") return `${op.cls.toLowerCase()}${op.slot} = ${op.cls}.withConfig({ script: importConversation(${show(op.args[0])}).turns });`;
+  if (op.call === "triggers") return `frameworkTriggers(${op.args.map(show).join(", ")});`;
   const target = `${op.cls.toLowerCase()}${op.slot}`;
   if (op.call === "new") return `${target} = new ${op.cls}();`;
   if (op.call === "withConfig") return `${target} = ${op.cls}.${op.call}(${op.args.map(show).join(", ")});`;
@@ -306,12 +311,13 @@ function checkComparison(state) {
 class Failure extends Error {}
 
 /**
- * Whether `lib` exports what `op` calls: its class, and `withConfig` and `importConversation`
- * in the cores that have them (www/cores.js).
+ * Whether `lib` exports what `op` calls: its class, and `withConfig`, `importConversation` and
+ * `frameworkTriggers` in the cores that have them (www/cores.js).
  */
 const exports = (lib, op) => typeof lib[op.cls] === "function"
   && (op.call !== "withConfig" || typeof lib[op.cls].withConfig === "function")
-  && (op.call !== "import" || typeof lib.importConversation === "function");
+  && (op.call !== "import" || typeof lib.importConversation === "function")
+  && (op.call !== "triggers" || typeof lib.frameworkTriggers === "function");
 
 /**
  * Runs `ops` on `lib`; returns counts, or throws a Failure naming the operation. Each call's
@@ -348,6 +354,13 @@ function run(lib, ops, counts = { returned: 0, error: 0 }, outcomes = null) {
           slots[op.slot] = made;
           counts.returned++;
           outcomes?.push("made");
+          continue;
+        }
+        if (op.call === "triggers") {
+          const triggers = lib.frameworkTriggers(...op.args.map(build));
+          checkValues(triggers, "frameworkTriggers()");
+          counts.returned++;
+          outcomes?.push(JSON.stringify(triggers));
           continue;
         }
         const target = slots[op.slot] ?? (slots[op.slot] = new lib[op.cls]());
@@ -450,6 +463,8 @@ test("every core's classes have the full core's methods, and withConfig exactly 
       assert.equal(typeof lib[name].withConfig === "function", features.includes("with-config"), `${core}: ${name}.withConfig`);
     }
     assert.equal(typeof lib.importConversation === "function", features.includes("import"), `${core}: importConversation`);
+    const triggers = features.includes("with-config") && features.includes("element-playground");
+    assert.equal(typeof lib.frameworkTriggers === "function", triggers, `${core}: frameworkTriggers`);
   }
 });
 

@@ -3,8 +3,8 @@
 //! and properties over random scripts.
 
 use agent_memory_widgets::{
-    policy, window_text, ErrorKind, Named, Playground, Script, Session, SessionConfig,
-    SessionOptions, SessionState, TurnSpec, FRAMEWORK_SETTINGS, KEY_FACTS, POLICIES,
+    framework_triggers, policy, window_text, ErrorKind, Named, Playground, Script, Session,
+    SessionConfig, SessionOptions, SessionState, TurnSpec, FRAMEWORK_SETTINGS, KEY_FACTS, POLICIES,
     REFERENCE_WINDOW,
 };
 use agent_memory_widgets::{Tokens, TurnNumber};
@@ -874,6 +874,35 @@ fn settings_section() -> String {
 #[test]
 fn the_readme_settings_table_is_generated_from_the_core() {
     common::readme_section("settings", &settings_section(), "playground");
+}
+
+/// The page's list of the same settings: one item a framework, narrow enough for a phone.
+fn page_settings_section() -> String {
+    let escape = |text: &str| {
+        text.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let mut out = String::from("    <ul class=\"settings\">\n");
+    for trigger in framework_triggers(REFERENCE_WINDOW.into(), MAX_OUTPUT.into()).unwrap() {
+        let at = match trigger.compact_at {
+            Some(at) => format!("compact at {at}%"),
+            None => "no default trigger".to_owned(),
+        };
+        out += &format!(
+            "      <li><a href=\"{}\">{}</a>: <strong>{at}</strong>. {} <small>({})</small></li>\n",
+            trigger.url,
+            escape(trigger.framework),
+            escape(trigger.setting),
+            escape(trigger.source)
+        );
+    }
+    out + "    </ul>\n    "
+}
+
+#[test]
+fn the_page_settings_list_is_generated_from_the_core() {
+    common::page_section("settings", &page_settings_section(), "playground");
 }
 
 fn arb_script() -> impl Strategy<Value = Script> {

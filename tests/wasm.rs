@@ -829,3 +829,33 @@ fn the_tokens_option_counts_as_words_or_estimate_and_names_itself_when_wrong() {
         assert_eq!(message(import(text).err().unwrap()), expect, "{text}");
     }
 }
+
+#[wasm_bindgen_test]
+fn framework_triggers_read_in_the_browser_as_natively_and_a_bad_window_is_an_error() {
+    use agent_memory_widgets::wasm::framework_triggers;
+    for (window, output) in [
+        (None, None),
+        (Some(1_000_000.0), None),
+        (Some(128_000.0), Some(8_000.0)),
+    ] {
+        let js = framework_triggers(window, output).unwrap();
+        let native = agent_memory_widgets::framework_triggers(
+            window.unwrap_or(200_000.0),
+            output.unwrap_or(64_000.0),
+        )
+        .unwrap();
+        assert_identical(&js, &by_serde_wasm_bindgen(&native), "frameworkTriggers");
+    }
+    assert_eq!(
+        message(framework_triggers(Some(f64::NAN), None).err().unwrap()),
+        "window must be a whole number of at least 1000, got NaN"
+    );
+    assert_eq!(
+        message(
+            framework_triggers(Some(200_000.0), Some(300_000.0))
+                .err()
+                .unwrap()
+        ),
+        "maxOutput must be a whole number of at most 200000, got 300000"
+    );
+}

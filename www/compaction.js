@@ -26,7 +26,7 @@ import { OPENING } from "./opening.js";
  * @attr {number} [turn=0] - Opens after this many turns.
  * @attr {"refund-desk" | "airline"} [session="refund-desk"] - The built-in session played: the
  *   invented refund desk, or a real one, τ-bench's airline task 26 (at a budget of 250 unless
- *   `budget` is set).
+ *   `budget` is set). A `src` file is played in its place.
  * @attr {string} scenario - `#id` of a `<script type="application/json">` holding
  *   `{ "script": [turns] }`, played instead of the refund desk.
  * @attr {string} src - URL of a conversation file on the page's own origin (`Speaker: text`

@@ -41,17 +41,16 @@ export const WithConversation = (Base) => class extends Base {
 
   /**
    * Reads the conversation file the `src` attribute names (own.js: this page's origin only) and
-   * makes it the element's conversation. Returns the error to show, if any; the element then
-   * plays the refund desk (or its `scenario`).
+   * makes it the element's conversation; without one, loads the built-in session `session`
+   * names. Returns the error to show, if any; the element then plays the refund desk (or its
+   * `scenario`).
    */
   async loadSource() {
-    const session = this.getAttribute("session");
-    if (namesSession(this)) {
-      const problem = await this.loadSession(session);
-      if (problem) return problem;
-    }
     const src = this.getAttribute("src");
-    if (!src || !this.constructor.observedAttributes.includes("src")) return null;
+    if (!src || !this.constructor.observedAttributes.includes("src")) {
+      // A `src` file plays in place of a built-in session: only without one is it loaded.
+      return namesSession(this) ? this.loadSession(this.getAttribute("session")) : null;
+    }
     try {
       await (await (this.ownModule ?? import("./own.js"))).loadSource(this, src);
       return null;

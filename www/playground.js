@@ -163,7 +163,7 @@ function triggerNote(state) {
  * @attr {number} [turn=0] - Opens after this many turns.
  * @attr {"refund-desk" | "airline"} [session="refund-desk"] - The built-in session played: the
  *   invented refund desk, or a real one, τ-bench's airline task 26 (at a budget of 250 unless
- *   `budget` is set).
+ *   `budget` is set). A `src` file is played in its place.
  * @attr {number} compact-at - Compact at this percent of the budget (1 to 100), every policy with
  *   a token trigger; by default each policy's own.
  * @attr {string} scenario - `#id` of a `<script type="application/json">` holding

@@ -42,6 +42,11 @@ export function buildKnobs(el) {
   }, "Seed values restored");
   el.knobs.append(h("div", { className: "knob-row" }, ...inputs,
     h("button", { type: "button", className: "quiet", on: { click: restore } }, "Seed values")), ...notes);
+  // The playground's list of real agents' triggers: its own chunk, which only it loads.
+  if (el.knobSpec.some(([attribute]) => attribute === "compact-at")) {
+    import("./triggers.js").then(({ buildTriggers }) => el.knobs.append(buildTriggers(el)),
+      (error) => el.fail(new Error(`The list of real agents' triggers could not load its code: ${error?.message ?? error}`)));
+  }
   el.syncKnobs();
 }
 
@@ -50,12 +55,16 @@ export function buildKnobs(el) {
  * that `loads` (the session) loads what its value names first, and then starts from turn 0 with
  * it, in place of a conversation of the reader's.
  */
-async function applyKnob(el, input) {
+export async function applyKnob(el, input) {
   const { attribute, label } = input.dataset;
   const loads = "loads" in input.dataset;
   const message = el.knobs.querySelector(`#${input.id}-error`);
   const raw = input.value.trim();
+  // A later value of the same knob overtakes this one while its session loads.
+  const versions = (el.knobVersions ??= {});
+  const version = (versions[attribute] = (versions[attribute] ?? 0) + 1);
   const loaded = loads ? await el.loadSession(raw) : null;
+  if (version !== versions[attribute]) return;
   const error = loaded ? loaded.message : await el.reconfigure(() => {
     if (raw === "") el.removeAttribute(attribute);
     else el.setAttribute(attribute, raw);

@@ -530,7 +530,7 @@ export class MemoryWidget extends HTMLElement {
 
   /** Shows each knob's value in force, its attribute's or the seed's, unless it has focus. */
   syncKnobs() {
-    for (const input of this.knobs.querySelectorAll("input, select")) {
+    for (const input of this.knobs.querySelectorAll("[data-attribute]")) {
       if (input.matches(":focus")) continue;
       const { attribute } = input.dataset;
       input.value = this.getAttribute(attribute) ?? String(this.knobDefault?.(attribute) ?? this.seedValues[attribute]);

@@ -36,7 +36,10 @@ pub use playground::{
 pub use policy::{ClonePolicy, Compaction, CompactionPolicy, HotWarmCold, GIST_TERMS};
 pub use saved::{SavedSession, SavedTurn};
 pub use script::{Kind, Script, Turn, TurnSpec};
-pub use settings::{FrameworkSetting, Trigger, FRAMEWORK_SETTINGS, REFERENCE_WINDOW};
+pub use settings::{
+    framework_triggers, FrameworkSetting, Trigger, TriggerAt, FRAMEWORK_SETTINGS, MAX_WINDOW,
+    MIN_WINDOW, REFERENCE_MAX_OUTPUT, REFERENCE_WINDOW,
+};
 pub use summarizer::{Extractive, Scripted, Summarizer, EXTRACT_WORDS};
 use tokens::Counter;
 pub use tokens::{Estimate, TokenCounter, Words};

@@ -6,9 +6,24 @@
 //! tool-result clearing is 50% of a 200K window and 10% of a 1M one. Claude Code's depends on the
 //! model's largest output too.
 
+use crate::error::whole_number;
+use crate::prelude::*;
+use crate::Error;
+use serde::Serialize;
+
 /// The context window the README's and the page's table assume: 200,000 tokens, the window of
 /// Claude's models and about GPT-5-Codex's (272,000).
 pub const REFERENCE_WINDOW: u32 = 200_000;
+
+/// The largest output Claude Code's formula assumes unless told: 64,000 tokens, Claude Sonnet
+/// 4.5's.
+pub const REFERENCE_MAX_OUTPUT: u32 = 64_000;
+
+/// The smallest context window [`framework_triggers`] takes, in tokens.
+pub const MIN_WINDOW: u32 = 1_000;
+
+/// The largest context window [`framework_triggers`] takes, in tokens.
+pub const MAX_WINDOW: u32 = 100_000_000;
 
 /// How a framework decides when to compact.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -78,6 +93,71 @@ impl FrameworkSetting {
     }
 }
 
+/// One framework's trigger for one context window ([`framework_triggers`]): its setting, cited,
+/// and the share of the window at which it compacts.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct TriggerAt {
+    /// The framework or API.
+    pub framework: &'static str,
+    /// When it compacts and what it keeps, as its source states it.
+    pub setting: &'static str,
+    /// The file or page, and the version or date read.
+    pub source: &'static str,
+    /// A link to it.
+    pub url: &'static str,
+    /// The window, in tokens.
+    pub window: u32,
+    /// The trigger as a share of the window, from 0 to 1; `None` when there is no default.
+    pub share: Option<f64>,
+    /// That share as the playground's `compact_at`, a whole percent from 1 to 100.
+    pub compact_at: Option<u32>,
+    /// Whether the share depends on the window: a trigger stated in tokens (or Claude Code's
+    /// formula) is a smaller share of a larger window.
+    pub scaled: bool,
+}
+
+/// Every framework's trigger ([`FRAMEWORK_SETTINGS`]) for a context window of `window` tokens,
+/// the model's largest output being `max_output` tokens (only Claude Code's formula reads it).
+/// Both as JS numbers: the page's list of real triggers reads them from the reader's choice.
+///
+/// ```
+/// use agent_memory_widgets::framework_triggers;
+///
+/// let at_1m = framework_triggers(1_000_000.0, 64_000.0)?;
+/// let clearing = at_1m.iter().find(|t| t.framework == "Anthropic API, tool-result clearing").unwrap();
+/// assert_eq!((clearing.share, clearing.compact_at, clearing.scaled), (Some(0.1), Some(10), true));
+/// assert!(framework_triggers(500.0, 0.0).is_err());
+/// # Ok::<(), agent_memory_widgets::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`ErrorKind::InvalidOption`](crate::ErrorKind::InvalidOption) when `window` is not a whole
+/// number from [`MIN_WINDOW`] to [`MAX_WINDOW`], or `max_output` not one from 0 to `window`.
+pub fn framework_triggers(window: f64, max_output: f64) -> Result<Vec<TriggerAt>, Error> {
+    let window = whole_number("window", window, MIN_WINDOW, MAX_WINDOW)?;
+    let max_output = whole_number("max_output", max_output, 0, window)?;
+    let mut triggers = Vec::with_capacity(FRAMEWORK_SETTINGS.len());
+    for setting in &FRAMEWORK_SETTINGS {
+        triggers.push(TriggerAt {
+            framework: setting.framework,
+            setting: setting.setting,
+            source: setting.source,
+            url: setting.url,
+            window,
+            share: setting.share_of(window, max_output),
+            compact_at: setting.compact_at(window, max_output),
+            scaled: matches!(
+                setting.trigger,
+                Trigger::Tokens { .. } | Trigger::ClaudeCode
+            ),
+        });
+    }
+    Ok(triggers)
+}
+
 /// The frameworks' real settings, each cited by file or page and version.
 pub const FRAMEWORK_SETTINGS: [FrameworkSetting; 7] = [
     FrameworkSetting {
@@ -134,6 +214,46 @@ pub const FRAMEWORK_SETTINGS: [FrameworkSetting; 7] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn triggers_are_read_for_the_window_chosen_and_bad_windows_are_refused() {
+        let at = |window: f64| -> Vec<Option<u32>> {
+            framework_triggers(window, 64_000.0)
+                .unwrap()
+                .iter()
+                .map(|trigger| trigger.compact_at)
+                .collect()
+        };
+        let none = None;
+        assert_eq!(
+            at(200_000.0),
+            [Some(84), Some(90), Some(90), Some(50), Some(75), none, none]
+        );
+        assert_eq!(
+            at(1_000_000.0),
+            [Some(97), Some(90), Some(90), Some(10), Some(15), none, none]
+        );
+        let scaled: Vec<bool> = framework_triggers(200_000.0, 0.0)
+            .unwrap()
+            .iter()
+            .map(|trigger| trigger.scaled)
+            .collect();
+        assert_eq!(scaled, [true, false, false, true, true, false, false]);
+        let message =
+            |window: f64, output: f64| framework_triggers(window, output).unwrap_err().js_message();
+        assert_eq!(
+            message(999.0, 0.0),
+            "window must be a whole number of at least 1000, got 999"
+        );
+        assert_eq!(
+            message(f64::NAN, 0.0),
+            "window must be a whole number of at least 1000, got NaN"
+        );
+        assert_eq!(
+            message(200_000.0, 300_000.0),
+            "maxOutput must be a whole number of at most 200000, got 300000"
+        );
+    }
 
     #[test]
     fn each_trigger_is_its_share_of_the_window() {

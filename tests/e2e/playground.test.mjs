@@ -332,6 +332,41 @@ test("the compact-at knob moves every token trigger, and only those, and clears 
   assert.deepEqual(problems, []);
 });
 
+test("real agents' triggers are listed for the window the reader chooses, and each button sets compact at % to it", async () => {
+  const { page, problems, widget, rows } = await openPlayground();
+  await widget.getByRole("slider", { name: "turn" }).fill("10");
+  await widget.locator("summary", { hasText: "Knobs" }).click();
+  const panel = widget.getByRole("region", { name: "Real agents' triggers" });
+  const window = panel.getByRole("combobox", { name: "for a context window of" });
+  assert.equal(await window.inputValue(), "200000");
+  const expected = (tokens) => page.evaluate(async (tokens) => {
+    const core = await import("./pkg/agent_memory_widgets.js");
+    await core.default();
+    return core.frameworkTriggers(tokens);
+  }, tokens);
+  // The list is the core's, framework by framework, linked to its source.
+  const items = panel.getByRole("listitem");
+  await items.first().waitFor({ timeout: 5000 });
+  const at200k = await expected(200000);
+  assert.equal(await items.count(), at200k.length);
+  assert.deepEqual(await panel.getByRole("link").evaluateAll((links) => links.map((a) => a.getAttribute("href"))), at200k.map((t) => t.url));
+  await panel.getByRole("button", { name: "Claude Code: compact at 84%" }).waitFor();
+  assert.match(await items.nth(5).textContent(), /LangChain SummarizationMiddleware has no default trigger/);
+
+  // A million tokens: Anthropic's 100,000-token clearing is a tenth of it.
+  await window.selectOption("1000000");
+  const button = panel.getByRole("button", { name: "Anthropic API, tool-result clearing: compact at 10%" });
+  await button.waitFor({ timeout: 5000 });
+  assert.equal((await expected(1000000))[3].compactAt, 10);
+  await button.click();
+  await widget.getByRole("status").filter({ hasText: "compact at % is now 10" }).waitFor({ timeout: 5000 });
+  assert.equal(await widget.getByRole("spinbutton", { name: "compact at %", exact: true }).inputValue(), "10");
+  assert.equal(await widget.evaluate((el) => el.compactAt), 10);
+  assert.deepEqual(await tokensNow(rows), (await coreState(page, 10, { compactAt: 10 })).policies.map((row) => row.tokens));
+  assert.deepEqual(await axe(page), []);
+  assert.deepEqual(problems, []);
+});
+
 for (const width of [390, 1280]) {
   test(`the playground fits a ${width} px wide page without sideways scrolling`, async () => {
     const { page, problems, widget } = await openPlayground({ viewport: { width, height: 900 } });
