@@ -9,6 +9,8 @@
 //   latency        synchronous render time of 500 slider steps and 500 "Add next turn" clicks,
 //                  after an untimed warm-up of 50 and 20
 //   stateMicros    one state() call across the wasm boundary, Session and FactStore
+//   playgroundMs   building a playground of 1,000 turns (the page's limit), median of 9: the
+//                  native benchmark's script, and one at every text limit too
 //   memory         wasm memory and JS heap growth over 10,000 mixed interactions (after a
 //                  1,000-interaction warm-up and a forced GC), and wasm memory growth over
 //                  10,000 created-and-freed Session objects
@@ -219,6 +221,42 @@ async function measureState({ calls, batch }) {
   }
 }
 
+/**
+ * Building a playground at the page's limit of 1,000 turns (the full core's `Playground.withConfig`,
+ * budget 40), the script of the native benchmark (benches/scaling.rs): the median of `builds`, in
+ * ms. Each build replays all seven policies and records what each compaction lost.
+ */
+async function measurePlayground({ builds }) {
+  const core = await import("/pkg/agent_memory_widgets.js");
+  await core.default();
+  const kinds = ["question", "tool", "decision", "decision", "chatter"];
+  const typical = Array.from({ length: 1000 }, (_, i) => {
+    const words = 5 + ((i * 7919) % 36);
+    const text = Array.from({ length: words }, (_, w) => (w % 9 === 0 ? `ORD-${(i + w) % 977}` : "word")).join(" ");
+    return { speaker: "Dana", kind: kinds[i % 5], text, summary: `Dana summary ${i % 101} of turn` };
+  });
+  // At every limit at once: 1,000 turns holding 1,000,000 characters, each summary nearly its
+  // whole turn, every third a tool output, so that the summaries that list every turn are long.
+  const full = Array.from({ length: 1000 }, (_, i) => {
+    const text = Array.from({ length: 60 }, (_, w) => `W${(i * 31 + w) % 997}x${w}`).join(" ").slice(0, 500);
+    const tool = i % 3 === 2;
+    return { speaker: tool ? "tool" : "Dana", kind: tool ? "tool" : "decision", text, summary: text.slice(0, 490) };
+  });
+  const median = (script) => {
+    const times = [];
+    for (let b = 0; b < builds; b++) {
+      const t0 = performance.now();
+      const playground = core.Playground.withConfig({ budget: 40, script });
+      playground.goTo(1000);
+      times.push(performance.now() - t0);
+      playground.free();
+    }
+    times.sort((a, b) => a - b);
+    return times[times.length >> 1];
+  };
+  return { typical: median(typical), atTheLimits: median(full) };
+}
+
 /** Memory growth over many mixed interactions, then over created-and-freed Sessions. */
 async function measureMemory({ warmup, interactions, churn }) {
   const glue = await import("/pkg/elements.js");
@@ -336,9 +374,14 @@ async function main() {
     const state = await latencyPage.page.evaluate(measureState, { calls: STATE_CALLS, batch: STATE_BATCH });
     checkProblems(latencyPage.problems, "state()");
     log(`state(): Session ${state.session.toFixed(2)} µs, FactStore ${state.factStore.toFixed(2)} µs`);
+
+    // 4. A playground at the page's limit, in the same page.
+    const playgroundMs = await latencyPage.page.evaluate(measurePlayground, { builds: 9 });
+    checkProblems(latencyPage.problems, "playground");
+    log(`a 1,000-turn playground: ${playgroundMs.typical.toFixed(1)} ms, at every limit ${playgroundMs.atTheLimits.toFixed(1)} ms`);
     await latencyPage.context.close();
 
-    // 4. Memory, in a page of its own.
+    // 5. Memory, in a page of its own.
     const memoryPage = await load(browser, server.url);
     contexts.push(memoryPage.context);
     const memory = await memoryPage.page.evaluate(measureMemory, { warmup: WARMUP, interactions: INTERACTIONS, churn: CHURN });
@@ -351,6 +394,7 @@ async function main() {
       interactiveMs: round(median(loads), 3),
       latency: { slider: summarise(latency.slide), addTurn: summarise(latency.addTurn) },
       stateMicros: { session: round(state.session, 2), factStore: round(state.factStore, 2) },
+      playgroundMs: { typical: round(playgroundMs.typical, 1), atTheLimits: round(playgroundMs.atTheLimits, 1) },
       memory: {
         wasmBytesBefore: memory.before.wasm,
         wasmBytesAfter: memory.after.wasm,

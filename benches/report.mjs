@@ -144,6 +144,10 @@ if (existsSync(join(ROOT, "target/bench/browser.json"))) {
 
 - Navigation to both widgets interactive: **${b.interactiveMs.toFixed(1)} ms** (median of 5 loads).
 - One \`state()\` across the boundary: Session **${b.stateMicros.session.toFixed(2)} µs**, FactStore **${b.stateMicros.factStore.toFixed(2)} µs**.
+- A playground of 1,000 turns, the page's limit, built and played to its end at a budget of 40
+  (medians of 9): the native benchmark's script, **${b.playgroundMs.typical.toFixed(1)} ms** (goal: under 100 ms,
+  ${verdict(b.playgroundMs.typical < 100)}); a script at every limit at once, 1,000,000 characters with each summary nearly
+  its whole turn, **${b.playgroundMs.atTheLimits.toFixed(1)} ms** (goal: under 250 ms, ${verdict(b.playgroundMs.atTheLimits < 250)}).
 
 Latency from the input to the DOM updated, over 500 steps each. Goal: p95 at most 2 ms
 (${verdict(b.latency.slider.p95 <= 2 && b.latency.addTurn.p95 <= 2)}).
@@ -220,8 +224,12 @@ ${table(["per turn", "n = 1e3", "n = 1e5", "ratio 1e5 / 1e3"], rows)}`;
 })()}
 
 The whole replay of a 1e4-turn playground takes ${time(median("playground_replay/10000"))}, and a chart at its limit of
-100,000 points ${time(median("chart_points/100000"))}. Scripts from a page are limited to 1,000 turns and charts to
-100,000 points (README, "Limits"), which keeps each call well under 100 ms in the browser.`);
+100,000 points ${time(median("chart_points/100000"))}. A playground's cost per turn grows with its windows: to
+record what each compaction lost, it reads the window after each compaction (each text once for
+every fact, and a summary that only grew from where it grew), and a window that keeps every turn
+(observation masking's, the interval's) or a summary that lists every turn grows with the
+session. Scripts from a page are limited to 1,000 turns and charts to 100,000 points (README,
+"Limits"): in the browser, a 1,000-turn playground is built in the time under "Browser" above.`);
 
 if (existsSync(join(ROOT, "target/bench/memory.json"))) {
   const mem = json("target/bench/memory.json");
@@ -781,7 +789,59 @@ forgetting playground unchanged. \`twiggy diff\` spreads it over every policy's 
 (the \`tokens\` option), \`Estimate\` (0.4 KB raw) and the state's \`counting\`. The budgets
 moved with them. Kept out: a cfg that would drop the counter from the cores without
 \`withConfig\` (about 0.3 KB raw) would make \`Session::with_token_counter\` mean words in
-those builds, a feature changing an answer.`;
+those builds, a feature changing an answer.
+
+Issue "Third reading", in gzip KB against the budgets of commit 353c13a: guided mode's code and
+rules (\`guide.js\`, 3.1) load only for an element with \`guided\`, so only the index page pays for
+them (its first two widgets are guided); the base class's hooks for it (\`ensureGuide\`,
+\`answers\`, \`PAGE_ATTRIBUTES\`) add 0.1 to every page. The decay chart's labels in columns, the
+forgetting slider's merged marks and the store's two-line importance head add 0.6 to a page with
+\`<memory-forgetting>\`. Each comparison's one-line result, computed from a second model played to
+the end, and its rules behind a disclosure add 0.3 to 0.5 to a page with a playground; the guide
+keeping the crossings back until turn 4 is guessed, 0.1. Index page 83.7 → 88.6, bundle
+98.2 → 102.2; nothing moved a core.
+
+Issue "Real sessions", agents' own formats: \`importConversation\` is now the core's own reader
+(\`import_conversation\`, with a small JSON reader, \`src/json.rs\`) of plain lines, OpenAI and
+Anthropic messages with their tool calls and results, and Claude Code and Codex session files,
+where it was a walk over \`JSON.parse\`'s values in the boundary. That is about 22 KB of wasm, 8.8
+of gzip (\`twiggy diff\`: \`import_conversation\` with its four readers inlined, 11.5 KB;
+\`import_named\`, \`chat_message\`, \`content\` and the JSON reader most of the rest). A page with
+settings of its own does not import, so the import left \`compaction-config\` and
+\`playground-config\` for two cores of their own, \`compaction-own\` and \`playground-own\`, which the
+panel and a \`src\` file load: \`<memory-compaction budget="60">\` 42.2 → 37.7, a playground with
+settings 53.9 → 49.3, the panel on demand 31.5 → 40.6 (it pays for the readers), the bundle
+(everything) 102.2 → 110.7; the other pages moved by under 0.1.
+
+Issue "Real sessions", the airline session: the \`session\` knob and attribute and their note add
+0.4 to a page with \`<memory-compaction>\` and 0.4 to one with a playground, whose core also gained
+the tool-results facts rule and its two rule texts (0.5; the key-terms sentence moved there from
+the page's code). The session itself (a Chat Completions log of 31 turns, 3.6 KB of gzip) is a
+chunk the page loads only when a reader picks it, with the import core; the bundle inlines it:
+110.7 → 115.9.
+
+Issue "Real sessions", what each policy lost: the playground replays every policy once when it is
+built, and now records each compaction's loss as it goes (\`StepLoss\`: the window before and after,
+and the facts named, each checked only at a compaction), and each row carries its losses so far:
+about 4.4 KB of wasm (\`twiggy diff\`: \`Playground::new\` +2.3, \`state\` +0.9, the rest serde and
+drop glue), 2.1 KB of gzip on a page with a playground, and the list that shows them in words.
+
+Issue "Real sessions", second round, in gzip KB against the budgets of commit d50145f. Recording
+losses had made a playground slow to build: the benchmark's 1,000-turn script took 890 ms
+natively at d50145f (68 s at 10,000 turns), as each compaction looked for every fact in the whole
+window, and a summary that lists every turn grows with the session. The replay now finds what
+each turn names once for all seven policies, as bits over a table of first bytes
+(\`FactFinder\`), reads a summary that grew in place only from where it grew (\`ReadLine\`), keeps
+the window before a step up to date turn by turn, and walks the verbatim turns and their cuts
+together (\`Window::held\`), and compares a summary with the one it read eight bytes at a time
+(the wasm build's \`memcmp\` compares one, which had doubled the time at every limit): 21 ms
+natively, and in Chromium the times under "Browser" above, for 0.6 on a page with a playground. Real agents' triggers for a window the reader chooses
+(\`frameworkTriggers\`: the cited table, its text most of the cost) add 1.7 to the cores with a
+playground and \`withConfig\`; the list's code (\`triggers.js\`) loads only when a playground's
+knobs open. The formats' fixes (older Codex files, OpenAI's \`function_call\` and custom tool
+calls, JSON numbers that are never NaN) add 0.4 to the import cores. Pages: playground 45.7 →
+46.4, with settings 52.9 → 55.9, index 92.0 → 92.8, the panel on demand 41.1 → 42.0, bundle
+119.0 → 123.4; the others unchanged.`;
 
 writeFileSync(join(ROOT, "BENCHMARKS.md"), report);
 console.log(report);

@@ -3,8 +3,10 @@
 //! input can neither exhaust memory nor make one call block a page.
 //!
 //! Every limit is generous for a conversation or a fact store a person can read on a page, and
-//! small enough that the slowest call at the limit (a playground replay or a decay chart) stays
-//! well under 100 ms in a browser (`make bench` measures it).
+//! small enough that one call cannot stall it: a playground of 1,000 turns builds in about 50 ms
+//! in a browser, and one at every limit at once (1,000,000 characters, each summary nearly its
+//! whole turn) in about 200 ms; a decay chart at its limit takes under 10 ms natively
+//! (`make bench` measures them: BENCHMARKS.md).
 //!
 //! [`Error`]: crate::Error
 

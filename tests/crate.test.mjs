@@ -13,8 +13,12 @@ import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const TARGET = join(ROOT, "target", "crate-package");
-/** The most the .crate may weigh (issue 38: at most 300 KB; 320 since the fixtures and the airline session of issue 40). */
-const MAX_CRATE = 320 * 1024;
+/**
+ * The most the .crate may weigh: a guard against a large file packaged by mistake, raised only
+ * for source (issue 38: at most 300 KB; 320 for the fixtures and the airline session of issue
+ * 40, 336 for its second round, framework_triggers, the formats' fixes and their tests).
+ */
+const MAX_CRATE = 336 * 1024;
 
 function cargo(...args) {
   const run = spawnSync("cargo", [...args, "--offline"], {

@@ -411,6 +411,21 @@ impl<'a> FactFinder<'a> {
     }
 }
 
+/// Whether `text` starts with `prefix`: `<[u8]>::starts_with`, compared eight bytes at a time,
+/// as the wasm build's `memcmp` compares one: a summary that lists every turn is compared whole
+/// at each compaction.
+fn starts_with(text: &[u8], prefix: &[u8]) -> bool {
+    let Some(head) = text.get(..prefix.len()) else {
+        return false;
+    };
+    let (words, words_prefix) = (head.chunks_exact(8), prefix.chunks_exact(8));
+    let (rest, rest_prefix) = (words.remainder(), words_prefix.remainder());
+    words.zip(words_prefix).all(|(a, b)| {
+        let word = |bytes: &[u8]| u64::from_ne_bytes(bytes.try_into().unwrap_or([0; 8]));
+        word(a) == word(b)
+    }) && rest == rest_prefix
+}
+
 /// A line of a window as the replay last read it, and the facts it names: when the line has only
 /// grown since (a summary extended in place), only what it gained is read.
 struct ReadLine {
@@ -789,7 +804,7 @@ impl Playground {
                 let first = line.turns().first().copied();
                 let grown = read_lines
                     .iter()
-                    .position(|read| read.first == first && text.starts_with(&read.text));
+                    .position(|read| read.first == first && starts_with(text, &read.text));
                 let read = match grown {
                     Some(index) => {
                         let mut read = read_lines.swap_remove(index);
@@ -929,7 +944,22 @@ pub fn window_text(state: &SessionState) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::has_substring;
+    use super::{has_substring, starts_with};
+
+    #[test]
+    fn starts_with_is_slice_starts_with_eight_bytes_at_a_time() {
+        let text = b"summary of turn 1; summary of turn 2";
+        for end in 0..=text.len() {
+            assert!(starts_with(text, &text[..end]), "{end}");
+            let mut other = text[..end].to_vec();
+            if let Some(last) = other.last_mut() {
+                *last ^= 1;
+                assert!(!starts_with(text, &other), "{end}");
+            }
+        }
+        assert!(!starts_with(b"short", b"shorter"));
+        assert!(starts_with(b"", b""));
+    }
 
     #[test]
     fn has_substring_finds_a_needle_anywhere_and_only_whole() {
