@@ -20,10 +20,16 @@ export function buildTriggers(el) {
     on: { change: () => show() },
   }, ...WINDOWS.map(([tokens, name]) => h("option", { value: tokens, selected: tokens === 200000 }, `${name} tokens`)));
   const show = async () => {
-    const core = await loadCore(config(el.constructor.family));
-    const { ok, value } = el.attempt(() => core.frameworkTriggers(Number(windowSelect.value)));
-    if (!ok) return;
-    list.replaceChildren(...value.map((trigger) => h("li", {},
+    let triggers;
+    try {
+      const core = await loadCore(config(el.constructor.family));
+      triggers = core.frameworkTriggers(Number(windowSelect.value));
+    } catch (error) {
+      // Not `attempt`: a success here must not hide another error the widget shows.
+      el.fail(new Error(`The list of real agents' triggers could not load: ${error?.message ?? error}`));
+      return;
+    }
+    list.replaceChildren(...triggers.map((trigger) => h("li", {},
       h("a", { href: trigger.url }, trigger.framework),
       trigger.compactAt === null
         ? " has no default trigger."
