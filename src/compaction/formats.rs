@@ -119,6 +119,8 @@ pub fn import_conversation(text: &str) -> Result<Imported, Error> {
     if text.len() > MAX_IMPORT_BYTES {
         return Err(crate::compaction::too_big());
     }
+    // A byte order mark, as Windows editors save one, is not part of the text.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let start = text.trim_start();
     let after = start.get(1..).unwrap_or("").trim_start();
     let is_json =
@@ -132,9 +134,19 @@ pub fn import_conversation(text: &str) -> Result<Imported, Error> {
     }
     let (first, end) = json::parse_prefix(text).map_err(|error| syntax(text, error))?;
     let rest = text.get(end..).unwrap_or_default().trim_start();
-    let is_log = matches!(first, Json::Object(_))
-        && (rest.starts_with('{') || first.get("messages").is_none());
-    if is_log {
+    if matches!(first, Json::Object(_)) && first.get("messages").is_none() {
+        // One object a line is a session log; one object over several lines, with no
+        // `messages`, is no format this reads.
+        if !rest.is_empty() || !text.trim().bytes().any(|byte| byte == b'\n') {
+            return read_log(text);
+        }
+        return Err(bad(
+            "conversation: a JSON object holds its conversation as \"messages\" (a chat API \
+             request); this one has none"
+                .into(),
+        ));
+    }
+    if matches!(first, Json::Object(_)) && rest.starts_with('{') {
         return read_log(text);
     }
     if !rest.is_empty() {
@@ -288,9 +300,7 @@ fn chat_message(place: &str, value: &Json, seen: &mut Seen) -> Result<ChatMessag
         None => {
             return Err(bad(text!(
                 place,
-                ".role: missing; ",
-                place,
-                " must be ",
+                ".role: missing; a chat message is ",
                 must
             )))
         }
@@ -311,6 +321,15 @@ fn chat_message(place: &str, value: &Json, seen: &mut Seen) -> Result<ChatMessag
         tokens: number(place, "tokens", value.get("tokens"))?,
         usage: usage(place, value.get("usage"))?,
     };
+    // What an OpenAI assistant said in place of `content`: a refusal, or a spoken reply's words.
+    let refusal = value.get("refusal");
+    let transcript = value.get("audio").and_then(|audio| audio.get("transcript"));
+    for said in [refusal, transcript].into_iter().flatten() {
+        if let Json::String(said) = said {
+            seen.openai = true;
+            message.content.push(Content::Text(said.clone()));
+        }
+    }
     match value.get("tool_calls") {
         Some(Json::Array(calls)) => {
             seen.openai = true;
@@ -386,13 +405,20 @@ fn content(place: &str, value: &Json, seen: &mut Seen) -> Result<Vec<Content>, E
             "text" | "input_text" | "output_text" => {
                 out.push(Content::Text(string(&at, "text", block.get("text"))?));
             }
-            "tool_use" => {
+            // A model's refusal, in the place of its answer (OpenAI).
+            "refusal" => {
+                seen.openai = true;
+                out.push(Content::Text(string(&at, "refusal", block.get("refusal"))?));
+            }
+            // A client tool's call, and a server tool's or an MCP server's (Anthropic).
+            "tool_use" | "server_tool_use" | "mcp_tool_use" => {
                 seen.anthropic = true;
                 let name = string(&at, "name", block.get("name"))?;
                 let input = block.get("input").map(compact).unwrap_or_default();
                 out.push(Content::ToolCall { name, input });
             }
-            "tool_result" => {
+            // Their results: `tool_result`, `mcp_tool_result`, `web_search_tool_result`, ...
+            _ if kind.ends_with("tool_result") => {
                 seen.anthropic = true;
                 let said = match block.get("content") {
                     None | Some(Json::Null) => String::new(),
@@ -412,14 +438,7 @@ fn texts(place: &str, value: &Json) -> Result<String, Error> {
         Json::String(text) => Ok(text.clone()),
         Json::Array(blocks) => {
             let mut out = String::new();
-            for block in blocks {
-                if let Some(Json::String(part)) = block.get("text") {
-                    if !out.is_empty() {
-                        out.push(' ');
-                    }
-                    out.push_str(part);
-                }
-            }
+            blocks_text(blocks, &mut out);
             Ok(out)
         }
         other => Err(bad(text!(
@@ -427,6 +446,34 @@ fn texts(place: &str, value: &Json) -> Result<String, Error> {
             ": must be a string or a list of text blocks, got ",
             other.type_name()
         ))),
+    }
+}
+
+/// Appends the text of content blocks to `out`, one space between: a block's `text`; else, for
+/// a search result, its `title` and `url` (or `source`) and the text of its own `content` blocks. Other
+/// blocks (an image) hold no text.
+fn blocks_text(blocks: &[Json], out: &mut String) {
+    let mut push = |part: &str| {
+        if !out.is_empty() && !part.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(part);
+    };
+    for block in blocks {
+        if let Some(Json::String(text)) = block.get("text") {
+            push(text);
+            continue;
+        }
+        for field in ["title", "url", "source"] {
+            if let Some(Json::String(part)) = block.get(field) {
+                push(part);
+            }
+        }
+        if let Some(Json::Array(inner)) = block.get("content") {
+            let mut nested = String::new();
+            blocks_text(inner, &mut nested);
+            push(&nested);
+        }
     }
 }
 
@@ -473,9 +520,13 @@ fn compact(value: &Json) -> String {
 
 /// A session log, one JSON object a line: Claude Code's or Codex's, told apart by the first
 /// line that is clearly one (`payload` is Codex's; a `user` or `assistant` event with a
-/// `message` is Claude Code's).
+/// `message` is Claude Code's). A last line cut short (a log copied while it is still being
+/// written) is left out, and counted as skipped.
 fn read_log(text: &str) -> Result<Imported, Error> {
     let mut events = Vec::new();
+    // The last line, if it is cut short: a log copied while it is still being written.
+    let mut cut = 0;
+    let last = text.trim_end().len();
     for (index, line) in lines(text).enumerate() {
         check_len(
             "conversation lines",
@@ -486,17 +537,27 @@ fn read_log(text: &str) -> Result<Imported, Error> {
         if line.trim().is_empty() {
             continue;
         }
-        let value = json::parse(line).map_err(|error| {
-            let (_, column) = json::line_and_column(line, error.at);
-            bad(text!(
-                "line ",
-                index + 1,
-                ", column ",
-                column,
-                ": this is not JSON: it has ",
-                error.what
-            ))
-        })?;
+        // Where the line ends in `text`: it is a part of it.
+        let end = (line.as_ptr() as usize - text.as_ptr() as usize) + line.len();
+        let value = match json::parse(line) {
+            Ok(value) => value,
+            // Cut short: the JSON stops with the text, on the last line, after whole lines.
+            Err(error) if end >= last && index > 0 && error.at >= line.trim_end().len() => {
+                cut = 1;
+                break;
+            }
+            Err(error) => {
+                let (_, column) = json::line_and_column(line, error.at);
+                return Err(bad(text!(
+                    "line ",
+                    index + 1,
+                    ", column ",
+                    column,
+                    ": this is not JSON: it has ",
+                    error.what
+                )));
+            }
+        };
         if !matches!(value, Json::Object(_)) {
             return Err(bad(text!(
                 "line ",
@@ -513,22 +574,47 @@ fn read_log(text: &str) -> Result<Imported, Error> {
         match kind {
             _ if event.get("payload").is_some() => Some(true),
             Some("user" | "assistant") if message => Some(false),
-            // An older Codex file's bare response items.
-            Some("message") if event.get("role").is_some() => Some(true),
+            // An older Codex file's bare response items: a message's blocks are Codex's own.
+            Some("message") if codex_blocks(event) => Some(true),
             Some("function_call" | "function_call_output" | "custom_tool_call")
             | Some("custom_tool_call_output" | "local_shell_call") => Some(true),
             _ => None,
         }
     });
-    match codex {
-        Some(true) => read_codex(events),
-        Some(false) => read_claude_code(events),
-        None => Err(bad(
-            "line 1: a session log needs a line of Claude Code's ({\"type\": \"user\", \"message\": …}) \
-             or of Codex's ({\"type\": \"response_item\", \"payload\": …})"
-                .into(),
-        )),
-    }
+    let mut read = match codex {
+        Some(true) => read_codex(events)?,
+        Some(false) => read_claude_code(events)?,
+        None if events.first().is_some_and(|(_, event)| event.get("role").is_some()) => {
+            return Err(bad(
+                "line 1: chat messages one a line, or one alone, are no format this reads: put \
+                 them in a JSON array, [{\"role\": …}, {\"role\": …}]"
+                    .into(),
+            ))
+        }
+        None => {
+            return Err(bad(
+                "line 1: a session log needs a line of Claude Code's ({\"type\": \"user\", \"message\": …}) \
+                 or of Codex's ({\"type\": \"response_item\", \"payload\": …})"
+                    .into(),
+            ))
+        }
+    };
+    read.skipped += cut;
+    Ok(read)
+}
+
+/// Whether a bare `message` item's content blocks are Codex's (`input_text`, `output_text`),
+/// not Anthropic's (`text`): an older Codex file, not a log of API responses.
+fn codex_blocks(item: &Json) -> bool {
+    let Some(Json::Array(blocks)) = item.get("content") else {
+        return false;
+    };
+    blocks.iter().any(|block| {
+        matches!(
+            block.get("type").and_then(Json::as_str),
+            Some("input_text" | "output_text" | "input_image")
+        )
+    })
 }
 
 /// A session log's messages, each with the line it starts on: an error in one names that line.
@@ -561,8 +647,10 @@ impl LogMessages {
 
 /// Claude Code: `user` and `assistant` events carry a message as Anthropic's API has it; the
 /// lines of one assistant reply (one content block each, the same `message.id`) are one
-/// message, with the reply's last `usage`. Other events (`summary`, `system`,
-/// `file-history-snapshot`) and a subagent's messages (`isSidechain: true`) are passed over.
+/// message, with the reply's last `usage`, whatever other events come between them. Other
+/// events (`summary`, `system`, `progress`, `file-history-snapshot`), a subagent's messages
+/// (`isSidechain: true`) and Claude Code's own notes (`isMeta: true`, an API error shown as a
+/// reply, a slash command and its output) are passed over.
 fn read_claude_code(events: Vec<(usize, Json)>) -> Result<Imported, Error> {
     let mut messages = LogMessages::default();
     let mut last_id: Option<String> = None;
@@ -586,10 +674,21 @@ fn read_claude_code(events: Vec<(usize, Json)>) -> Result<Imported, Error> {
                 )))
             }
         };
-        let sidechain = matches!(event.get("isSidechain"), Some(Json::Bool(true)));
-        if !matches!(kind, "user" | "assistant") || sidechain {
+        let flag = |field: &str| matches!(event.get(field), Some(Json::Bool(true)));
+        // Claude Code's own notes in the conversation: a caveat it adds (`isMeta`), an API
+        // error it shows as a reply, a slash command and its output.
+        let command = event
+            .get("message")
+            .and_then(|message| message.get("content"))
+            .and_then(Json::as_str)
+            .is_some_and(|text| {
+                let text = text.trim_start();
+                text.starts_with("<command-") || text.starts_with("<local-command-")
+            });
+        let note = flag("isMeta") || flag("isApiErrorMessage") || command;
+        if !matches!(kind, "user" | "assistant") || flag("isSidechain") || note {
+            // A line between two of one reply (a hook's progress, a snapshot) does not end it.
             skipped += 1;
-            last_id = None;
             continue;
         }
         let Some(message) = event.get("message") else {
@@ -633,7 +732,8 @@ fn read_claude_code(events: Vec<(usize, Json)>) -> Result<Imported, Error> {
 /// `function_call_output`, `custom_tool_call`, `custom_tool_call_output`, `local_shell_call`),
 /// and a `compacted` line Codex's own summary, which it reads back as an assistant message;
 /// the assistant's items in a row are one reply. A `token_count` event's
-/// `info.last_token_usage.output_tokens` counts that reply. The rest (`session_meta`,
+/// `info.last_token_usage.output_tokens` (in older files, its `output_tokens`) counts that
+/// reply. The rest (`session_meta`,
 /// `turn_context`, other events, reasoning) are passed over. Files from before Codex wrapped
 /// items in `payload` have the items bare, one a line, and read the same.
 fn read_codex(events: Vec<(usize, Json)>) -> Result<Imported, Error> {
@@ -668,11 +768,15 @@ fn read_codex(events: Vec<(usize, Json)>) -> Result<Imported, Error> {
                 &string(&at, "message", payload.get("message"))?,
             )),
             "event_msg" if payload.get("type").and_then(Json::as_str) == Some("token_count") => {
-                let output = payload
-                    .get("info")
-                    .and_then(|info| info.get("last_token_usage"))
-                    .and_then(|usage| usage.get("output_tokens"));
-                let field = "info.last_token_usage.output_tokens";
+                // Older Codex wrote the counts flat, without `info`.
+                let (field, output) = match payload.get("info") {
+                    Some(info) => (
+                        "info.last_token_usage.output_tokens",
+                        info.get("last_token_usage")
+                            .and_then(|usage| usage.get("output_tokens")),
+                    ),
+                    None => ("output_tokens", payload.get("output_tokens")),
+                };
                 let count = match number(&at, field, output)? {
                     Some(count) => Some(f64::from(
                         given_count("conversation", &text!(at, ".", field), count)?.0,
@@ -932,6 +1036,109 @@ mod tests {
     }
 
     #[test]
+    fn what_real_logs_hold_besides_text_and_tool_use_is_read_too() {
+        // A byte order mark; Anthropic's server and MCP tools; a search result's nested text.
+        let anthropic = import_conversation(
+            "\u{feff}[{\"role\": \"user\", \"content\": \"Is 30 days legal?\"},
+              {\"role\": \"assistant\", \"content\": [{\"type\": \"server_tool_use\", \"id\": \"s1\", \"name\": \"web_search\", \"input\": {\"query\": \"EU withdrawal\"}},
+                {\"type\": \"web_search_tool_result\", \"tool_use_id\": \"s1\", \"content\": [{\"type\": \"web_search_result\", \"title\": \"Your Europe\", \"url\": \"https://europa.eu\", \"encrypted_content\": \"x\"}]},
+                {\"type\": \"mcp_tool_use\", \"id\": \"m1\", \"name\": \"create_ticket\", \"server_name\": \"jira\", \"input\": {}},
+                {\"type\": \"mcp_tool_result\", \"tool_use_id\": \"m1\", \"content\": [{\"type\": \"search_result\", \"source\": \"jira\", \"title\": \"LEGAL-42\", \"content\": [{\"type\": \"text\", \"text\": \"created\"}]}]}]}]",
+        )
+        .unwrap();
+        assert_eq!(anthropic.format, Format::AnthropicMessages);
+        let texts = |read: &Imported| -> Vec<String> {
+            read.turns
+                .iter()
+                .map(|turn| turn.text.clone().unwrap())
+                .collect()
+        };
+        assert_eq!(
+            texts(&anthropic),
+            [
+                "Is 30 days legal?",
+                r#"web_search({"query":"EU withdrawal"})"#,
+                "Your Europe https://europa.eu",
+                "create_ticket({})",
+                "LEGAL-42 jira created"
+            ]
+        );
+        // OpenAI's refusals and spoken replies.
+        let openai = import_conversation(
+            r#"[{"role": "user", "content": "Fake a prescription."},
+                {"role": "assistant", "content": null, "refusal": "I can't help with that."},
+                {"role": "assistant", "content": [{"type": "refusal", "refusal": "Nor that."}]},
+                {"role": "assistant", "content": null, "audio": {"id": "a1", "transcript": "Your pharmacy opens at nine."}}]"#,
+        )
+        .unwrap();
+        assert_eq!(openai.format, Format::OpenAiChat);
+        assert_eq!(
+            &texts(&openai)[1..],
+            [
+                "I can't help with that.",
+                "Nor that.",
+                "Your pharmacy opens at nine."
+            ]
+        );
+    }
+
+    #[test]
+    fn claude_code_s_own_notes_are_passed_over_and_a_reply_stays_whole_across_them() {
+        let log = [
+            r#"{"type":"user","isMeta":true,"message":{"role":"user","content":"Caveat: the messages below were generated by the user while running local commands."}}"#,
+            r#"{"type":"user","message":{"role":"user","content":"<command-name>/model</command-name>"}}"#,
+            r#"{"type":"user","message":{"role":"user","content":"Fix the build."}}"#,
+            r#"{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Reading it."}],"usage":{"output_tokens":120}}}"#,
+            r#"{"type":"progress","data":{"type":"hook_progress"}}"#,
+            r#"{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{}}],"usage":{"output_tokens":120}}}"#,
+            r#"{"type":"assistant","isApiErrorMessage":true,"message":{"id":"e1","role":"assistant","content":[{"type":"text","text":"API Error: overloaded"}],"usage":{"output_tokens":0}}}"#,
+            r#"{"type":"assistant","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Fixed."}],"usage":{"output_tokens":5}}}"#,
+            r#"{"type":"assistant","message":{"id":"m3","role":"assistant","content":[{"type":"text","text":"And th"#,
+        ]
+        .join("\n");
+        let read = import_conversation(&log).unwrap();
+        assert_eq!((read.format, read.skipped), (Format::ClaudeCode, 5));
+        let turns: Vec<_> = read
+            .turns
+            .iter()
+            .map(|turn| (turn.text.as_deref().unwrap(), turn.tokens))
+            .collect();
+        assert_eq!(
+            turns,
+            [
+                ("Fix the build.", None),
+                ("Reading it. Read({})", Some(120.0)),
+                ("Fixed.", Some(5.0))
+            ]
+        );
+        // Broken JSON anywhere but at the end of the last line is an error still.
+        let broken = log.replacen("\"type\":\"progress\"", "\"type\":progress", 1);
+        assert!(import_conversation(&broken)
+            .unwrap_err()
+            .message()
+            .starts_with("line 5, column 9: this is not JSON"));
+    }
+
+    #[test]
+    fn what_is_one_object_or_one_message_a_line_says_what_to_do() {
+        let pretty = "{\n  \"id\": \"chatcmpl-1\",\n  \"choices\": []\n}";
+        assert_eq!(
+            import_conversation(pretty).unwrap_err().message(),
+            "conversation: a JSON object holds its conversation as \"messages\" (a chat API request); this one has none"
+        );
+        let lines = "{\"role\": \"user\", \"content\": \"Hi\"}\n{\"role\": \"assistant\", \"content\": \"Hello\"}";
+        assert!(import_conversation(lines)
+            .unwrap_err()
+            .message()
+            .starts_with(
+                "line 1: chat messages one a line, or one alone, are no format this reads"
+            ));
+        // Anthropic API responses, one a line, are not an older Codex file.
+        let responses = "{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"First.\"}]}";
+        assert!(import_conversation(responses).is_err());
+    }
+
+    #[test]
     fn an_older_codex_file_with_bare_items_is_codex_s() {
         let log = [
             r#"{"id":"s","timestamp":"t","instructions":null}"#,
@@ -939,6 +1146,8 @@ mod tests {
             r#"{"record_type":"state"}"#,
             r#"{"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"c1"}"#,
             r#"{"type":"function_call_output","call_id":"c1","output":"Cargo.toml"}"#,
+            r#"{"type":"message","role":"assistant","content":[{"type":"output_text","text":"One file."}]}"#,
+            r#"{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","input_tokens":900,"output_tokens":7}}"#,
         ]
         .join("\n");
         let read = import_conversation(&log).unwrap();
@@ -948,16 +1157,18 @@ mod tests {
             [
                 ("user", "question"),
                 ("assistant", "decision"),
-                ("tool", "tool")
+                ("tool", "tool"),
+                ("assistant", "decision")
             ]
         );
+        assert_eq!(read.turns[3].tokens, Some(7.0));
     }
 
     #[test]
     fn each_error_names_its_line_and_field() {
         for (log, message) in [
             (
-                "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"a\"}}\n{\"type\": ",
+                "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"a\"}}\n{\"type\": \n{}",
                 "line 2, column 10: this is not JSON: it has the end of the text where a value should be",
             ),
             (
@@ -994,7 +1205,7 @@ mod tests {
             ),
             ("{\"a\":1}\n{\"b\":2}", "line 1: a session log needs a line of Claude Code's ({\"type\": \"user\", \"message\": …}) or of Codex's ({\"type\": \"response_item\", \"payload\": …})"),
             ("[{\"role\":\"user\",\"content\":5}]", "messages[0].content: must be a string or a list of content blocks, got a number"),
-            ("[{\"content\":\"hi\"}]", "messages[0].role: missing; messages[0] must be an object with a role and content"),
+            ("[{\"content\":\"hi\"}]", "messages[0].role: missing; a chat message is an object with a role and content"),
             ("[{\"role\":\"user\",\"content\":\"hi\"}] x", "line 1, column 34: this is not JSON: it has more text after the JSON value"),
             ("[\n{\"role\":\"user\",\n\"content\":\"hi\"", "line 3, column 15: this is not JSON: it has a missing comma or } in an object"),
         ] {
