@@ -380,7 +380,8 @@ impl Reader<'_> {
 
     /// A number as JSON writes it: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`. Its value
     /// is built from its first [`MANTISSA_DIGITS`] digits and a power of ten: exact while whole
-    /// and below 2^53, never NaN (too large is infinite, too small 0).
+    /// and below 2^53, within a few units in the last place otherwise, never NaN (too large for
+    /// an f64 is infinite, too small 0).
     fn number(&mut self) -> Result<Json, SyntaxError> {
         let negative = self.peek() == Some(b'-');
         if negative {
@@ -444,12 +445,25 @@ struct Mantissa {
     digits: u64,
     count: u32,
     exponent: i32,
+    // Zeros of the fraction not yet added: they count only if a digit other than 0 follows.
+    zeros: u32,
 }
 
 impl Mantissa {
     /// Adds a digit: of the whole part (`whole` 1), or of the fraction (0). A digit past the
     /// first [`MANTISSA_DIGITS`] is dropped, and a whole one scales the rest by ten.
     fn push(&mut self, digit: u8, whole: i32) {
+        if digit == 0 && whole == 0 && self.digits != 0 {
+            self.zeros += 1;
+            return;
+        }
+        for _ in 0..core::mem::take(&mut self.zeros) {
+            self.add(0, 0);
+        }
+        self.add(digit, whole);
+    }
+
+    fn add(&mut self, digit: u8, whole: i32) {
         if self.digits == 0 && digit == 0 {
             // A leading zero of the fraction only scales what follows.
             self.exponent -= 1 - whole;
@@ -462,18 +476,36 @@ impl Mantissa {
         }
     }
 
-    /// digits × 10^exponent, with one rounding for an exponent up to 22.
+    /// digits × 10^exponent: with one rounding, so exactly for a whole number, where the digits
+    /// are below 2^53 and the power of ten is exact (up to 10^22); else scaled from a number
+    /// from 1 to 10 in exact steps, within a few units in the last place.
     fn value(&self) -> f64 {
-        let digits = self.digits as f64;
         if self.digits == 0 {
             return 0.0;
         }
-        let power = power_of_ten(self.exponent.clamp(-2 * MAX_EXPONENT, MAX_EXPONENT));
-        if self.exponent < 0 {
-            digits / power
-        } else {
-            digits * power
+        let digits = self.digits as f64;
+        if self.digits < 1 << 53 && (-22..=22).contains(&self.exponent) {
+            let power = power_of_ten(self.exponent);
+            return if self.exponent < 0 {
+                digits / power
+            } else {
+                digits * power
+            };
         }
+        let places = self.count.saturating_sub(1) as i32;
+        let mut value = digits / power_of_ten(places);
+        let mut exponent = (self.exponent + places).clamp(-3 * MAX_EXPONENT, MAX_EXPONENT);
+        while exponent != 0 && value != 0.0 && value.is_finite() {
+            let step = exponent.clamp(-22, 22);
+            let power = power_of_ten(step);
+            value = if step < 0 {
+                value / power
+            } else {
+                value * power
+            };
+            exponent -= step;
+        }
+        value
     }
 }
 
@@ -539,6 +571,19 @@ mod tests {
         assert!((third - 1.0 / 3.0).abs() < 1e-15, "{third}");
         assert_eq!(value("12345678901234567890123"), 1.2345678901234568e22);
         assert_eq!(value("9007199254740993"), 9007199254740992.0);
+        // Zeros that end a fraction change nothing: whole numbers below 2^53 stay exact.
+        assert_eq!(value("123456789012345.000"), 123456789012345.0);
+        assert_eq!(value("9007199254740991.0"), 9007199254740991.0);
+        assert_eq!(value("1.500e2"), 150.0);
+        // The ends of f64's range are within it, to a few units in the last place.
+        let near = |text: &str, expected: f64| {
+            let got = value(text);
+            assert!(((got - expected) / expected).abs() < 1e-14, "{text}: {got}");
+        };
+        near("1.7976931348623157e308", f64::MAX);
+        near("2.2250738585072014e-308", f64::MIN_POSITIVE);
+        near("1.2345678901234567e-295", 1.2345678901234567e-295);
+        near("4.9e-300", 4.9e-300);
     }
 
     #[test]
@@ -602,10 +647,13 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn numbers_read_as_serde_json_reads_them(digits in 0u64..(1 << 53), point in 0usize..17, exponent in -5i32..=5) {
+        /// Where one rounding decides (digits below 2^53, a power of ten up to 10^22), exactly
+        /// serde_json's value; trailing zeros of the fraction included.
+        fn numbers_read_as_serde_json_reads_them(digits in 0u64..(1 << 53), point in 0usize..17, zeros in 0usize..4, exponent in -5i32..=5) {
             let mut text = digits.to_string();
             if point > 0 && point < text.len() {
                 text.insert(point, '.');
+                text.push_str(&"0".repeat(zeros));
             }
             let text = format!("{text}e{exponent}");
             let theirs: f64 = serde_json::from_str(&text).unwrap();
@@ -614,6 +662,18 @@ mod tests {
                 other => panic!("{text}: {other:?}"),
             };
             proptest::prop_assert_eq!(ours, theirs, "{}", text);
+        }
+
+        /// Anywhere in f64's normal range, within a few units in the last place of serde_json's.
+        #[test]
+        fn any_normal_number_reads_close_to_serde_json(value in proptest::num::f64::NORMAL) {
+            let text = format!("{value:e}");
+            let theirs: f64 = serde_json::from_str(&text).unwrap();
+            let ours = match parse(&text) {
+                Ok(Json::Number(value)) => value,
+                other => panic!("{text}: {other:?}"),
+            };
+            proptest::prop_assert!(((ours - theirs) / theirs).abs() < 1e-14, "{} read as {}", text, ours);
         }
 
         #[test]

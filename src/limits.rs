@@ -3,10 +3,10 @@
 //! input can neither exhaust memory nor make one call block a page.
 //!
 //! Every limit is generous for a conversation or a fact store a person can read on a page, and
-//! small enough that one call cannot stall it: a playground of 1,000 turns builds in about 50 ms
-//! in a browser, and one at every limit at once (1,000,000 characters, each summary nearly its
-//! whole turn) in about 200 ms; a decay chart at its limit takes under 10 ms natively
-//! (`make bench` measures them: BENCHMARKS.md).
+//! small enough to keep the longest call short: in the last `make bench` (BENCHMARKS.md), a
+//! playground of 1,000 turns built in 37 ms in Chromium, and one at every limit at once
+//! (1,000,000 characters, each summary nearly its whole turn) in 152 ms, a long task but not a
+//! frozen page; a decay chart at its limit took 8 ms natively.
 //!
 //! [`Error`]: crate::Error
 

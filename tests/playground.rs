@@ -890,7 +890,7 @@ fn page_settings_section() -> String {
             None => "no default trigger".to_owned(),
         };
         out += &format!(
-            "      <li><a href=\"{}\">{}</a>: <strong>{at}</strong>. {} <small>({})</small></li>\n",
+            "      <li><a href=\"{}\">{}</a>: <strong>{at}</strong>. {} <small>Source: {}.</small></li>\n",
             trigger.url,
             escape(trigger.framework),
             escape(trigger.setting),

@@ -1357,6 +1357,8 @@ proptest! {
                     grown.push(row.window.hot.last().cloned().expect("the new turn is verbatim"));
                     prop_assert_eq!(&row.window.hot, &grown);
                     prop_assert_eq!(row.window.hot.last().map(|hot| hot.turn.0), Some(turn));
+                    let whole = &case.turn(turn).text;
+                    prop_assert_eq!(row.window.hot.last().map(|hot| &hot.text), Some(whole));
                     prop_assert_eq!(&row.window.warm, &old.window.warm);
                     prop_assert_eq!(&row.window.cold, &old.window.cold);
                     continue;

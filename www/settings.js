@@ -38,14 +38,16 @@ export function buildKnobs(el) {
     return h("div", { className: "knob" }, h("label", { htmlFor: input.id }, label), input, message);
   });
   const restore = () => el.reconfigure(() => {
+    // A session still loading for a knob is overtaken.
+    for (const attribute of Object.keys(el.knobVersions ?? {})) el.knobVersions[attribute]++;
     for (const attribute of Object.keys(el.seedValues)) el.removeAttribute(attribute);
   }, "Seed values restored");
   el.knobs.append(h("div", { className: "knob-row" }, ...inputs,
     h("button", { type: "button", className: "quiet", on: { click: restore } }, "Seed values")), ...notes);
   // The playground's list of real agents' triggers: its own chunk, which only it loads.
   if (el.knobSpec.some(([attribute]) => attribute === "compact-at")) {
-    import("./triggers.js").then(({ buildTriggers }) => el.knobs.append(buildTriggers(el)),
-      (error) => el.fail(new Error(`The list of real agents' triggers could not load its code: ${error?.message ?? error}`)));
+    import("./triggers.js").then(({ buildTriggers }) => el.knobs.append(buildTriggers(el)))
+      .catch((error) => el.fail(new Error(`The list of real agents' triggers could not load its code: ${error?.message ?? error}`)));
   }
   el.syncKnobs();
 }

@@ -17,7 +17,7 @@ export function buildTriggers(el) {
   const list = h("ul", { className: "triggers" });
   const windowSelect = h("select", {
     id: "triggers-window",
-    on: { change: () => show() },
+    on: { change: () => show().then(() => el.announce(`Real agents' triggers for a window of ${windowSelect.selectedOptions[0].text}.`)) },
   }, ...WINDOWS.map(([tokens, name]) => h("option", { value: tokens, selected: tokens === 200000 }, `${name} tokens`)));
   const show = async () => {
     let triggers;
@@ -31,20 +31,28 @@ export function buildTriggers(el) {
     }
     list.replaceChildren(...triggers.map((trigger) => h("li", {},
       h("a", { href: trigger.url }, trigger.framework),
-      trigger.compactAt === null
-        ? " has no default trigger."
-        : h("button", {
+      trigger.compactAt !== null
+        ? h("button", {
           type: "button",
           attrs: { "aria-label": `${trigger.framework}: compact at ${trigger.compactAt}%` },
           on: { click: () => useTrigger(el, trigger) },
-        }, `compact at ${trigger.compactAt}%`),
+        }, `compact at ${trigger.compactAt}%`)
+        : trigger.share === null ? " has no default trigger."
+          : " never compacts in a window this size: its trigger is past the window.",
       h("details", {},
         h("summary", { attrs: { "aria-label": `${trigger.framework}: its setting and source` } }, "its setting and source"),
         h("p", { className: "caption" }, `${trigger.setting} Source: ${trigger.source}.`)))));
   };
-  show();
-  return h("section", { className: "triggers-panel", attrs: { "aria-labelledby": "triggers-heading" } },
-    h("h3", { id: "triggers-heading" }, "Real agents' triggers"),
+  // The list loads the core that computes it (a page's first core may not have it) only when a
+  // reader opens it.
+  let shown = false;
+  const open = (event) => {
+    if (shown || !event.target.open) return;
+    shown = true;
+    show();
+  };
+  return h("details", { className: "triggers-panel", on: { toggle: open } },
+    h("summary", {}, "Real agents' triggers"),
     h("div", { className: "knob" }, h("label", { htmlFor: windowSelect.id }, "for a context window of"), windowSelect),
     h("p", { className: "caption" },
       "The budget stands for the whole window. A trigger stated in tokens, or Claude Code's, which keeps a fixed number of tokens back, is a smaller share of a larger window: each is scaled to the window chosen."),

@@ -526,7 +526,7 @@ fn read_log(text: &str) -> Result<Imported, Error> {
     let mut events = Vec::new();
     // The last line, if it is cut short: a log copied while it is still being written.
     let mut cut = 0;
-    let last = text.trim_end().len();
+    let last = ended(text);
     for (index, line) in lines(text).enumerate() {
         check_len(
             "conversation lines",
@@ -542,7 +542,7 @@ fn read_log(text: &str) -> Result<Imported, Error> {
         let value = match json::parse(line) {
             Ok(value) => value,
             // Cut short: the JSON stops with the text, on the last line, after whole lines.
-            Err(error) if end >= last && index > 0 && error.at >= line.trim_end().len() => {
+            Err(error) if end >= last && index > 0 && error.at >= ended(line) => {
                 cut = 1;
                 break;
             }
@@ -601,6 +601,12 @@ fn read_log(text: &str) -> Result<Imported, Error> {
     };
     read.skipped += cut;
     Ok(read)
+}
+
+/// Where `text` ends but for the whitespace after it (JSON's, which is ASCII): `trim_end` on
+/// bytes, without the searcher `str::trim_end` brings into the wasm.
+fn ended(text: &str) -> usize {
+    text.len() - text.bytes().rev().take_while(u8::is_ascii_whitespace).count()
 }
 
 /// Whether a bare `message` item's content blocks are Codex's (`input_text`, `output_text`),
@@ -961,7 +967,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(kinds(&read), [("system", "decision"), ("user", "decision")]);
-        // A system prompt beside the messages is Anthropic's alone, whatever else they hold.
+        // A system prompt beside the messages is Anthropic's (OpenAI's is a message).
         assert_eq!(read.format, Format::AnthropicMessages);
         let error = import_conversation(r#"{"system": 5, "messages": []}"#).unwrap_err();
         assert_eq!(

@@ -324,8 +324,9 @@ pub enum Named {
     NotYetSaid,
 }
 
-/// Whether `needle` occurs in `text`. A plain scan of byte windows: the texts are short, and
-/// `str::contains` with a `&str` pattern brings in the two-way searcher, several KB of wasm.
+/// Whether `needle` occurs in `text`: a scan for its first byte, compared from there. The texts
+/// are short, and `str::contains` with a `&str` pattern brings in the two-way searcher, several
+/// KB of wasm.
 fn has_substring(text: &str, needle: &str) -> bool {
     let Some((&first, rest)) = needle.as_bytes().split_first() else {
         return true;
@@ -731,7 +732,7 @@ impl Playground {
         // a step costs what it changes, not what the window holds.
         let size = session.script().len() + 1;
         let (mut before, mut after) = (vec![0u8; size], vec![0u8; size]);
-        let mut held = mark(session.window(), &mut before);
+        let mut marked_before = mark(session.window(), &mut before);
         let at = |marks: &[u8], turn: TurnNumber| marks.get(turn.0 as usize).copied().unwrap_or(0);
         loop {
             let Some(step) = session.add_turn() else {
@@ -745,7 +746,7 @@ impl Playground {
                 if let Some(mark) = before.get_mut(step.turn.0 as usize) {
                     *mark |= VERBATIM;
                 }
-                held.0.push(step.turn);
+                marked_before.0.push(step.turn);
                 continue;
             }
             let window = session.window();
@@ -754,7 +755,7 @@ impl Playground {
                 turn: step.turn,
                 ..StepLoss::default()
             };
-            for turn in held.0.iter().copied().chain([step.turn]) {
+            for turn in marked_before.0.iter().copied().chain([step.turn]) {
                 let (was, now) = (at(&before, turn), at(&after, turn));
                 if now & VERBATIM == 0 {
                     loss.left_verbatim.push(turn);
@@ -767,7 +768,7 @@ impl Playground {
                     loss.masked.push(turn);
                 }
             }
-            for &turn in &held.1 {
+            for &turn in &marked_before.1 {
                 if at(&before, turn) & VERBATIM == 0 && at(&after, turn) == 0 {
                     loss.summaries_dropped.push(turn);
                 }
@@ -839,9 +840,9 @@ impl Playground {
             loss.facts_bare = finder.labels(meaning & now_bare);
             (meaning, bare) = (now_meaning, now_bare);
             losses.push(loss);
-            clear(&mut before, &held);
+            clear(&mut before, &marked_before);
             core::mem::swap(&mut before, &mut after);
-            held = marked;
+            marked_before = marked;
         }
     }
 

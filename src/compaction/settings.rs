@@ -62,6 +62,7 @@ pub struct FrameworkSetting {
 impl FrameworkSetting {
     /// The trigger as a share of a `window`-token context, for a model whose largest output is
     /// `max_output` tokens (only Claude Code reads it); `None` when there is no default trigger.
+    /// A trigger in tokens past the window is a share over 1: in that window it never fires.
     ///
     /// ```
     /// use agent_memory_widgets::{FRAMEWORK_SETTINGS, REFERENCE_WINDOW};
@@ -76,7 +77,7 @@ impl FrameworkSetting {
         let window = f64::from(window);
         match self.trigger {
             Trigger::Share(share) => Some(share),
-            Trigger::Tokens { default, .. } => Some((f64::from(default) / window).min(1.0)),
+            Trigger::Tokens { default, .. } => Some(f64::from(default) / window),
             Trigger::ClaudeCode => {
                 let reserved = f64::from(max_output.min(20_000)) + 13_000.0;
                 Some(((window - reserved) / window).max(0.0))
@@ -86,9 +87,12 @@ impl FrameworkSetting {
     }
 
     /// [`share_of`](Self::share_of) as the playground's `compact_at`: a whole percent from 1 to
-    /// 100, rounded to the nearest.
+    /// 100, rounded to the nearest; `None` without a default trigger, or with one past the
+    /// window, which never fires.
     pub fn compact_at(&self, window: u32, max_output: u32) -> Option<u32> {
-        let share = self.share_of(window, max_output)?;
+        let share = self
+            .share_of(window, max_output)
+            .filter(|&share| share <= 1.0)?;
         Some((crate::float::round(share * 100.0) as u32).clamp(1, 100))
     }
 }
@@ -109,9 +113,12 @@ pub struct TriggerAt {
     pub url: &'static str,
     /// The window, in tokens.
     pub window: u32,
-    /// The trigger as a share of the window, from 0 to 1; `None` when there is no default.
+    /// The trigger as a share of the window, from 0 (at once: the window is smaller than what
+    /// Claude Code keeps back); over 1 for a trigger past the window, which never fires in it;
+    /// `None` when there is no default.
     pub share: Option<f64>,
-    /// That share as the playground's `compact_at`, a whole percent from 1 to 100.
+    /// That share as the playground's `compact_at`, a whole percent from 1 to 100; `None` when
+    /// `share` is, or is over 1.
     pub compact_at: Option<u32>,
     /// Whether the share depends on the window: a trigger stated in tokens (or Claude Code's
     /// formula) is a smaller share of a larger window.
@@ -176,7 +183,7 @@ pub const FRAMEWORK_SETTINGS: [FrameworkSetting; 7] = [
     },
     FrameworkSetting {
         framework: "Letta",
-        setting: "Compacts at 90% of the window (SUMMARIZATION_TRIGGER_MULTIPLIER); evicts the oldest 40% of the messages (sliding_window_percentage 0.3, raised by 10% before the first try), then 10% more at a time, until what it keeps is under 70%.",
+        setting: "Compacts at 90% of the window (SUMMARIZATION_TRIGGER_MULTIPLIER); evicts the oldest 40% of the messages (sliding_window_percentage 0.3, raised by 0.1 before the first try), then 10% more at a time, until what it keeps is under 70%.",
         trigger: Trigger::Share(0.9),
         source: "letta-ai/letta@56ba9c2, letta/services/summarizer/summarizer_sliding_window.py, letta/constants.py",
         url: "https://github.com/letta-ai/letta/blob/56ba9c2/letta/services/summarizer/summarizer_sliding_window.py",
@@ -233,6 +240,13 @@ mod tests {
             at(1_000_000.0),
             [Some(97), Some(90), Some(90), Some(10), Some(15), none, none]
         );
+        // Server compaction's 150,000 tokens are past a 128K window: there it never fires.
+        assert_eq!(
+            at(128_000.0),
+            [Some(74), Some(90), Some(90), Some(78), none, none, none]
+        );
+        let server = &framework_triggers(128_000.0, 64_000.0).unwrap()[4];
+        assert_eq!(server.share, Some(150_000.0 / 128_000.0));
         let scaled: Vec<bool> = framework_triggers(200_000.0, 0.0)
             .unwrap()
             .iter()
@@ -265,7 +279,8 @@ mod tests {
         assert_eq!(at(3, 200_000, 0), Some(50));
         assert_eq!(at(3, 1_000_000, 0), Some(10));
         assert_eq!(at(4, 200_000, 0), Some(75));
-        assert_eq!(at(4, 100_000, 0), Some(100));
+        assert_eq!(at(4, 150_000, 0), Some(100));
+        assert_eq!(at(4, 128_000, 0), None); // 150,000 tokens: never, in a 128K window
         assert_eq!(at(0, 30_000, 64_000), Some(1)); // less than nothing left: at once
         assert_eq!(at(5, 200_000, 0), None);
     }

@@ -336,7 +336,13 @@ test("real agents' triggers are listed for the window the reader chooses, and ea
   const { page, problems, widget, rows } = await openPlayground();
   await widget.getByRole("slider", { name: "turn" }).fill("10");
   await widget.locator("summary", { hasText: "Knobs" }).click();
-  const panel = widget.getByRole("region", { name: "Real agents' triggers" });
+  // Closed, the list has loaded no core: the page's own has no `frameworkTriggers`.
+  const cores = () => page.evaluate(() => performance.getEntriesByType("resource").filter((r) => r.name.endsWith("_bg.wasm")).map((r) => r.name.split("/").at(-1)));
+  await widget.getByText("Real agents' triggers", { exact: true }).waitFor();
+  assert.ok(!(await cores()).some((name) => name.startsWith("playground-config")), String(await cores()));
+  await widget.getByText("Real agents' triggers", { exact: true }).click();
+  await page.waitForFunction(() => performance.getEntriesByType("resource").some((r) => r.name.includes("playground-config_bg.wasm")));
+  const panel = widget.locator("details.triggers-panel");
   const window = panel.getByRole("combobox", { name: "for a context window of" });
   assert.equal(await window.inputValue(), "200000");
   const expected = (tokens) => page.evaluate(async (tokens) => {
@@ -353,6 +359,10 @@ test("real agents' triggers are listed for the window the reader chooses, and ea
   await panel.getByRole("button", { name: "Claude Code: compact at 84%" }).waitFor();
   assert.match(await items.nth(5).textContent(), /LangChain SummarizationMiddleware has no default trigger/);
 
+  // 128K: server compaction's 150,000 tokens are past the window.
+  await window.selectOption("128000");
+  await widget.getByRole("status").filter({ hasText: "Real agents' triggers for a window of 128K tokens." }).waitFor({ timeout: 5000 });
+  assert.match(await items.nth(4).textContent(), /Anthropic API, server compaction never compacts in a window this size/);
   // A million tokens: Anthropic's 100,000-token clearing is a tenth of it.
   await window.selectOption("1000000");
   const button = panel.getByRole("button", { name: "Anthropic API, tool-result clearing: compact at 10%" });
