@@ -3,10 +3,10 @@
 //! input can neither exhaust memory nor make one call block a page.
 //!
 //! Every limit is generous for a conversation or a fact store a person can read on a page, and
-//! small enough to keep the longest call short: in the last `make bench` (BENCHMARKS.md), a
-//! playground of 1,000 turns built in 37 ms in Chromium, and one at every limit at once
-//! (1,000,000 characters, each summary nearly its whole turn) in 152 ms, a long task but not a
-//! frozen page; a decay chart at its limit took 8 ms natively.
+//! small enough to keep the longest call short: `make bench` times a playground of 1,000 turns
+//! in Chromium (under 50 ms in its last run, BENCHMARKS.md), and one at every limit at once
+//! (1,000,000 characters, each summary nearly its whole turn: under 200 ms, a long task but not
+//! a frozen page); a decay chart at its limit takes under 10 ms natively.
 //!
 //! [`Error`]: crate::Error
 
