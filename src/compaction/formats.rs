@@ -606,7 +606,12 @@ fn read_log(text: &str) -> Result<Imported, Error> {
 /// Where `text` ends but for the whitespace after it (JSON's, which is ASCII): `trim_end` on
 /// bytes, without the searcher `str::trim_end` brings into the wasm.
 fn ended(text: &str) -> usize {
-    text.len() - text.bytes().rev().take_while(u8::is_ascii_whitespace).count()
+    text.len()
+        - text
+            .bytes()
+            .rev()
+            .take_while(u8::is_ascii_whitespace)
+            .count()
 }
 
 /// Whether a bare `message` item's content blocks are Codex's (`input_text`, `output_text`),
