@@ -450,8 +450,8 @@ fn texts(place: &str, value: &Json) -> Result<String, Error> {
 }
 
 /// Appends the text of content blocks to `out`, one space between: a block's `text`; else, for
-/// a search result, its `title` and `url` (or `source`) and the text of its own `content` blocks. Other
-/// blocks (an image) hold no text.
+/// a search result, its `title` and `url` (or `source`) and the text of its own `content`
+/// blocks. Other blocks (an image) hold no text.
 fn blocks_text(blocks: &[Json], out: &mut String) {
     let mut push = |part: &str| {
         if !out.is_empty() && !part.is_empty() {
