@@ -85,7 +85,9 @@ export interface ImportedConversation {
 }
 /** A framework's compaction trigger for one context window (`frameworkTriggers`), cited: the
  * share of the window at which it compacts, and that share as the playground's `compactAt`;
- * both `null` where it has no default trigger. `scaled`: the share depends on the window. */
+ * both `null` where it has no default trigger, and `compactAt` `null` where the share is over 1
+ * (a trigger past the window, which never fires in it). `scaled`: the share depends on the
+ * window. */
 export interface FrameworkTrigger {
   framework: string; setting: string; source: string; url: string; window: number;
   share: number | null; compactAt: number | null; scaled: boolean;

@@ -17,8 +17,13 @@ export function buildTriggers(el) {
   const list = h("ul", { className: "triggers" });
   const windowSelect = h("select", {
     id: "triggers-window",
-    on: { change: () => show().then(() => el.announce(`Real agents' triggers for a window of ${windowSelect.selectedOptions[0].text}.`)) },
+    on: {
+      change: async () => {
+        if (await show()) el.announce(`Real agents' triggers for a window of ${windowSelect.selectedOptions[0].text}.`);
+      },
+    },
   }, ...WINDOWS.map(([tokens, name]) => h("option", { value: tokens, selected: tokens === 200000 }, `${name} tokens`)));
+  /** Lists the triggers for the window chosen; whether it could. */
   const show = async () => {
     let triggers;
     try {
@@ -27,7 +32,7 @@ export function buildTriggers(el) {
     } catch (error) {
       // Not `attempt`: a success here must not hide another error the widget shows.
       el.fail(new Error(`The list of real agents' triggers could not load: ${error?.message ?? error}`));
-      return;
+      return false;
     }
     list.replaceChildren(...triggers.map((trigger) => h("li", {},
       h("a", { href: trigger.url }, trigger.framework),
@@ -42,14 +47,15 @@ export function buildTriggers(el) {
       h("details", {},
         h("summary", { attrs: { "aria-label": `${trigger.framework}: its setting and source` } }, "its setting and source"),
         h("p", { className: "caption" }, `${trigger.setting} Source: ${trigger.source}.`)))));
+    return true;
   };
   // The list loads the core that computes it (a page's first core may not have it) only when a
   // reader opens it.
   let shown = false;
-  const open = (event) => {
+  const open = async (event) => {
     if (shown || !event.target.open) return;
     shown = true;
-    show();
+    shown = await show(); // a failed load is tried again at the next opening
   };
   return h("details", { className: "triggers-panel", on: { toggle: open } },
     h("summary", {}, "Real agents' triggers"),
