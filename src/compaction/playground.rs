@@ -443,33 +443,22 @@ named!(Named, "named", {
 });
 
 impl Named {
-    /// How a window names `term`, by [`FACTS_RULE`], from its verbatim turns (each as
-    /// `(text, speaker)`, the text as the window holds it), its WARM lines and its COLD gist.
-    fn by_rule<'a>(
-        mut hot: impl Iterator<Item = (&'a str, &'a str)>,
-        mut warm: impl Iterator<Item = &'a str>,
-        cold: Option<&str>,
-        term: &str,
-    ) -> Named {
-        if hot.any(|(text, speaker)| has_substring(text, term) || has_substring(speaker, term))
-            || warm.any(|line| has_substring(line, term))
+    /// How `state`'s window names `term`, by [`FACTS_RULE`]: from its verbatim turns (their text
+    /// as the window holds it, and who said them), its WARM lines and its COLD gist.
+    pub fn of(state: &SessionState, term: &str) -> Named {
+        let names = |text: &str| has_substring(text, term);
+        if state
+            .hot
+            .iter()
+            .any(|turn| names(&turn.text) || names(&turn.speaker))
+            || state.warm.iter().any(|line| names(line.text()))
         {
             Named::Meaning
-        } else if cold.is_some_and(|line| has_substring(line, term)) {
+        } else if state.cold.as_ref().is_some_and(|line| names(line.text())) {
             Named::BareTerm
         } else {
             Named::Gone
         }
-    }
-
-    /// How `state`'s window names `term`, by [`FACTS_RULE`].
-    pub fn of(state: &SessionState, term: &str) -> Named {
-        let hot = state
-            .hot
-            .iter()
-            .map(|turn| (turn.text.as_str(), turn.speaker.as_str()));
-        let cold = state.cold.as_ref().map(Line::text);
-        Named::by_rule(hot, state.warm.iter().map(Line::text), cold, term)
     }
 }
 
