@@ -109,11 +109,28 @@ dist: build
 	node tools/package.mjs
 	node tools/bundle.mjs
 
-# The docs examples: the mdBook one embeds the light embed, copied whole into its src/.
+# The docs examples: the mdBook one embeds the light embed, copied whole into its src/; each
+# host in NPM_HOSTS (examples/<host>/) installs the package as a user would, from the tarball of
+# `make dist`. A host's own packages install once from its lock file into its node_modules/
+# (gitignored, kept between runs), and again only when the lock file changes.
+NPM_HOSTS := vite
+PACKED := target/pack
+
 examples: dist tools-mdbook
 	rm -rf examples/mdbook/src/agent-memory-widgets
 	cp -r dist/agent-memory-widgets examples/mdbook/src/
 	mdbook build examples/mdbook
+	rm -rf $(PACKED) && mkdir -p $(PACKED)
+	npm pack --silent ./dist/agent-memory-widgets --pack-destination $(PACKED) >/dev/null
+	@for host in $(NPM_HOSTS); do \
+	  dir=examples/$$host; \
+	  if [ ! $$dir/node_modules/.package-lock.json -nt $$dir/package-lock.json ]; then \
+	    echo "installing $$dir's packages from its lock file"; \
+	    (cd $$dir && npm ci --no-audit --no-fund --loglevel=error); \
+	  fi; \
+	  echo "installing the package into $$dir"; \
+	  (cd $$dir && npm install --no-save --no-audit --no-fund --loglevel=error ../../$(PACKED)/agent-memory-widgets-*.tgz); \
+	done
 
 serve: build
 	@echo "Serving site/ (www/ minified) on http://127.0.0.1:$(PORT)/ (Ctrl-C to stop)"
@@ -166,7 +183,7 @@ test-wasm:
 	WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) --test wasm
 
 test-size: dist
-	node --test tests/size.test.mjs tests/tools.test.mjs tests/manifest.test.mjs tests/crate.test.mjs
+	node --test tests/size.test.mjs tests/tools.test.mjs tests/manifest.test.mjs tests/crate.test.mjs tests/server.test.mjs
 
 # A few thousand random sequences against the release package, with a fixed seed so that CI is
 # reproducible; `make fuzz` runs many more, from a new seed each time (FUZZ_SEED to replay one).
@@ -215,4 +232,4 @@ mutants:
 
 clean:
 	cargo clean
-	rm -rf $(PKG) dist mutants.out mutants.out.old target/screenshots examples/mdbook/book examples/mdbook/src/agent-memory-widgets
+	rm -rf $(PKG) dist mutants.out mutants.out.old target/screenshots examples/mdbook/book examples/mdbook/src/agent-memory-widgets examples/*/dist

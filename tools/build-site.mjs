@@ -106,8 +106,8 @@ export function inlineStyles(shadow) {
         const end = source.indexOf("// bundle:styles-end");
         if (begin < 0 || end < begin) throw new Error("build: cannot find the styles markers in widget.js");
         const styles = `function sheet(css) {
-  const made = new CSSStyleSheet();
-  made.replaceSync(css);
+  const made = globalThis.CSSStyleSheet && new CSSStyleSheet();
+  made?.replaceSync(css);
   return made;
 }
 const SHEETS = { all: sheet(${JSON.stringify(shadow.all)}) };
@@ -134,6 +134,25 @@ export function adoptMoreStyles(root, name) {
     },
   };
 }
+
+/**
+ * An esbuild plugin that points each core's glue at its wasm where the build puts it. Given no
+ * wasm, the glue's `init()` fetches `new URL("<core>_bg.wasm", import.meta.url)`, beside the glue
+ * in www/pkg/; built, the glue is a chunk in site/ and the wasm in site/pkg/. The loader relies on
+ * that default, a static URL, which bundlers follow: Vite's dependency pre-bundling moves the code
+ * and rewrites such a URL to the package's file (a URL with a variable part it cannot), and
+ * `vite build` copies the file.
+ */
+export const wasmInPkg = {
+  name: "wasm-in-pkg",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]www[\\/]pkg[\\/][\w-]+\.js$/ }, (args) => {
+      const core = args.path.match(/([\w-]+)\.js$/)[1];
+      const from = `new URL('${core}_bg.wasm', import.meta.url)`;
+      return { contents: replaceOnce(readFileSync(args.path, "utf8"), from, `new URL("./pkg/${core}_bg.wasm", import.meta.url)`, `wasm URL in www/pkg/${core}.js`), loader: "js" };
+    });
+  },
+};
 
 /**
  * The files (paths from the root) that a page fetches, besides itself, whose elements need
@@ -172,7 +191,7 @@ async function main() {
     target: "es2022",
     metafile: true,
     legalComments: "none",
-    plugins: [inlineStyles(css.shadow)],
+    plugins: [inlineStyles(css.shadow), wasmInPkg],
     logLevel: "warning",
   });
   writeFileSync(join(out, "meta.json"), JSON.stringify(result.metafile, null, 1));

@@ -152,9 +152,10 @@ export function loadCore(need) {
   const name = needsServed(pageCore).includes(need) ? pageCore : coreFor([need]);
   if (name === undefined) return Promise.reject(new Error(`no core serves "${need}"`));
   if (!loaded.has(name)) {
-    // A template import: esbuild bundles every www/pkg/*.js as a chunk of its own.
+    // A template import: esbuild bundles every www/pkg/*.js as a chunk of its own. Each glue finds
+    // its wasm by a static URL of its own (tools/build-site.mjs, wasmInPkg), which bundlers follow.
     const loading = import(`./pkg/${name}.js`).then(async (core) => {
-      await core.default({ module_or_path: new URL(`./pkg/${name}_bg.wasm`, import.meta.url) });
+      await core.default();
       names.set(core, (names.get(core) ?? new Set()).add(name));
       return core;
     });

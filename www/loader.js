@@ -51,7 +51,8 @@ function loadUsed() {
 
 /** Starts loading what the page's elements use, and watches for elements added later. Once. */
 export function loadElements() {
-  if (watcher) return;
+  // On a server (a docs host's build), there is nothing to load: the browser loads it.
+  if (watcher || typeof document === "undefined") return;
   pending = new Map([
     ["memory-compaction", () => import("./compaction.js")],
     ["memory-forgetting", () => import("./forgetting.js")],

@@ -7,6 +7,12 @@ import { loadCore, serves, elementNeed, own } from "./cores.js";
 
 export { own };
 
+/**
+ * Whether a browser runs this: on a server (a docs host's build imports the modules to render
+ * pages) there is no DOM, and the modules import, define nothing and touch nothing.
+ */
+export const BROWSER = typeof document !== "undefined" && typeof customElements !== "undefined";
+
 // bundle:styles-begin (the build swaps this for a constructed stylesheet: tools/build-site.mjs)
 const STYLESHEET = new URL("./style.css", import.meta.url).href;
 /**
@@ -15,8 +21,8 @@ const STYLESHEET = new URL("./style.css", import.meta.url).href;
  * not hold back the first paint, and unstyled, a playground's table lays out 900 px wide; so until
  * the link has loaded (or failed), a constructed sheet keeps the content out of the layout.
  */
-const UNSTYLED = new CSSStyleSheet();
-UNSTYLED.replaceSync(".widget { display: none }");
+const UNSTYLED = globalThis.CSSStyleSheet && new CSSStyleSheet();
+UNSTYLED?.replaceSync(".widget { display: none }");
 function adoptStyles(root) {
   root.adoptedStyleSheets = [UNSTYLED];
   const link = h("link", { rel: "stylesheet", href: STYLESHEET });
@@ -191,7 +197,7 @@ export const PAGE_ATTRIBUTES = ["scenario", "src", "guided"];
  * @cssprop {<color>} --fg - The page's text colour, used when `--amw-fg` is unset.
  * @csspart widget - The widget's frame: border, background and padding.
  */
-export class MemoryWidget extends HTMLElement {
+export class MemoryWidget extends (BROWSER ? HTMLElement : Object) {
   #model = null;
   #connected = false;
   /** While set, attribute changes do not rebuild: the knobs rebuild once, themselves. */
@@ -731,7 +737,7 @@ export class MemoryWidget extends HTMLElement {
  */
 export function define(name, Element, mirrors) {
   for (const [property, attribute] of Object.entries(mirrors)) mirror(Element, property, attribute);
-  if (!customElements.get(name)) customElements.define(name, Element);
+  if (BROWSER && !customElements.get(name)) customElements.define(name, Element);
 }
 
 /** Keys that move a slider, a list or a scrolling region. */
@@ -832,6 +838,6 @@ function linkEntries(hash) {
 }
 
 // Back and forward move between the states the reader shared (each "Copy link" adds one entry).
-addEventListener("hashchange", () => {
+if (BROWSER) addEventListener("hashchange", () => {
   for (const widget of widgets) widget.openLink(location.hash).catch((error) => widget.fail(error));
 });

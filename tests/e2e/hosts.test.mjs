@@ -1,0 +1,111 @@
+// The docs hosts of examples/, each using the package as a user would: the tarball of `make dist`
+// installed with npm (`make examples` installs each host's own packages once, from its lock file,
+// then the tarball), or the copied folder. Each is opened in Chromium, where a reader plays a
+// turn and a slider step with no console error. Vite is also run in dev, where its dependency
+// pre-bundling moves the package's code away from its wasm, and its build must print no warning.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import { createServer } from "node:net";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, serve, launch, open } from "./harness.mjs";
+
+const EXAMPLES = join(ROOT, "examples");
+const WAIT = { timeout: 10_000 };
+
+/**
+ * Plays a turn and a slider step on the page open at `url`: Add next turn on the first
+ * <memory-compaction>, and → on the first <memory-forgetting>'s time slider.
+ */
+async function play(browser, url) {
+  const { page, problems } = await open(browser, new URL(url).origin);
+  await page.goto(url);
+  const compaction = page.locator("memory-compaction").first();
+  await compaction.getByRole("button", { name: "Add next turn" }).click(WAIT);
+  await compaction.getByRole("status").filter({ hasText: /^Turn 1/ }).waitFor(WAIT);
+  const slider = page.locator("memory-forgetting").first().getByRole("slider", { name: "time" });
+  await slider.focus(WAIT);
+  const before = Number(await slider.inputValue());
+  await slider.press("ArrowRight");
+  assert.equal(Number(await slider.inputValue()), before + 1, `${url}: the time slider stepped`);
+  await page.close();
+  return problems;
+}
+
+/** A free port on 127.0.0.1. */
+async function freePort() {
+  const server = createServer();
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address();
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+/** Runs a host's command in examples/`host` until `ready` appears in its output; returns a stop function. */
+async function start(host, args, ready) {
+  const child = spawn(process.execPath, args, { cwd: join(EXAMPLES, host), stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  await new Promise((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`${host} did not start:\n${output}`)), 30_000);
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.on("data", (chunk) => {
+        output += chunk;
+        if (ready.test(output)) {
+          clearTimeout(timer);
+          done();
+        }
+      });
+    }
+    child.on("exit", (code) => fail(new Error(`${host} exited with ${code}:\n${output}`)));
+  });
+  return { output: () => output, stop: () => child.kill() };
+}
+
+/** Whether examples/`host` has its packages and the tarball installed (`make examples`). */
+const installed = (host) => existsSync(join(EXAMPLES, host, "node_modules/agent-memory-widgets/package.json"));
+
+test("plain HTML: the copied folder, one script tag", async () => {
+  const server = await serve(ROOT);
+  const browser = await launch();
+  try {
+    assert.deepEqual(await play(browser, `${server.url}examples/plain.html`), []);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
+
+test("Vite: `vite build` prints no warning, and the built page plays", { timeout: 120_000 }, async () => {
+  assert.ok(installed("vite"), "examples/vite/ is not installed: run make examples");
+  const vite = join(EXAMPLES, "vite/node_modules/vite/bin/vite.js");
+  const log = execFileSync(process.execPath, [vite, "build"], { cwd: join(EXAMPLES, "vite"), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  assert.doesNotMatch(log, /warn|doesn't exist|\(!\)/i, log);
+  const server = await serve(join(EXAMPLES, "vite/dist"));
+  const browser = await launch();
+  try {
+    assert.deepEqual(await play(browser, server.url), []);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
+
+test("Vite dev: the wasm is found after dependency pre-bundling, with no configuration", { timeout: 120_000 }, async () => {
+  assert.ok(installed("vite"), "examples/vite/ is not installed: run make examples");
+  assert.ok(!existsSync(join(EXAMPLES, "vite/vite.config.js")), "the example needs no configuration");
+  const port = await freePort();
+  // --force: pre-bundle afresh, from the package as installed now.
+  const dev = await start("vite", ["node_modules/vite/bin/vite.js", "--host", "127.0.0.1", "--port", String(port), "--strictPort", "--force"], /ready in/i);
+  const browser = await launch();
+  try {
+    const problems = await play(browser, `http://127.0.0.1:${port}/`);
+    assert.deepEqual(problems, []);
+    assert.match(execFileSync("ls", [join(EXAMPLES, "vite/node_modules/.vite/deps")], { encoding: "utf8" }), /agent-memory-widgets/, "the package was pre-bundled");
+    assert.doesNotMatch(dev.output(), /error|warn/i, dev.output());
+  } finally {
+    await browser.close();
+    dev.stop();
+  }
+});
