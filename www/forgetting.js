@@ -536,7 +536,11 @@ class MemoryForgetting extends MemoryWidget {
       marker(MARKERS[i % MARKERS.length], x(lastT), y(lastScore), "marker"),
       svg("text", { x: labelAt.get(i)[0], y: labelAt.get(i)[1] + 3.5, class: "end-label" }, `#${line.id}`));
       const pick = () => this.pickLine(i);
-      group.addEventListener("focus", pick);
+      // The line with focus (by the arrows, Tab or a click) is the one Tab comes back to.
+      group.addEventListener("focus", () => {
+        for (const other of this.chartGroups) other.setAttribute("tabindex", other === group ? 0 : -1);
+        pick();
+      });
       group.addEventListener("mouseenter", pick);
       group.addEventListener("mouseleave", () => this.pickLine(null));
       group.addEventListener("blur", () => this.pickLine(null));
@@ -544,9 +548,7 @@ class MemoryForgetting extends MemoryWidget {
         const step = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 }[event.key];
         if (!step) return;
         event.preventDefault();
-        const next = this.chartGroups[(i + step + lines.length) % lines.length];
-        for (const other of this.chartGroups) other.setAttribute("tabindex", other === next ? 0 : -1);
-        next.focus();
+        this.chartGroups[(i + step + lines.length) % lines.length].focus();
       });
       return group;
     });

@@ -228,10 +228,12 @@ export class MemoryWidget extends (BROWSER ? HTMLElement : Object) {
       this.shadowRoot.addEventListener(type, () => keepFocus(this.shadowRoot, focused));
     }
     // The keys a control uses stop here, so that a docs host's shortcuts neither fire nor block it.
+    // Which keys it uses is decided as the key comes in, before the control's own handler runs:
+    // that may move focus or change its tabindex (the decay chart's lines do both).
     for (const type of ["keydown", "keypress", "keyup"]) {
-      this.shadowRoot.addEventListener(type, (event) => {
-        if (usesKey(event.composedPath()[0], event)) event.stopPropagation();
-      });
+      let uses = false;
+      this.shadowRoot.addEventListener(type, (event) => (uses = usesKey(event.composedPath()[0], event)), true);
+      this.shadowRoot.addEventListener(type, (event) => uses && event.stopPropagation());
     }
   }
 

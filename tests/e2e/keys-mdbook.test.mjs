@@ -1,6 +1,6 @@
 // Keys stay inside the widget in a real two-chapter mdBook, whose ← and → turn the page and
 // whose "s" and "/" open its search: arrows and typing in a control of each kind in each of the
-// four elements do neither, while from the page itself the same key still turns the page. (The
+// four elements, and arrows on each of the decay chart's lines, do neither, while from the page itself the same key still turns the page. (The
 // host page with every control is tests/e2e/keys.test.mjs.)
 
 import { test } from "node:test";
@@ -49,6 +49,14 @@ test("in a two-chapter mdBook, arrows and typing in a control of each kind stay 
       assert.equal(page.url(), url(chapter), `${chapter}: ${name}'s ${label} kept ${turn}`);
       assert.equal(await page.locator("#searchbar").isVisible(), false, `${chapter}: typing "s" or "/" in ${name}'s ${label} opened the book's search`);
     }
+    // The decay chart's lines: the arrows move between them, and the page stays.
+    const lines = page.locator("memory-forgetting g.decay-line");
+    for (let i = 0; i < await lines.count(); i++) {
+      await lines.nth(i).focus();
+      for (const key of [turn, ...NAVIGATION]) await page.keyboard.press(key);
+      assert.equal(page.url(), url(chapter), `${chapter}: the decay chart's line ${i + 1} kept ${turn}`);
+    }
+    if (chapter === "memory") assert.ok(await lines.count() >= 4, "the chart's lines were checked");
   }
   assert.deepEqual(problems, []);
   // The book's binding is there: from the page itself, ← turns back to the first chapter.

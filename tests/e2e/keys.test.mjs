@@ -109,3 +109,74 @@ test("on a host that cancels every key, each slider, spin button and text box of
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+/**
+ * The keys each kind of focusable thing uses, by this test's own reckoning: a slider, a radio
+ * group, a chart line and a scrolling region move with the navigation keys; a button, a
+ * disclosure and a check box are pressed with Enter or Space (a link opens with Enter, which
+ * would leave the page: its keys are the first test's concern).
+ */
+function keysOf(control) {
+  if (control.tag === "input" && ["range", "radio"].includes(control.type)) return NAVIGATION;
+  if (["button", "summary"].includes(control.tag) || (control.tag === "input" && control.type === "checkbox")) return ["Enter", " "];
+  if (control.tabindex !== null && !["a", "input", "select", "textarea"].includes(control.tag)) return NAVIGATION;
+  return [];
+}
+
+test("every focusable thing in every element, guided answers, chart lines and disclosures among them, keeps the keys it uses", { timeout: 240_000 }, async () => {
+  const { page, problems } = await open(env.browser, env.server.url);
+  page.setDefaultTimeout(5000);
+  const host = HOST.replace("<memory-compaction></memory-compaction>", "<memory-compaction guided></memory-compaction><memory-forgetting guided></memory-forgetting>");
+  await page.route(`${env.server.url}keys-host.html`, (route) => route.fulfill({ body: host, contentType: "text/html" }));
+  await page.goto(`${env.server.url}keys-host.html`);
+  const kinds = new Set();
+  let checked = 0;
+  const elements = page.locator(ELEMENTS.join(","));
+  for (let e = 0; e < await elements.count(); e++) {
+    const widget = elements.nth(e);
+    await widget.locator(".content > *").first().waitFor(WAIT);
+    await openEverything(widget);
+    await page.waitForTimeout(300); // the knobs' inputs load as their disclosure opens
+    const count = await widget.evaluate((el, selector) => el.shadowRoot.querySelectorAll(selector).length, FOCUSABLE);
+    for (let i = 0; i < count; i++) {
+      await openEverything(widget);
+      // Focus the i-th focusable thing (the list may have changed with the last control's action).
+      const control = await widget.evaluate((el, [i, selector]) => {
+        const target = [...el.shadowRoot.querySelectorAll(selector)][i];
+        if (!target || target.disabled || target.getClientRects().length === 0 || target.closest("[inert]")) return null;
+        // A button that opens a file picker or copies a link leaves the page's keys alone but not the test's page.
+        if (/file|copy/i.test(target.textContent)) return null;
+        target.focus();
+        if (el.shadowRoot.activeElement !== target) return null;
+        return { tag: target.localName, type: target.getAttribute("type"), tabindex: target.getAttribute("tabindex"), what: `${target.localName}.${target.getAttribute("class") ?? ""} "${(target.getAttribute("aria-label") ?? target.textContent).slice(0, 40)}"` };
+      }, [i, FOCUSABLE]);
+      if (!control) continue;
+      const keys = keysOf(control);
+      if (keys.length === 0) continue;
+      const name = await widget.evaluate((el) => el.localName);
+      for (const key of keys) {
+        // Each key from the control itself: an action (an answer, a step) may have moved focus on.
+        const focused = await widget.evaluate((el, [i, selector]) => {
+          const target = [...el.shadowRoot.querySelectorAll(selector)][i];
+          target?.focus();
+          return Boolean(target) && el.shadowRoot.activeElement === target;
+        }, [i, FOCUSABLE]);
+        if (!focused) break;
+        await hostKeys(page);
+        await page.keyboard.press(key);
+        // Its keyup may come from where an action moved focus (a guide's verdict): the host's
+        // shortcuts listen for keydown.
+        const leaked = (await hostKeys(page)).filter((entry) => !entry.startsWith("keyup"));
+        assert.deepEqual(leaked, [], `${name}: ${control.what}: ${JSON.stringify(key)}, which it uses, reached the host`);
+      }
+      kinds.add(control.tag === "g" ? "chart line" : control.tag);
+      checked++;
+    }
+  }
+  for (const kind of ["chart line", "summary", "button", "input"]) assert.ok(kinds.has(kind), `no ${kind} was checked: ${[...kinds]}`);
+  assert.ok(checked >= 40, `only ${checked} focusable things checked`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+const FOCUSABLE = 'button, input, select, summary, [tabindex]:not(a)';
