@@ -82,7 +82,7 @@ impl Json {
             Json::Null => out.push_str("null"),
             Json::Bool(true) => out.push_str("true"),
             Json::Bool(false) => out.push_str("false"),
-            Json::Number(number) => out.push_str(&crate::error::fmt_number(*number)),
+            Json::Number(number) => out.push_str(&crate::text::fmt_number(*number)),
             Json::String(text) => quote(text, out),
             Json::Array(items) => {
                 out.push('[');

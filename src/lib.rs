@@ -144,18 +144,6 @@
 
 extern crate alloc;
 
-/// What std's prelude gives, from `alloc`, and this crate's `text!`: every module imports it, so
-/// that the same code builds with std and without.
-#[allow(unused_imports)]
-mod prelude {
-    pub(crate) use crate::text::text;
-    pub use alloc::borrow::ToOwned;
-    pub use alloc::boxed::Box;
-    pub use alloc::string::String;
-    pub use alloc::vec;
-    pub use alloc::vec::Vec;
-}
-
 /// A panic in the project's wasm builds traps, as `panic = "abort"` does under std, without
 /// formatting a message that nobody reads. The core returns errors for bad input and does not
 /// panic on it (ARCHITECTURE.md); a trap would be a bug.
@@ -174,9 +162,11 @@ mod json;
 pub mod limits;
 mod math;
 mod names;
+mod prelude;
 mod queue;
 mod sort;
 mod text;
+mod time;
 mod units;
 
 /// The WebAssembly boundary: `Session`, `FactStore` and `Playground` as JS classes. Only built
@@ -216,7 +206,8 @@ pub use forgetting::{
     StreamEvent, StreamId, StreamOp, WriteEvent, WriteOutcome, ACCESS_BOOST, CAPACITY,
     FORGETTING_POLICIES, HALF_LIFE, LASTING_HALF_LIFE_FACTORS, MAX_ACCESS_BOOST,
 };
-pub use units::{EventIndex, FactId, Time, Tokens, TurnNumber};
+pub use time::Time;
+pub use units::{EventIndex, FactId, Tokens, TurnNumber};
 
 /// The README's examples, run as doctests: with the default features, which the README shows.
 #[doc = include_str!("../README.md")]

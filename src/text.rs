@@ -4,12 +4,14 @@
 //! padding, the integer `Display` impls and their tables, about 5 KB of gzip on every core
 //! (ARCHITECTURE.md, "How we keep the wasm small"). Error messages and the few texts the
 //! policies write (a gist, a masked tool output) only ever join words and numbers, so they are
-//! built by [`text!`] instead: each piece is pushed onto a `String` as it is.
+//! built by [`text!`] instead: each piece is pushed onto a `String` as it is, and a float by
+//! [`fmt_number`].
 //!
 //! ```text
 //! text!("script[", index, "].kind (turn ", index + 1, ")")  // "script[2].kind (turn 3)"
 //! ```
 
+use crate::float;
 use crate::prelude::*;
 
 /// Something a message can hold: a text, or a number written as a person writes it.
@@ -128,6 +130,83 @@ pub(crate) fn lines(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// Formats a number for an error message without Rust's float formatter, which would add
+/// about 10 KB to the WebAssembly build. Whole numbers print exactly; others print with up to
+/// six decimals, or in scientific form when very large or very small.
+///
+/// ```text
+/// 0 -> "0"    -1 -> "-1"    2.5 -> "2.5"    1e300 -> "1e300"    NaN -> "NaN"
+/// ```
+pub(crate) fn fmt_number(value: f64) -> String {
+    if value.is_nan() {
+        return "NaN".into();
+    }
+    let sign = if value < 0.0 { "-" } else { "" };
+    let magnitude = value.abs();
+    if magnitude.is_infinite() {
+        return text!(sign, "Infinity");
+    }
+    if magnitude == 0.0 {
+        return "0".into();
+    }
+    if !(1e-4..1e15).contains(&magnitude) {
+        // Scientific form: scale into [1, 10) by powers of ten, then keep three decimals.
+        let mut mantissa = magnitude;
+        let mut exponent = 0i32;
+        while mantissa >= 10.0 {
+            mantissa /= 10.0;
+            exponent += 1;
+        }
+        while mantissa < 1.0 {
+            mantissa *= 10.0;
+            exponent -= 1;
+        }
+        // Rounding to three decimals can carry into a tenth digit (9.9996 -> 10).
+        if float::round(mantissa * 1000.0) >= 10_000.0 {
+            mantissa /= 10.0;
+            exponent += 1;
+        }
+        let mantissa = fixed(mantissa, 3);
+        return text!(sign, mantissa, "e", exponent);
+    }
+    // Keep six decimals while the scaled value still fits in a u64.
+    let decimals = if magnitude < 1e12 { 6 } else { 0 };
+    text!(sign, fixed(magnitude, decimals))
+}
+
+/// `magnitude` (with `magnitude * 10^decimals` below `2^64`) with at most `decimals` decimals,
+/// trailing zeros trimmed. Written digit by digit into bytes and read with `get`, for text that
+/// is all ASCII: `String::remove` would bring its panic into every core, `pop` a UTF-8 decoder,
+/// and an index core's bounds panic.
+fn fixed(magnitude: f64, decimals: u32) -> String {
+    // A float-to-integer cast saturates and never panics.
+    let mut scaled = float::round(magnitude * 10u64.pow(decimals) as f64) as u64;
+    let point = decimals as usize;
+    // The digits, last first (a u64 has at most 20), with at least one before the point.
+    let mut digits = [b'0'; 24];
+    let mut len = 0;
+    while let Some(slot) = digits.get_mut(len).filter(|_| scaled > 0 || len <= point) {
+        *slot = b'0' + (scaled % 10) as u8;
+        scaled /= 10;
+        len += 1;
+    }
+    // The decimals' trailing zeros go, and the point with them when no decimal is left.
+    let mut first = 0;
+    while first < point && digits.get(first) == Some(&b'0') {
+        first += 1;
+    }
+    let mut out = String::with_capacity(len + 1);
+    let mut at = len;
+    while at > first {
+        at -= 1;
+        out.push(char::from(digits.get(at).copied().unwrap_or(b'0')));
+        if at == point && first < point {
+            out.push('.');
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,5 +243,82 @@ mod tests {
             text!("script[", turn - 1, "] (turn ", turn, ")"),
             "script[2] (turn 3)",
         );
+    }
+
+    #[test]
+    fn numbers_print_as_a_person_writes_them() {
+        let check = |value: f64, expect: &str| assert_eq!(fmt_number(value), expect, "{value}");
+        check(0.0, "0");
+        check(-0.0, "0");
+        check(-1.0, "-1");
+        check(40.0, "40");
+        check(2.5, "2.5");
+        check(0.1, "0.1");
+        check(1.0 / 3.0, "0.333333");
+        check(1e300, "1e300");
+        check(123456789012345.0, "123456789012345");
+        check(9e13 + 0.5, "90000000000001");
+        check(1.5e-9, "1.5e-9");
+        check(1e-300, "1e-300");
+        check(9.99996e20, "1e21");
+        check(1e308, "1e308");
+        // The edges of the fixed form: 1e15 scales down to exactly 10, then to 1; 1e12 prints
+        // without decimals; 1e-4 is the smallest number in fixed form.
+        check(1e15, "1e15");
+        check(-2.5e15, "-2.5e15");
+        check(1e12, "1000000000000");
+        check(1e-4, "0.0001");
+        check(1e-5, "1e-5");
+        check(f64::NAN, "NaN");
+        check(f64::NEG_INFINITY, "-Infinity");
+    }
+
+    /// `fixed` as it was written with `String`'s `remove` and `pop`: the oracle for the byte version.
+    fn fixed_with_strings(magnitude: f64, decimals: u32) -> String {
+        let scale = 10u64.pow(decimals);
+        let scaled = float::round(magnitude * scale as f64) as u64;
+        let (whole, frac) = (scaled / scale, scaled % scale);
+        if frac == 0 {
+            return text!(whole);
+        }
+        let mut digits = text!(scale + frac);
+        digits.remove(0);
+        while digits.ends_with('0') {
+            digits.pop();
+        }
+        text!(whole, ".", digits)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fixed_writes_what_the_string_version_wrote(
+            magnitude in proptest::prop_oneof![0.0..1.0, 1.0..1e4, 1e4..1e12, 1e12..1e15f64],
+            decimals in 0u32..=6,
+        ) {
+            let decimals = if magnitude >= 1e12 { 0 } else { decimals };
+            proptest::prop_assert_eq!(fixed(magnitude, decimals), fixed_with_strings(magnitude, decimals));
+        }
+    }
+
+    #[test]
+    fn fixed_keeps_zeros_inside_and_drops_them_at_the_end() {
+        for (magnitude, decimals, expect) in [
+            (0.5, 6, "0.5"),
+            (0.0001, 6, "0.0001"),
+            (10.05, 6, "10.05"),
+            (100.0, 6, "100"),
+            (0.0000004, 6, "0"),
+            (0.000002, 6, "0.000002"),
+            (1.9999999, 6, "2"),
+            (9.9995, 3, "10"),
+            (1234.5, 0, "1235"),
+            (18446744073709550000.0, 0, "18446744073709549568"),
+        ] {
+            assert_eq!(
+                fixed(magnitude, decimals),
+                expect,
+                "{magnitude} to {decimals}"
+            );
+        }
     }
 }

@@ -4,7 +4,8 @@
 use crate::prelude::*;
 use alloc::sync::Arc;
 
-use crate::error::{fmt_number, Error};
+use crate::error::Error;
+use crate::text::fmt_number;
 use crate::units::Tokens;
 
 /// Counts the tokens of a text: what a [`Session`](crate::Session) measures its budget in.

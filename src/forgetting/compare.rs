@@ -8,7 +8,8 @@ use serde::Serialize;
 use crate::forgetting::{LiveStore, StoreConfig};
 use crate::math::exp2;
 use crate::names::named;
-use crate::units::{FactId, Time};
+use crate::time::Time;
+use crate::units::FactId;
 
 /// One step of a [`Stream`]: a fact written, or a fact needed.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -28,11 +28,13 @@ pub use store::{
     Distilled, Distiller, Fact, FactKind, LiveStore, SavedStore, Status, WriteOutcome,
 };
 
-use crate::error::{fmt_number, whole_number, Error, ErrorKind};
+use crate::error::{whole_number, Error, ErrorKind};
 use crate::limits::{MAX_CHART_POINTS, MAX_CHART_SAMPLES, MAX_HALF_LIFE, MAX_READS, MIN_HALF_LIFE};
 use crate::math::log2;
 use crate::names::named;
-use crate::units::{EventIndex, FactId, Time};
+use crate::text::fmt_number;
+use crate::time::Time;
+use crate::units::{EventIndex, FactId};
 
 /// The seed's half-life: recency halves every 4 time units.
 pub const HALF_LIFE: f64 = 4.0;

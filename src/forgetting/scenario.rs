@@ -6,7 +6,8 @@ use serde::Serialize;
 use crate::error::{whole_number, Error};
 use crate::forgetting::store::{check_importance, FactKind};
 use crate::limits::{check_len, TextBudget, MAX_EVENTS, MAX_FACTS, MAX_READS, MAX_RULES};
-use crate::units::{EventIndex, FactId, Time};
+use crate::time::Time;
+use crate::units::{EventIndex, FactId};
 
 /// A fact the store holds at t = 0.
 #[derive(Clone, Debug, PartialEq, Serialize)]

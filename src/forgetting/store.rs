@@ -5,13 +5,15 @@ use core::cmp::Ordering;
 
 use serde::Serialize;
 
-use crate::error::{fmt_number, Error, ErrorKind};
+use crate::error::{Error, ErrorKind};
 use crate::forgetting::index::{fnv, HashIndex};
 use crate::forgetting::ranking::{Rank, Ranking};
 use crate::forgetting::StoreConfig;
 use crate::math::{exp2, log2};
 use crate::names::named;
-use crate::units::{FactId, Time};
+use crate::text::fmt_number;
+use crate::time::Time;
+use crate::units::FactId;
 
 /// What kind of memory a fact is. Each kind fades with its own half-life
 /// ([`StoreConfig::half_life_of`]): lasting knowledge more slowly than raw episodes.
@@ -1315,7 +1317,7 @@ pub(crate) mod exact {
 /// `#[serde(with = "exact_time")]`: a [`Time`] field saved exactly, and checked when read.
 pub(crate) mod exact_time {
     use super::Exact;
-    use crate::units::Time;
+    use crate::time::Time;
     use serde::Serialize;
 
     pub(crate) fn serialize<S: serde::Serializer>(
