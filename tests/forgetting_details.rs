@@ -166,7 +166,8 @@ fn fact_kinds_have_the_names_a_scenario_uses() {
 
 /// Half-lives 1 (episodic), 2 (semantic) and 4 (procedural), and access boost 1, so that every
 /// log score below is a whole number: importance 1/2 is -1, 1/4 is -2, 4 reads give access 5.
-fn three_kinds(reads_of_episode: usize) -> FactStore {
+/// The pass runs at `distilled_at`, and the episode is read `reads_of_episode` times after it.
+fn three_kinds_at(distilled_at: f64, reads_of_episode: usize) -> FactStore {
     let spec = ScenarioSpec {
         facts: vec![
             seed("a lasting episode", 1.0),
@@ -184,11 +185,16 @@ fn three_kinds(reads_of_episode: usize) -> FactStore {
         .with_lasting_half_lives(2.0, 4.0)
         .unwrap();
     let mut store = FactStore::new(config, Scenario::new(spec).unwrap());
+    store.set_time(at(distilled_at));
     store.consolidate().unwrap(); // fact 4 (semantic) replaces 2, fact 5 (procedural) replaces 3
     for _ in 0..reads_of_episode {
         store.read(FactId(1)).unwrap();
     }
     store
+}
+
+fn three_kinds(reads_of_episode: usize) -> FactStore {
+    three_kinds_at(0.0, reads_of_episode)
 }
 
 #[test]
@@ -234,29 +240,7 @@ fn the_forecast_is_bounded_on_both_sides_by_facts_of_other_kinds() {
 fn the_forecast_counts_each_facts_age_from_its_own_last_touch() {
     // The same three facts, but distilled at t = 2 and the episode read 7 times (access 8).
     // At t = 2 the log scores are: episode 3 - 2 = 1, semantic -1, rule -2.
-    let spec = ScenarioSpec {
-        facts: vec![
-            seed("a lasting episode", 1.0),
-            seed("what it meant", 1.0),
-            seed("how to act on it", 1.0),
-        ],
-        consolidation: vec![
-            rule("semantic", "a semantic fact", 0.5, &[2.0]),
-            rule("procedural", "a procedural rule", 0.25, &[3.0]),
-        ],
-        ..ScenarioSpec::default()
-    };
-    let config = StoreConfig::new(1.0, 10, 1.0)
-        .unwrap()
-        .with_lasting_half_lives(2.0, 4.0)
-        .unwrap();
-    let mut store = FactStore::new(config, Scenario::new(spec).unwrap());
-    store.set_time(at(2.0));
-    store.consolidate().unwrap();
-    for _ in 0..7 {
-        store.read(FactId(1)).unwrap();
-    }
-    let state = store.state();
+    let state = three_kinds_at(2.0, 7).state();
     let forecast = |id| fact(&state.facts, id).forecast.unwrap();
     assert_eq!(
         (
