@@ -5,6 +5,7 @@
 //   site/own-*.js, site/guide-*.js,  what few readers use, loaded when one first does
 //   site/links-*.js,
 //   site/settings-*.js
+//   site/import-worker.js            the Web Worker that imports and replays a large log file
 //   site/chunk-*.js                  code two elements share (the base class), loaded once
 //   site/pkg/<core>_bg.wasm          the wasm cores of www/cores.js, the one table of them
 //   site/pkg/<core>.js               each core's glue at the name it has in www/pkg/, for direct use
@@ -181,7 +182,8 @@ async function main() {
   mkdirSync(join(out, "pkg"), { recursive: true });
   const css = await minifiedCss();
   const result = await build({
-    entryPoints: ["widgets.js", ...FAMILIES.map((family) => `${family}.js`)].map((file) => join(www, file)),
+    // import-worker.js: the worker that reads a reader's large log (www/large.js starts it by name).
+    entryPoints: ["widgets.js", ...FAMILIES.map((family) => `${family}.js`), "import-worker.js"].map((file) => join(www, file)),
     outdir: out,
     bundle: true,
     splitting: true,

@@ -29,6 +29,11 @@ const fullCore = {
       contents: replaceOnce(readFileSync(args.path, "utf8"), "import(`./pkg/${name}.js`)", 'import("full-core")', "core import in www/cores.js"),
       loader: "js",
     }));
+    // No worker file sits beside the one-file module: a picked file is imported in the page.
+    build.onLoad({ filter: /[\\/]www[\\/]large\.js$/ }, (args) => ({
+      contents: replaceOnce(readFileSync(args.path, "utf8"), "const HAS_WORKER_FILE = true;", "const HAS_WORKER_FILE = false;", "worker flag in www/large.js"),
+      loader: "js",
+    }));
     build.onResolve({ filter: /^full-core$/ }, () => ({ path: "full-core", namespace: "full-core" }));
     build.onLoad({ filter: /.*/, namespace: "full-core" }, () => ({
       resolveDir: join(www, "pkg"),

@@ -129,7 +129,8 @@ export async function openLink(el, packed, version) {
     return;
   }
   if (version !== el.linkVersion || !el.isConnected || !el.model) return;
-  const error = settings.reconfigure(el, change, saved ? "Opened the state in the link" : "Back to the state the page opened with", p);
+  let error = settings.reconfigure(el, change, saved ? "Opened the state in the link" : "Back to the state the page opened with", p);
+  if (error?.then) error = await error; // a long log replaying in a worker (large.js)
   if (error) {
     el.fail(new Error(`The link's state for #${el.id} could not be applied: ${error}`));
     el.emit("memory-link", { restored: false });

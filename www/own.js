@@ -7,13 +7,16 @@
 
 import { h, plural, own, adoptMoreStyles, loadSettings } from "./widget.js";
 import { readCapped } from "./streams.js";
+import { attach, importFile as importInWorker, pager, LARGE_TURNS } from "./large.js";
 
 // What changes the conversation (`useConversation`), settings.js: fetched now, with this module,
 // rather than after it.
 loadSettings().catch(() => {}); // a failure is reported where it is used
 
-/** The largest conversation file read: the core takes at most 1,000,000 characters. */
+/** The largest conversation file read from `src`: the core takes at most 1,000,000 characters. */
 const MAX_FILE_BYTES = 4_000_000;
+/** The largest file a reader may pick: a session log of real size, read in a worker (large.js). */
+const MAX_PICKED_BYTES = 64_000_000;
 
 /** The element's core once it can import a conversation (www/cores.js: one with `import`). */
 const importer = (el) => el.coreServing(own(el.constructor.family));
@@ -49,7 +52,9 @@ export async function loadSource(el, src) {
   if (new URL(response.url || url).origin !== location.origin) throw new Error("the file redirects to another origin");
   if (!response.ok) throw new Error(`the file could not be fetched (HTTP ${response.status})`);
   const text = await cappedText(response, MAX_FILE_BYTES);
-  const { turns } = (await core).importConversation(text);
+  const read = (await core).importConversation(text);
+  const { turns } = read;
+  keepLog(el, read);
   el.sourceConversation = el.conversation = turns;
 }
 
@@ -157,14 +162,26 @@ export function showConversation(el) {
   ui.back.hidden = turns === el.sourceConversation;
   ui.back.textContent = el.sourceConversation || el.getAttribute("scenario") || el.scenario
     ? "Back to the page's conversation" : el.sessionData?.() ? "Back to the chosen session" : "Back to the refund desk";
-  ui.kinds.replaceChildren(...(turns ?? []).map((turn, i) => {
+  const item = (turn, i) => {
     const select = h("select", { id: `kind-${i + 1}`, on: { change: () => changeKind(el, i, select.value) } },
       ...KINDS.map(([value, label]) => h("option", { value }, label)));
     select.value = turn.kind;
-    return h("li", {},
+    return h("li", { value: i + 1 },
       h("label", { htmlFor: select.id, className: "visually-hidden" }, `Kind of turn ${i + 1}`), select, " ",
       h("span", { className: "who" }, `${turn.speaker}: `), h("span", { className: "text" }, turn.text));
-  }));
+  };
+  ui.kindsPager?.remove();
+  ui.kindsPager = null;
+  if ((turns?.length ?? 0) <= LARGE_TURNS) {
+    ui.kinds.replaceChildren(...(turns ?? []).map(item));
+    return;
+  }
+  // A long conversation in pages of 50 turns.
+  ui.kindsPager = pager({ count: turns.length, size: 50, noun: "turn", page: ui.kindsPage ?? 0, show: (from, to) => {
+    ui.kindsPage = Math.floor(from / 50);
+    ui.kinds.replaceChildren(...turns.slice(from, to).map((turn, i) => item(turn, from + i)));
+  } });
+  ui.kinds.after(ui.kindsPager);
 }
 
 function changeKind(el, index, kind) {
@@ -173,14 +190,27 @@ function changeKind(el, index, kind) {
   el.useConversation(turns, `Turn ${index + 1} is now ${label}`, true);
 }
 
-/** Imports the file the reader chose, refused past MAX_FILE_BYTES before it is read. */
+/**
+ * What the log says of its own session (its tokens as sent, its own compactions), kept beside the
+ * turns it came with for the playground to draw (large.js), which a long one needs too.
+ */
+function keepLog(el, read) {
+  el.realLog = { formatName: read.formatName, compactions: read.compactions ?? [], sentTokens: read.sentTokens ?? [], conversation: read.turns };
+  if (read.turns.length > LARGE_TURNS || el.realLog.compactions.length || el.realLog.sentTokens.length) attach(el);
+}
+
+/**
+ * Imports the file the reader chose, refused past MAX_PICKED_BYTES before it is read: in a
+ * worker, with a progress bar (large.js), or where the page cannot start one, here.
+ */
 async function importFile(el) {
   const file = el.ownUi.file.files?.[0];
   if (!file) return;
-  if (file.size > MAX_FILE_BYTES) {
-    el.fail(new Error(`${file.name} is over ${MAX_FILE_BYTES / 1_000_000} MB`));
+  if (file.size > MAX_PICKED_BYTES) {
+    el.fail(new Error(`${file.name} is over ${MAX_PICKED_BYTES / 1_000_000} MB`));
     return;
   }
+  if (await importInWorker(el, file, (read) => useImported(el, read))) return;
   await importText(el, await file.text());
 }
 
@@ -194,10 +224,16 @@ async function importText(el, text) {
     return;
   }
   const { ok, value } = el.attempt(() => core.importConversation(text));
-  if (!ok) return;
-  const { turns, formatName, skipped } = value;
+  if (ok) await useImported(el, value);
+}
+
+/** Makes what `importConversation` read the element's conversation, and says what was read. */
+function useImported(el, read) {
+  const { turns, formatName, skipped } = read;
+  keepLog(el, read);
   const counts = KINDS.map(([kind, label]) => [turns.filter((turn) => turn.kind === kind).length, label])
     .filter(([n]) => n > 0).map(([n, label]) => `${n} ${label}`);
   const passed = skipped ? `; ${plural(skipped, "other event")} passed over` : "";
-  el.useConversation(turns, `Imported ${plural(turns.length, "turn")} from ${formatName}: ${counts.join(", ")}${passed}`);
+  const itself = read.compactions?.length ? `; the log compacted ${plural(read.compactions.length, "time")} itself` : "";
+  return el.useConversation(turns, `Imported ${plural(turns.length, "turn")} from ${formatName}: ${counts.join(", ")}${passed}${itself}`);
 }

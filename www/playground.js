@@ -16,16 +16,16 @@ const countWord = (n) => NUMBER_WORDS[n] ?? String(n);
  * after the step (the window the model is sent) or at the peak (the new turn in, before any
  * compaction).
  */
-function moments(row, budget) {
+function moments(row, budget, say = turnList) {
   const log = row.window.log;
-  if (log.length === 0) return "No turns yet.";
+  if (row.window.turn === 0) return "No turns yet.";
   const after = log.filter((step) => step.tokensAfter > budget).map((step) => step.turn);
   const peaks = row.window.crossings;
   const afterText = after.length
-    ? `After the step: over budget on ${turnList(after)}.`
+    ? `After the step: over budget on ${say(after)}.`
     : "After the step: within the budget at every turn so far.";
   const peakText = peaks.length
-    ? `At the peak, with the new turn and before compacting: over on ${turnList(peaks)}.`
+    ? `At the peak, with the new turn and before compacting: over on ${say(peaks)}.`
     : "At the peak: never over.";
   return `${afterText} ${peakText}`;
 }
@@ -35,29 +35,29 @@ function moments(row, budget) {
  * at its trigger and could not help (Letta's cut found nothing to evict), or whose new summary
  * weighs what it folded. The numbers table shows no drop for them.
  */
-function noSmaller(row) {
+function noSmaller(row, say = turnList) {
   const turns = row.window.log.filter((step) => step.compacted && step.tokensAfter >= step.peakTokens).map((step) => step.turn);
-  return turns.length === 0 ? "" : h("span", { className: "note" }, `${turnList(turns)}: no smaller after`);
+  return turns.length === 0 ? "" : h("span", { className: "note" }, `${say(turns)}: no smaller after`);
 }
 
 /**
  * What each compaction of a policy took from its window (the core's `losses`), in words: one
  * disclosure a step, its summary the upshot, its body where the turns went and the facts.
  */
-function lossList(losses) {
+function lossList(losses, paged = null) {
   if (losses.length === 0) return [h("p", { className: "note" }, "No compaction yet: the window has lost nothing.")];
   const turns = (list) => turnList(list).replace(/^turns? /, "");
   const said = (list, one, many) => list.length === 0 ? null : h("li", {}, `${list.length === 1 ? one : many} ${turns(list)}.`);
   return [
     h("h4", {}, `What each compaction took (${plural(losses.length, "compaction")} so far)`),
-    h("ol", { className: "losses" }, ...losses.map((loss) => {
+    (paged ?? ((items, render) => h("ol", { className: "losses" }, ...items.map((item) => h("li", {}, render(item))))))(losses, (loss) => {
       const gist = [
         loss.leftVerbatim.length ? `${plural(loss.leftVerbatim.length, "turn")} left the window verbatim` : "",
         loss.summariesDropped.length ? `the summary of ${plural(loss.summariesDropped.length, "older turn")} left` : "",
         loss.masked.length ? `${plural(loss.masked.length, "tool output")} masked` : "",
         loss.factsLost.length ? `no longer names ${listed(loss.factsLost)}` : "",
       ].filter(Boolean).join("; ");
-      return h("li", {}, h("details", {},
+      return h("details", {},
         h("summary", {}, `Turn ${loss.turn}: ${gist || "nothing left the window"}`),
         h("ul", {},
           said(loss.summarized, "Into a summary: turn", "Into a summary: turns"),
@@ -66,8 +66,8 @@ function lossList(losses) {
           said(loss.masked, "Masked in place, its text replaced by a stub: turn", "Masked in place, their text replaced by a stub: turns"),
           loss.factsLost.length ? h("li", {}, `The window no longer names ${listed(loss.factsLost)}.`) : null,
           loss.factsBare.length ? h("li", {}, `Now only a bare term in the gist: ${listed(loss.factsBare)}.`) : null,
-          loss.factsLost.length + loss.factsBare.length === 0 ? h("li", {}, "Every key fact it named, it still names in a sentence.") : null)));
-    })),
+          loss.factsLost.length + loss.factsBare.length === 0 ? h("li", {}, "Every key fact it named, it still names in a sentence.") : null));
+    }, "compaction", true),
   ];
 }
 
@@ -75,8 +75,12 @@ function lossList(losses) {
  * The y range every sparkline shares, 0 to `yMax` tokens: a round ten above the budget and every
  * policy's highest peak, so that the budget line sits at one height in every row.
  */
-const sharedMax = (policies, budget) =>
-  Math.max(10, Math.ceil((Math.max(budget, ...policies.flatMap((row) => row.peaks)) * 1.05) / 10) * 10);
+function sharedMax(policies, budget) {
+  // A loop: 10,000 turns of seven policies are too many arguments for Math.max.
+  let most = budget;
+  for (const row of policies) for (const peak of row.peaks) most = Math.max(most, peak);
+  return Math.max(10, Math.ceil((most * 1.05) / 10) * 10);
+}
 
 /**
  * A sparkline of one policy's window up to the current turn: tokens after each step (the line),
@@ -186,7 +190,8 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
   #open = null;
 
   createModel({ fallback = false } = {}) {
-    return fallback ? new this.core.Playground() : sessionModel(this, this.core.Playground, { "compact-at": "compactAt" });
+    // A large log of a file plays in a worker (large.js): its class, else the core's.
+    return fallback ? new this.core.Playground() : sessionModel(this, this.modelClass?.() ?? this.core.Playground, { "compact-at": "compactAt" });
   }
 
   /** What a knob change keeps: the turn every policy stands at. */
@@ -206,7 +211,16 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     const state = this.model.state();
     const slider = h("input", {
       type: "range", id: "turn", min: 0, max: state.totalTurns, step: 1, value: state.turn,
-      on: { input: (event) => this.goTo(Number(event.target.value)) },
+      on: {
+        input: (event) => this.goTo(Number(event.target.value)),
+        // Page Up and Page Down: a tenth of the session, however long.
+        keydown: (event) => {
+          if (event.key !== "PageUp" && event.key !== "PageDown") return;
+          event.preventDefault();
+          const tenth = Math.max(1, Math.round(this.model.state().totalTurns / 10));
+          this.goTo(this.model.turn + (event.key === "PageUp" ? tenth : -tenth));
+        },
+      },
     });
     this.ui = {
       slider,
@@ -266,7 +280,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
 
   /** The comparison's result in one line, from a second model played to the end ("" on an error). */
   result() {
-    const state = this.probeState((model) => model.goTo(model.state().totalTurns));
+    const state = this.model?.final ?? this.probeState((model) => model.goTo(model.state().totalTurns));
     if (!state) return "";
     const names = (rows) => listed(rows.map((row) => row.info.name));
     const within = state.policies.filter((row) => row.tokens <= state.budget);
@@ -284,7 +298,14 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     if (!this.model) return;
     const state0 = this.model.state();
     const clamped = Math.max(0, Math.min(state0.totalTurns, turn));
-    if (!this.attempt(() => this.model.goTo(clamped)).ok) return;
+    const moved = this.attempt(() => this.model.goTo(clamped));
+    if (!moved.ok) return;
+    // A playground in a worker (large.js) moves when the worker answers.
+    if (moved.value?.then) {
+      const model = this.model;
+      moved.value.then(() => this.model === model && model.turn === clamped && this.goTo(clamped), (error) => this.fail(error));
+      return;
+    }
     const state = this.model.state();
     this.render(state);
     const over = state.policies.filter((row) => row.tokens > state.budget).map((row) => row.info.name);
@@ -317,7 +338,11 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     ui.count.textContent = `${policyCount(state.policies)} Each replays the same ${state.totalTurns} turns with a budget of ${state.budget} tokens (the knobs change it). ${triggerNote(state)}`;
     ui.caption.textContent = `${countWord(state.policies.length)} compaction policies, one session`;
 
-    const yMax = sharedMax(state.policies, state.budget);
+    // A long session (large.js, loaded with the panel for a reader's own) draws at most a point
+    // a pixel and long lists in pages, beside the log's own curve.
+    const large = this.large && state.totalTurns > this.large.LARGE_TURNS ? this.large : null;
+    const say = large ? (turns) => large.turnsSaid(turns) ?? turnList(turns) : turnList;
+    const yMax = this.large?.yMaxWith(this, sharedMax(state.policies, state.budget)) ?? sharedMax(state.policies, state.budget);
     ui.rows.replaceChildren(...state.policies.map((row) => {
       const over = row.tokens > state.budget;
       const { info } = row;
@@ -330,27 +355,39 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
           }, info.name),
           h("span", { className: "origin" }, `${info.origin} \u00b7 ${info.kind}`),
           ruleDetails(info)),
-        h("td", { className: "chart", attrs: { role: "cell" } }, sparkline(row, state.budget, state.turn, yMax),
-          h("span", { className: "note moments" }, moments(row, state.budget))),
+        h("td", { className: "chart", attrs: { role: "cell" } },
+          large ? large.policySparkline(row, state.budget, state.turn, yMax) : sparkline(row, state.budget, state.turn, yMax),
+          h("span", { className: "note moments" }, moments(row, state.budget, say))),
         h("td", { className: "compactions", attrs: { role: "cell", "data-label": "compactions so far" } }, String(row.compactions),
-          noSmaller(row)),
+          noSmaller(row, say)),
         h("td", { className: "tokens-now", attrs: { role: "cell", "data-label": "tokens now" } }, `${row.tokens} / ${state.budget}`,
           over ? h("span", { className: "verdict-over" }, " over budget") : ""));
     }));
+    const real = this.large?.realRow(this, state, yMax);
+    if (real) ui.rows.append(real);
 
     const NAMED = { meaning: ["\u2713", "meaning"], bareTerm: ["~", "bare term"], gone: ["\u2717", "gone"], notYetSaid: ["\u2013", "not yet said"] };
-    ui.factHead.replaceChildren(h("th", { scope: "col" }, "policy"), ...state.facts.map((fact) => h("th", { scope: "col" }, fact)));
-    ui.factRows.replaceChildren(...state.policies.map((row) =>
-      h("tr", {}, h("th", { scope: "row" }, row.info.name),
-        ...row.kept.map((named, i) => h("td", { className: `named-${named}`, attrs: { "data-label": state.facts[i] } }, `${NAMED[named][0]} ${NAMED[named][1]}`)))));
+    if (large) large.factCounts(state, ui.factHead, ui.factRows);
+    else {
+      ui.factHead.replaceChildren(h("th", { scope: "col" }, "policy"), ...state.facts.map((fact) => h("th", { scope: "col" }, fact)));
+      ui.factRows.replaceChildren(...state.policies.map((row) =>
+        h("tr", {}, h("th", { scope: "row" }, row.info.name),
+          ...row.kept.map((named, i) => h("td", { className: `named-${named}`, attrs: { "data-label": state.facts[i] } }, `${NAMED[named][0]} ${NAMED[named][1]}`)))));
+    }
     const columns = state.factsFrom === "refundDesk" ? "" : ` ${state.factsChosen}`;
     ui.factsRule.textContent = `\u2713 meaning, ~ bare term, \u2717 gone, \u2013 not yet said. ${state.factsRule}${columns}`;
 
-    const turns = state.policies[0]?.series.map((_, i) => i + 1) ?? [];
-    ui.dataHead.replaceChildren(h("th", { scope: "col" }, "policy"), ...turns.map((t) => h("th", { scope: "col" }, `turn ${t}`)));
-    ui.dataRows.replaceChildren(...state.policies.map((row) =>
-      h("tr", {}, h("th", { scope: "row" }, row.info.name), ...row.series.map((tokens, i) =>
-        h("td", { className: tokens > state.budget ? "over" : "", attrs: { "data-label": `turn ${i + 1}` } }, row.peaks[i] > tokens ? `${row.peaks[i]} \u2192 ${tokens}` : String(tokens))))));
+    ui.dataPager?.remove();
+    if (large) {
+      ui.dataPager = large.numbersPage(state, ui.dataHead, ui.dataRows);
+      ui.dataRows.closest("details").querySelector("summary").after(ui.dataPager);
+    } else {
+      const turns = state.policies[0]?.series.map((_, i) => i + 1) ?? [];
+      ui.dataHead.replaceChildren(h("th", { scope: "col" }, "policy"), ...turns.map((t) => h("th", { scope: "col" }, `turn ${t}`)));
+      ui.dataRows.replaceChildren(...state.policies.map((row) =>
+        h("tr", {}, h("th", { scope: "row" }, row.info.name), ...row.series.map((tokens, i) =>
+          h("td", { className: tokens > state.budget ? "over" : "", attrs: { "data-label": `turn ${i + 1}` } }, row.peaks[i] > tokens ? `${row.peaks[i]} \u2192 ${tokens}` : String(tokens))))));
+    }
 
     const open = state.policies.find((row) => row.info.id === this.#open);
     ui.detail.id = "policy-window";
@@ -366,17 +403,20 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     }
     if (open) {
       const w = open.window;
-      const from = (turns) => `from ${turns.length === 1 ? "turn" : "turns"} ${turns.join(", ")}`;
+      const from = (turns) => (large ? `from ${say(turns)}` : `from ${turns.length === 1 ? "turn" : "turns"} ${turns.join(", ")}`);
       const line = (tier, label, text, note) => h("li", { className: `tier-line ${tier}` }, h("strong", {}, `${label}: `), text, h("span", { className: "tokens" }, ` ${note}`));
+      const verbatim = (t) => line("verbatim", `turn ${t.turn}`, t.text, plural(t.tokens, "token"));
       ui.detail.replaceChildren(...[
         h("h3", {}, `${open.info.name} at turn ${w.turn}: ${w.tokens} of ${w.budget} tokens`),
         h("ul", { className: "lines" },
           w.cold ? line("cold", "key terms", w.cold.text, from(w.cold.turns)) : null,
           ...w.warm.map((l) => line("warm", "summary", l.text, from(l.turns))),
-          ...w.hot.map((t) => line("verbatim", `turn ${t.turn}`, t.text, plural(t.tokens, "token"))),
+          ...(large ? [] : w.hot.map(verbatim)),
           w.turn === 0 ? h("li", { className: "empty" }, "nothing yet") : null),
+        large ? large.paged(w.hot, (t) => [...verbatim(t).childNodes], "verbatim turn", true) : null,
         w.overBudgetReason ? h("p", { className: "reason" }, w.overBudgetReason) : null,
-        ...lossList(open.losses),
+        ...lossList(open.losses, large && ((items, render) => large.paged(items, render, "compaction", true))),
+        this.large?.realSummaries(this, w.turn),
       ].filter(Boolean));
     }
   }

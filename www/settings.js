@@ -113,9 +113,23 @@ export function needAfter(el, change) {
  * Changes `el`'s attributes with `change`, then builds one new model from them and replays
  * `progress` (what `el.progress()` gave) into it with `el.replay()`, and announces `what`.
  * Returns `null`, or on an error its message, fired as `memory-error` but not shown in the
- * error box: the attributes go back as they were and the old model stays.
+ * error box: the attributes go back as they were and the old model stays; a promise of either
+ * for an element whose log replays in a worker.
  */
 export function reconfigure(el, change, what, progress) {
+  // A long log replays in a worker first (large.js: `prepareModel`), so that the build is quick.
+  if (el.prepareModel) {
+    return el.prepareModel(change, progress).then((problem) => {
+      if (!problem) return rebuildWith(el, change, what, progress);
+      el.emit("memory-error", { message: problem });
+      return problem;
+    });
+  }
+  return rebuildWith(el, change, what, progress);
+}
+
+/** `reconfigure`, once the model it builds is ready to be built. */
+function rebuildWith(el, change, what, progress) {
   if (!el.model) return "the widget is not on the page";
   const names = el.constructor.observedAttributes;
   const before = names.map((name) => [name, el.getAttribute(name)]);
