@@ -336,7 +336,7 @@ export function highest(list, from = 0) {
  * red where over the budget; the turns to come faded; `marks`, turns where something happened
  * (the log's own compactions), as ticks on the axis; `trigger`, a second dashed line.
  */
-export function longSparkline({ n, series, peaks = () => null, budget, turn, yMax, label, marks = [], trigger = null, markLabel = "" }) {
+export function longSparkline({ n, series, peaks = () => null, budget, turn, yMax, label, marks = [], trigger = null }) {
   const [w, hgt, left, right, top, bottom] = [320, 110, 30, 8, 10, 16];
   const plot = w - left - right;
   const x = (i) => left + (n <= 1 ? 0 : (i / (n - 1)) * plot);
@@ -391,7 +391,6 @@ export function longSparkline({ n, series, peaks = () => null, budget, turn, yMa
   for (const mark of marks) {
     parts.push(svg("line", { x1: x(mark - 1), x2: x(mark - 1), y1: y(0) + 4, y2: y(yMax), class: mark <= turn ? "log-mark" : "log-mark future-mark" }));
   }
-  if (marks.length && markLabel) parts.push(svg("text", { x: w - right, y: top, class: "tick", "text-anchor": "end" }, markLabel));
   if (turn > 0 && series(turn - 1) !== null) {
     parts.push(svg("circle", { cx: x(turn - 1), cy: y(series(turn - 1)), r: 3.4, class: series(turn - 1) > budget ? "now over" : "now" }));
   }
@@ -470,10 +469,10 @@ export function realRow(el, state, yMax) {
     + ` Budget ${number(state.budget)}${trigger === null ? "" : `, compact at ${state.compactAt}% (${number(trigger)})`}.`;
   const spark = longSparkline({
     n, series: (i) => tokens[i], budget: state.budget, turn, yMax, label, trigger,
-    marks: log.compactions.map((c) => c.turn + 1), markLabel: log.compactions.length ? "| the log's compactions" : "",
+    marks: log.compactions.map((c) => c.turn + 1),
   });
   const where = log.compactions.length === 0 ? "It never compacted."
-    : `It compacted ${plural(log.compactions.length, "time")}: ${cited.join("; ")}.`;
+    : `It compacted ${plural(log.compactions.length, "time")} (dotted): ${cited.join("; ")}.`;
   const crossed = trigger === null ? "" : ` With compact at ${state.compactAt}% of ${number(state.budget)}, the trigger is ${number(trigger)} tokens.`;
   return h("tr", { className: "real-log", attrs: { role: "row" } },
     h("th", { scope: "row", attrs: { role: "rowheader" } }, h("span", { className: "policy-name" }, "As the log sent it"),

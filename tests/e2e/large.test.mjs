@@ -118,7 +118,7 @@ test("the log's own curve, its compactions marked, beside the policies at the lo
   assert.equal(await row.locator(".log-mark").count(), 1);
   assert.equal(await row.locator(".trigger-line").count(), 1);
   assert.match(await row.getByRole("img").getAttribute("aria-label"), /its own compactions after turn 100 at 155,250 tokens\. Budget 200,000, compact at 83% \(166,000\)\./);
-  assert.match(await row.textContent(), /It compacted 1 time: after turn 100 at 155,250 tokens\. With compact at 83% of 200,000, the trigger is 166,000 tokens\./);
+  assert.match(await row.textContent(), /It compacted 1 time \(dotted\): after turn 100 at 155,250 tokens\. With compact at 83% of 200,000, the trigger is 166,000 tokens\./);
   // Before turn 100 no compaction of its own is counted; past it, one, with its summary whole
   // beside the window of the policy opened.
   assert.equal((await row.locator("td.compactions").textContent()).trim(), "0");
