@@ -12,8 +12,8 @@
 //   { op: "script", turns }          keeps turns the page changed; { result: script }
 //   { op: "playground", script, options, turn }
 //                                    a Playground of those turns (options as withConfig takes them),
-//                                    at `turn`: { result: { model, state, final } }, `final` the
-//                                    state at its last turn
+//                                    at `turn`: { result: { model, state, final } }, `final` how
+//                                    each policy ends (its tokens and the facts it keeps)
 //   { op: "goTo", model, turn }      { result: state } at `turn`
 //   { op: "free", model }            frees a playground; { result: null }
 // A failure answers { error: message }.
@@ -107,7 +107,9 @@ const ops = {
     const handle = ++handles;
     models.set(handle, model);
     model.goTo(model.state().totalTurns);
-    const final = drawn(model.state(), true);
+    // Of the last turn, the page says only how each policy ends: its tokens and the facts kept.
+    const last = model.state();
+    const final = { ...last, policies: last.policies.map(({ info, tokens, kept }) => ({ info, tokens, kept })) };
     model.goTo(turn);
     return { model: handle, state: drawn(model.state(), true), final };
   },

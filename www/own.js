@@ -162,17 +162,20 @@ export function showConversation(el) {
   ui.back.hidden = turns === el.sourceConversation;
   ui.back.textContent = el.sourceConversation || el.getAttribute("scenario") || el.scenario
     ? "Back to the page's conversation" : el.sessionData?.() ? "Back to the chosen session" : "Back to the refund desk";
+  // A long conversation's turns each show their opening, enough to choose a kind by.
+  const long = (turns?.length ?? 0) > LARGE_TURNS;
+  const clip = (text) => (text.length > 240 ? `${text.slice(0, 240)}\u2026` : text);
   const item = (turn, i) => {
     const select = h("select", { id: `kind-${i + 1}`, on: { change: () => changeKind(el, i, select.value) } },
       ...KINDS.map(([value, label]) => h("option", { value }, label)));
     select.value = turn.kind;
     return h("li", { value: i + 1 },
       h("label", { htmlFor: select.id, className: "visually-hidden" }, `Kind of turn ${i + 1}`), select, " ",
-      h("span", { className: "who" }, `${turn.speaker}: `), h("span", { className: "text" }, turn.text));
+      h("span", { className: "who" }, `${turn.speaker}: `), h("span", { className: "text" }, long ? clip(turn.text) : turn.text));
   };
   ui.kindsPager?.remove();
   ui.kindsPager = null;
-  if ((turns?.length ?? 0) <= LARGE_TURNS) {
+  if (!long) {
     ui.kinds.replaceChildren(...(turns ?? []).map(item));
     return;
   }
