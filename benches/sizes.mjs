@@ -26,13 +26,13 @@ export const PAGES = [
   { name: "only <memory-forgetting>", needs: ["forgetting"], budget: 41_600 },
   { name: "only <memory-forgetting> with settings of its own", needs: [config("forgetting")], budget: 50_300 },
   { name: "only <memory-playground>", needs: ["playground"], budget: 47_000 },
-  { name: "only <memory-playground> with settings of its own", needs: [config("playground")], budget: 56_400 },
+  { name: "only <memory-playground> with settings of its own", needs: [config("playground")], budget: 56_500 },
   { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], budget: 36_800 },
   // index.html's first two widgets are `guided`: they fetch guide.js too.
   { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, guided: true, budget: 93_400 },
 ];
 /** What opening the own-conversation panel fetches (own.js, settings.js and the core that imports), at most. */
-export const ON_DEMAND_BUDGET = 48_500;
+export const ON_DEMAND_BUDGET = 48_600;
 /** The one-file bundle, everything inlined. */
 export const DIST = { name: "dist/agent-memory-widgets.js", budget: 130_800 };
 
