@@ -8,7 +8,8 @@
 // Messages in, each with an `id` its answer repeats:
 //   { op: "import", core, file }     reads `file` (a File), reports { progress }, then sends the
 //                                    turns in parts ({ turns }) and { result }: what importConversation
-//                                    gave but the turns, with `script` (the turns' handle here)
+//                                    gave but the turns, with `script` (the turns' handle here), and
+//                                    its subagent's turns as their count, `subagentCount`
 //   { op: "script", turns }          keeps turns the page changed; { result: script }
 //   { op: "playground", script, options, turn }
 //                                    a Playground of those turns (options as withConfig takes them),
@@ -20,7 +21,9 @@
 
 /** The core's module once initialised. */
 let core = null;
+/** The turns held, by handle: the last file's, and the last change of them the page sent. */
 const scripts = new Map();
+let imported = 0;
 const models = new Map();
 let handles = 0;
 
@@ -83,18 +86,22 @@ async function readText(file, report) {
 const ops = {
   async import({ id, core: name, file }) {
     const report = (progress) => postMessage({ id, progress });
-    const [text, imported] = await Promise.all([readText(file, report), loadCore(name)]);
+    const [text, glue] = await Promise.all([readText(file, report), loadCore(name)]);
     report({ phase: "parse" });
-    const result = imported.importConversation(text);
-    const { turns, ...rest } = result;
+    const result = glue.importConversation(text);
+    // A subagent's turns, kept apart in the log, are only counted on the page.
+    const { turns, subagent, ...rest } = result;
+    if (subagent) rest.subagentCount = subagent.length;
     for (let from = 0; from < turns.length; from += TURNS_PER_PART) {
       postMessage({ id, turns: turns.slice(from, from + TURNS_PER_PART) });
     }
-    const script = ++handles;
-    scripts.set(script, turns);
-    return { ...rest, turnCount: turns.length, script };
+    scripts.clear(); // an earlier file's turns: the page holds no model of them it will build again
+    imported = ++handles;
+    scripts.set(imported, turns);
+    return { ...rest, turnCount: turns.length, script: imported };
   },
   script({ turns }) {
+    for (const handle of scripts.keys()) if (handle !== imported) scripts.delete(handle);
     const script = ++handles;
     scripts.set(script, turns);
     return script;

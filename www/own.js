@@ -237,6 +237,14 @@ function useImported(el, read) {
   const counts = KINDS.map(([kind, label]) => [turns.filter((turn) => turn.kind === kind).length, label])
     .filter(([n]) => n > 0).map(([n, label]) => `${n} ${label}`);
   const passed = skipped ? `; ${plural(skipped, "other event")} passed over` : "";
-  const itself = read.compactions?.length ? `; the log compacted ${plural(read.compactions.length, "time")} itself` : "";
-  return el.useConversation(turns, `Imported ${plural(turns.length, "turn")} from ${formatName}: ${counts.join(", ")}${passed}${itself}`);
+  // Nothing the log holds is left out unsaid: its own compactions, a subagent's turns kept apart,
+  // a rewound branch not replayed, a broken line passed over (the first one named).
+  const subagent = read.subagentCount ?? read.subagent?.length ?? 0;
+  const said = [
+    read.compactions?.length ? `the log compacted ${plural(read.compactions.length, "time")} itself` : "",
+    subagent ? `${plural(subagent, "subagent turn")} kept apart` : "",
+    read.rewound ? `${plural(read.rewound, "rewound record")} not replayed` : "",
+    read.brokenLines ? `${plural(read.brokenLines, "broken line")} left out (line ${read.broken[0]?.line}: ${read.broken[0]?.reason})` : "",
+  ].filter(Boolean).map((part) => `; ${part}`).join("");
+  return el.useConversation(turns, `Imported ${plural(turns.length, "turn")} from ${formatName}: ${counts.join(", ")}${passed}${said}`);
 }
