@@ -168,8 +168,10 @@ export const PAGE_ATTRIBUTES = ["scenario", "src", "guided"];
  * The legend colours (`--amw-hot`, ...) are declared on each element, so a page sets them on the
  * element (`memory-compaction { --amw-hot: teal }`); the other custom properties inherit.
  *
- * @attr {"light" | "dark"} theme - Overrides the reader's light or dark preference.
- * @prop {"light" | "dark" | null} theme - The `theme` attribute; `null` when absent.
+ * @attr {"auto" | "light" | "dark"} theme - `auto` (the default) follows the host page's light or
+ *   dark theme as it changes: the `color-scheme` of the element's context, or else the
+ *   luminance of the host's background. `light` or `dark` fixes it.
+ * @prop {"auto" | "light" | "dark" | null} theme - The `theme` attribute; `null` when absent (auto).
  * @fires {CustomEvent<{ message: string }>} memory-error - A setting, scenario, file or link the
  *   widget could not use, or code or a wasm core it could not load. It keeps working with its last
  *   good settings.
@@ -203,8 +205,13 @@ export class MemoryWidget extends (BROWSER ? HTMLElement : Object) {
   /** While set, attribute changes do not rebuild: the knobs rebuild once, themselves. */
   #quiet = false;
 
+  /** The custom states `light` and `dark` (`:host(:state(dark))`): the host's scheme, for theme="auto". */
+  #states = null;
+
   constructor() {
     super();
+    // (A browser without custom states follows the reader's preference instead.)
+    this.#states = this.attachInternals?.().states;
     // A property set before this element's code loaded (widgets.js loads it on demand) sits on
     // the element itself and would hide the class's accessor: set it again through the accessor.
     for (const key of Object.keys(this)) {
@@ -254,6 +261,7 @@ export class MemoryWidget extends (BROWSER ? HTMLElement : Object) {
 
   async connectedCallback() {
     this.#connected = true;
+    followTheme(this);
     const connection = ++this.#connection;
     const current = () => this.#connected && connection === this.#connection;
     // While the core loads, an element that opens in a state the build knows shows it, inert,
@@ -303,6 +311,7 @@ export class MemoryWidget extends (BROWSER ? HTMLElement : Object) {
 
   disconnectedCallback() {
     widgets.delete(this);
+    themed.delete(this);
     this.#connected = false;
     this.model = null;
     this.resizeObserver?.disconnect();
@@ -714,8 +723,14 @@ export class MemoryWidget extends (BROWSER ? HTMLElement : Object) {
     return this._scenario;
   }
 
+  /** Sets the custom state `light` or `dark` to the host page's scheme (theme="auto"). */
+  applyTheme() {
+    this.#states?.clear();
+    this.#states?.add(hostScheme(this));
+  }
+
   /**
-   * `"light"`, `"dark"` or `null` (follow the reader's preference); styled in CSS.
+   * `"auto"` or `null` (follow the host page's theme), `"light"` or `"dark"`; styled in CSS.
    * @attr theme
    * @reflect
    */
@@ -730,6 +745,48 @@ export class MemoryWidget extends (BROWSER ? HTMLElement : Object) {
     this._scenario = value;
     if (this.#connected && this.#model) this.rebuild();
   }
+}
+
+// --- The host's theme (theme="auto") -------------------------------------------------------------
+
+/** The connected widgets, whose scheme follows the host page's. */
+const themed = new Set();
+/** The reader's preference, once the watch for a theme switch is on (one for all widgets). */
+let prefersDark = null;
+
+/**
+ * Follows the host page's theme for `widget`, now and as it changes: a switch sets a class or a
+ * data attribute on the page's root or body (mdBook, VitePress, Docusaurus, MkDocs Material),
+ * or follows the reader's preference.
+ */
+function followTheme(widget) {
+  themed.add(widget);
+  widget.applyTheme();
+  if (prefersDark) return;
+  const update = () => themed.forEach((each) => each.applyTheme());
+  const watch = new MutationObserver(update);
+  for (const el of [document.documentElement, document.body]) if (el) watch.observe(el, { attributes: true });
+  (prefersDark = matchMedia("(prefers-color-scheme: dark)")).addEventListener("change", update);
+}
+
+/**
+ * `"dark"` or `"light"`: the scheme of the page around `el`. The `color-scheme` of its context
+ * when that names one scheme (Docusaurus and MkDocs Material set `dark` with their dark themes);
+ * else the first opaque background around it, dark when its luminance is under the grey where
+ * black and white text contrast alike (118 of 255 in weighted sRGB: mdBook's coal, VitePress's
+ * `.dark`); else the canvas, dark only when the page allows it and the reader prefers it.
+ */
+export function hostScheme(el) {
+  const up = (at) => at.parentElement ?? at.getRootNode().host;
+  const context = up(el) ?? document.documentElement;
+  const schemes = getComputedStyle(context).colorScheme.match(/light|dark/g) ?? [];
+  if (schemes.length === 1) return schemes[0];
+  for (let at = context; at; at = up(at)) {
+    // Computed colours are rgb() or rgba(), 0 to 255.
+    const [r, g, b, alpha = 1] = getComputedStyle(at).backgroundColor.match(/[\d.]+/g).map(Number);
+    if (alpha > 0) return 0.2126 * r + 0.7152 * g + 0.0722 * b < 118 ? "dark" : "light";
+  }
+  return schemes[1] && prefersDark.matches ? "dark" : "light";
 }
 
 /**
