@@ -262,3 +262,42 @@ test("types: a user's TypeScript checks against widgets.d.ts and the element mod
   const errors = [...output.matchAll(/^wrong\.ts\((\d+),\d+\): error (TS\d+)/gm)].map((m) => [Number(m[1]) - 2, m[2]]);
   assert.deepEqual(errors, WRONG.map(([, code], i) => [i, code]), output);
 });
+
+test("the package's README names every attribute, property, part, event and CSS custom property of the manifest", () => {
+  const readme = readFileSync(join(ROOT, "npm/README.md"), "utf8");
+  const names = new Set();
+  for (const d of elements().values()) {
+    for (const a of d.attributes) names.add(a.name);
+    for (const m of d.members) names.add(m.name);
+    for (const e of d.events) names.add(e.name);
+    for (const p of d.cssProperties ?? []) names.add(p.name);
+    for (const p of d.cssParts ?? []) names.add(`::part(${p.name})`);
+  }
+  const missing = [...names].filter((name) => !readme.includes(`\`${name}\``) && !readme.includes(name));
+  assert.deepEqual(missing, [], "npm/README.md does not name these");
+  // And the page's README's attribute table names every attribute.
+  const table = readFileSync(join(ROOT, "README.md"), "utf8").split("## Element attributes")[1].split("\n## ")[0];
+  const attributes = [...elements().values()].flatMap((d) => d.attributes.map((a) => a.name));
+  assert.deepEqual([...new Set(attributes)].filter((name) => !table.includes(`\`${name}\``)), [], "README.md's attribute table does not name these");
+});
+
+test("no snippet writes an attribute equal to the seed's value (which would load the larger core for nothing)", () => {
+  // The seed's values: the manifest's defaults, by element and attribute.
+  const seed = new Map();
+  for (const d of elements().values()) {
+    for (const a of d.attributes) if (a.default !== undefined) seed.set(`${d.tagName} ${a.name}`, a.default.replace(/^"|"$/g, ""));
+  }
+  assert.ok(seed.size > 10, "the manifest gives defaults");
+  const files = ["README.md", "npm/README.md", "www/widgets.js", "examples/plain.html", "examples/iframe.html",
+    ...readdirSync(join(ROOT, "examples/mdbook/src")).filter((f) => f.endsWith(".md")).map((f) => `examples/mdbook/src/${f}`)];
+  const found = [];
+  for (const file of files) {
+    const text = readFileSync(join(ROOT, file), "utf8");
+    for (const [tag, name, attributes = ""] of text.matchAll(/<(memory-[a-z-]+)(\s[^>]*)?>/g)) {
+      for (const [, attribute, value] of attributes.matchAll(/([a-z-]+)="([^"]*)"/g)) {
+        if (seed.get(`${name} ${attribute}`) === value) found.push(`${file}: ${tag}`);
+      }
+    }
+  }
+  assert.deepEqual(found, []);
+});

@@ -89,4 +89,9 @@ test("the README states each embed's size as the budget this test holds it to", 
     const size = /at most (\d+\.\d KB)/.exec(readme.slice(at, at + 200));
     assert.equal(size?.[1], kb(bytes), `README.md, after "${context}": ${readme.slice(at, at + 200)}`);
   }
+  // The package's own README (npm/README.md, in the package as README.md) states one size, the
+  // same, and no other.
+  const npm = readFileSync(join(ROOT, "npm/README.md"), "utf8").replace(/\s+/g, " ");
+  assert.deepEqual([...npm.matchAll(/(\d+(?:\.\d+)?) KB/g)].map((m) => m[0]), [kb(budget("only <memory-compaction>"))], "npm/README.md's sizes");
+  assert.match(npm, new RegExp(`only \`<memory-compaction>\` downloads at most ${kb(budget("only <memory-compaction>"))}`));
 });

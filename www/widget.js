@@ -172,6 +172,11 @@ export const PAGE_ATTRIBUTES = ["scenario", "src", "guided"];
  *   dark theme as it changes: the `color-scheme` of the element's context, or else the
  *   luminance of the host's background. `light` or `dark` fixes it.
  * @prop {"auto" | "light" | "dark" | null} theme - The `theme` attribute; `null` when absent (auto).
+ * @prop {{ state(): SessionState | FactStoreState | PlaygroundState | ForgettingPlaygroundState; free(): void } | null} model -
+ *   The core object the widget draws, of its family's class in core.d.ts (`Session`, `FactStore`,
+ *   `Playground`, `ForgettingPlayground`); `model.state()` is the state on screen. `null` until
+ *   the element is built (after `customElements.whenDefined` and its wasm core), and once it is
+ *   removed; a new one replaces it when a setting changes.
  * @fires {CustomEvent<{ message: string }>} memory-error - A setting, scenario, file or link the
  *   widget could not use, or code or a wasm core it could not load. It keeps working with its last
  *   good settings.
