@@ -112,8 +112,9 @@ dist: build
 # The docs examples: the mdBook one embeds the light embed, copied whole into its src/; each
 # host in NPM_HOSTS (examples/<host>/) installs the package as a user would, from the tarball of
 # `make dist`. A host's own packages install once from its lock file into its node_modules/
-# (gitignored, kept between runs), and again only when the lock file changes.
-NPM_HOSTS := vite
+# (gitignored, kept between runs), and again only when the lock file changes; then each builds
+# (VitePress renders its pages on the server, importing the package in Node).
+NPM_HOSTS := vite vitepress
 PACKED := target/pack
 
 examples: dist tools-mdbook
@@ -130,6 +131,8 @@ examples: dist tools-mdbook
 	  fi; \
 	  echo "installing the package into $$dir"; \
 	  (cd $$dir && npm install --no-save --no-audit --no-fund --loglevel=error ../../$(PACKED)/agent-memory-widgets-*.tgz); \
+	  echo "building $$dir"; \
+	  (cd $$dir && npm run --silent build >/dev/null); \
 	done
 
 serve: build

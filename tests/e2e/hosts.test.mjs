@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { ROOT, serve, launch, open } from "./harness.mjs";
 
 const EXAMPLES = join(ROOT, "examples");
-const WAIT = { timeout: 10_000 };
+const WAIT = { timeout: 30_000 };
 
 /**
  * Plays a turn and a slider step on the page open at `url`: Add next turn on the first
@@ -107,5 +107,26 @@ test("Vite dev: the wasm is found after dependency pre-bundling, with no configu
   } finally {
     await browser.close();
     dev.stop();
+  }
+});
+
+test("VitePress: the built site (server-rendered by `make examples`) plays, and so does its dev server", { timeout: 120_000 }, async () => {
+  assert.ok(installed("vitepress"), "examples/vitepress/ is not installed: run make examples");
+  const built = join(EXAMPLES, "vitepress/docs/.vitepress/dist");
+  assert.ok(existsSync(join(built, "index.html")), "examples/vitepress/ is not built: run make examples");
+  const server = await serve(built);
+  const browser = await launch();
+  try {
+    assert.deepEqual(await play(browser, server.url), []);
+    const port = await freePort();
+    const dev = await start("vitepress", ["node_modules/vitepress/bin/vitepress.js", "dev", "docs", "--host", "127.0.0.1", "--port", String(port), "--strictPort", "--force"], /Local:/);
+    try {
+      assert.deepEqual(await play(browser, `http://127.0.0.1:${port}/`), []);
+    } finally {
+      dev.stop();
+    }
+  } finally {
+    await browser.close();
+    await server.close();
   }
 });
