@@ -43,6 +43,7 @@ fn main() {
             text: Some(format!("turn {i} ORD-{} with a few more words", i % 977)),
             summary: Some(format!("summary {} of Dana", i % 101)),
             tokens: None,
+            ..TurnSpec::default()
         })
         .collect();
     let script = Script::new(specs).expect("valid script");

@@ -38,6 +38,7 @@ fn script(turns: u32) -> Script {
                 text: Some(text.join(" ")),
                 summary: Some(format!("Dana summary {} of turn", i % 101)),
                 tokens: None,
+                ..TurnSpec::default()
             }
         })
         .collect();

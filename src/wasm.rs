@@ -74,9 +74,16 @@ export interface SessionConfig {
   tokens?: "words" | "estimate";
 }
 export type TurnKind = "chatter" | "decision" | "tool" | "question";
+/** How a turn is sent to a chat model, apart from its kind. */
+export type TurnRole = "user" | "assistant" | "tool" | "system";
 /** A turn; `tokens`, a whole number, is its token count as the caller knows it (from the API's
- * `usage`), which no counting replaces. */
-export interface TurnSpec { speaker: string; kind: TurnKind; text: string; summary?: string | null; tokens?: number | null; }
+ * `usage`), which no counting replaces. `role`, when absent: "tool" for a tool turn or speaker
+ * "tool", "assistant" for a decision or speaker "agent", else "user". `toolCallId`: the id an
+ * assistant's tool call and its result share. */
+export interface TurnSpec {
+  speaker: string; kind: TurnKind; text: string; summary?: string | null; tokens?: number | null;
+  role?: TurnRole | null; toolCallId?: string | null;
+}
 /** What `importConversation` read: the format it found (`formatName` in words), the turns, and
  * how many events of a session log became no turn. */
 export interface ImportedConversation {
@@ -578,9 +585,19 @@ fn script_specs(options: &options::Fields) -> Result<Option<Vec<TurnSpec>>, JsEr
                 text: turn.text("text")?,
                 summary: turn.text("summary")?,
                 tokens: turn.number("tokens")?,
+                role: turn.text("role")?,
+                tool_call_id: turn.text("toolCallId")?,
             })
         },
-        &["speaker", "kind", "text", "summary", "tokens"],
+        &[
+            "speaker",
+            "kind",
+            "text",
+            "summary",
+            "tokens",
+            "role",
+            "toolCallId",
+        ],
     )
 }
 

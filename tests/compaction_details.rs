@@ -16,6 +16,7 @@ fn spec(kind: &str, text: &str, summary: Option<&str>) -> TurnSpec {
         text: Some(text.into()),
         summary: summary.map(Into::into),
         tokens: None,
+        ..TurnSpec::default()
     }
 }
 

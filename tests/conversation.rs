@@ -194,6 +194,7 @@ fn a_written_summary_is_kept_and_said_to_be_written() {
         text: Some("Refund approved for ORD-7. It takes five days.".into()),
         summary: summary.map(Into::into),
         tokens: None,
+        ..TurnSpec::default()
     };
     let script = Script::within_limits(vec![spec(Some("refund ok")), spec(None)]).unwrap();
     let [written, ruled] = script.turns() else {

@@ -89,6 +89,7 @@ fn a_turn_spec_becomes_a_turn_with_bare_field_names() {
         text: Some("Hi".into()),
         summary: None,
         tokens: None,
+        ..TurnSpec::default()
     };
     let err = Turn::try_from(spec).unwrap_err();
     assert_eq!(
@@ -107,6 +108,7 @@ fn a_turn_spec_may_leave_the_summary_to_the_summarizer() {
         text: Some("Where is my refund? It has been a week.".into()),
         summary: summary.map(Into::into),
         tokens: None,
+        ..TurnSpec::default()
     };
     let bare = Turn::try_from(spec("question", None)).unwrap();
     assert_eq!((bare.kind(), bare.summary()), (Kind::Question, None));

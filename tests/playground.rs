@@ -342,6 +342,7 @@ fn a_playground_from_options_replays_their_script_under_their_budget() {
         text: Some(text.into()),
         summary: summary.map(Into::into),
         tokens: None,
+        ..TurnSpec::default()
     };
     let options = SessionOptions {
         budget: Some(30.0),
@@ -659,6 +660,7 @@ fn synthetic(turns: &[(bool, usize, usize)]) -> Script {
             text: Some(vec!["word"; words].join(" ")),
             summary: (summary > 0).then(|| vec!["gist"; summary].join(" ")),
             tokens: None,
+            ..TurnSpec::default()
         })
         .collect();
     Script::new(specs).unwrap()
@@ -930,6 +932,7 @@ fn arb_script() -> impl Strategy<Value = Script> {
             text: Some(text.join(" ")),
             summary: Some(summary.join(" ")),
             tokens: None,
+            ..TurnSpec::default()
         });
     prop::collection::vec(turn, 1..60).prop_map(|specs| Script::new(specs).unwrap())
 }
@@ -1122,6 +1125,7 @@ fn truncation_keeps_a_newest_turn_that_alone_is_over_the_budget() {
         text: Some("one two three four five six seven eight nine ten".into()),
         summary: Some("Dana counts to ten.".into()),
         tokens: None,
+        ..TurnSpec::default()
     };
     let short = TurnSpec {
         text: Some("hi".into()),

@@ -244,6 +244,7 @@ impl Case {
                 text: Some(turn.text.clone()),
                 summary: Some(turn.summary.clone()),
                 tokens: None,
+                ..TurnSpec::default()
             })
             .collect();
         let script = Script::new(specs).expect("generated scripts are valid");

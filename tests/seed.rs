@@ -230,6 +230,7 @@ fn a_huge_turn_is_over_budget_with_a_reason_not_a_panic() {
         text: Some("word ".repeat(100)),
         summary: Some("a long dump".into()),
         tokens: None,
+        ..TurnSpec::default()
     };
     let script = Script::new(vec![huge]).unwrap();
     let mut session = Session::new(SessionConfig::default(), script);
@@ -285,6 +286,7 @@ fn bad_options_are_errors_that_name_the_field_and_the_rule() {
         text: Some("hello".into()),
         summary: summary.map(Into::into),
         tokens: None,
+        ..TurnSpec::default()
     };
     check(
         SessionOptions { script: Some(vec![turn("chatter", None), turn("decision", Some("  "))]), ..Default::default() },

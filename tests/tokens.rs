@@ -218,6 +218,7 @@ fn a_turn_with_its_own_count_is_never_counted_again() {
         text: Some(given.into()),
         summary: None,
         tokens: Some(7.0),
+        ..TurnSpec::default()
     };
     let turn = Turn::try_from(spec.clone()).unwrap();
     assert_eq!((turn.tokens(), turn.has_own_tokens()), (Tokens(7), true));
@@ -325,7 +326,8 @@ proptest! {
                 text: Some(text.clone()),
                 summary: summary.clone(),
                 tokens: tokens.map(f64::from),
-            })
+                ..TurnSpec::default()
+})
             .collect();
         let script = Script::within_limits(specs).unwrap();
         let counter = counter(which);
@@ -419,6 +421,7 @@ fn a_spec_s_tokens_must_be_a_whole_number_of_tokens() {
         text: Some("Hi!".into()),
         summary: None,
         tokens: Some(tokens),
+        ..TurnSpec::default()
     };
     for (tokens, shown) in [
         (-1.0, "-1"),

@@ -132,6 +132,7 @@ fn every_list_and_text_has_a_limit_named_in_its_error() {
         text: Some(text),
         summary: None,
         tokens: None,
+        ..TurnSpec::default()
     };
     let err = Script::within_limits(vec![turn("hi".into()); MAX_TURNS + 1]).unwrap_err();
     assert_eq!(
@@ -291,6 +292,7 @@ fn a_session_at_the_turn_limit_runs() {
         text: Some("one two three four five".into()),
         summary: Some("five".into()),
         tokens: None,
+        ..TurnSpec::default()
     };
     let mut session = Session::from_options(SessionOptions {
         script: Some(vec![turn; MAX_TURNS]),

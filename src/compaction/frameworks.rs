@@ -15,7 +15,7 @@
 //! framework's constant is a share of its model's context window, ours is the same share of the
 //! budget, rounded down unless the doc comment says otherwise.
 
-use crate::compaction::script::{Kind, Turn};
+use crate::compaction::script::Role;
 use crate::compaction::{Compaction, CompactionPolicy, Line, Script, SessionConfig, Window};
 use crate::error::Error;
 use crate::float;
@@ -304,7 +304,7 @@ impl CompactionPolicy for HandoffCheckpoint {
             let Some(turn) = script.turn(number) else {
                 continue;
             };
-            if role(turn) != Role::User {
+            if turn.role() != Role::User {
                 continue;
             }
             let cut = window.cut(number);
@@ -426,14 +426,14 @@ impl CompactionPolicy for Interval {
         let Some(turn) = script.turn(newest) else {
             return Ok(None);
         };
-        if self.open == 0 || role(turn) == Role::User {
+        if self.open == 0 || turn.role() == Role::User {
             self.open = newest;
         }
         let next = newest
             .0
             .checked_add(1)
             .and_then(|number| script.turn(TurnNumber(number)));
-        if next.is_some_and(|next| role(next) != Role::User) {
+        if next.is_some_and(|next| next.role() != Role::User) {
             return Ok(None); // the invocation goes on
         }
         self.starts.push(self.open);
@@ -559,7 +559,7 @@ impl CompactionPolicy for ObservationMasking {
         };
         if !script
             .turn(newest)
-            .is_some_and(|turn| role(turn) == Role::Tool)
+            .is_some_and(|turn| turn.role() == Role::Tool)
         {
             return Ok(None);
         }
@@ -591,30 +591,6 @@ impl CompactionPolicy for ObservationMasking {
     }
 }
 
-/// How a turn is sent to the model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Role {
-    /// The user's message.
-    User,
-    /// The agent's message, a tool call among them.
-    Assistant,
-    /// A tool's result.
-    Tool,
-}
-
-/// A `tool` turn (or a turn spoken by `tool`) is a tool's; a `decision` (or a turn spoken by
-/// `agent`) the agent's; any other turn, a question or chatter, the user's.
-fn role(turn: &Turn) -> Role {
-    let speaker = turn.speaker();
-    if turn.kind() == Kind::Tool || speaker.eq_ignore_ascii_case("tool") {
-        Role::Tool
-    } else if turn.kind() == Kind::Decision || speaker.eq_ignore_ascii_case("agent") {
-        Role::Assistant
-    } else {
-        Role::User
-    }
-}
-
 /// `turns` from `at` on (empty past the end). `get`, not `&turns[at..]`: a slice index brings
 /// core's panic and its messages into the wasm (ARCHITECTURE.md, "No panic paths of our own").
 fn from(turns: &[TurnNumber], at: usize) -> &[TurnNumber] {
@@ -625,7 +601,7 @@ fn from(turns: &[TurnNumber], at: usize) -> &[TurnNumber] {
 fn is_agent(script: &Script, number: TurnNumber) -> bool {
     script
         .turn(number)
-        .is_some_and(|turn| role(turn) != Role::User)
+        .is_some_and(|turn| turn.role() != Role::User)
 }
 
 /// The verbatim token count of `turns`.
@@ -731,7 +707,7 @@ mod tests {
                 kind: Some(turn.kind().name().into()),
                 text: Some(turn.text().into()),
                 summary: turn.summary().map(Into::into),
-                tokens: None,
+                ..crate::TurnSpec::default()
             })
             .collect();
         let script = Script::new(specs).unwrap();

@@ -403,6 +403,8 @@ fn specs(turns: Vec<(String, String, Option<Tokens>)>) -> Result<Vec<TurnSpec>, 
             text: Some(text),
             summary: None,
             tokens: tokens.map(|tokens| f64::from(tokens.0)),
+            role: None,
+            tool_call_id: None,
         });
     }
     Ok(out)

@@ -35,7 +35,7 @@ pub use playground::{
 };
 pub use policy::{ClonePolicy, Compaction, CompactionPolicy, HotWarmCold, GIST_TERMS};
 pub use saved::{SavedSession, SavedTurn};
-pub use script::{Kind, Script, Turn, TurnSpec};
+pub use script::{Kind, Role, Script, Turn, TurnSpec};
 pub use settings::{
     framework_triggers, FrameworkSetting, Trigger, TriggerAt, FRAMEWORK_SETTINGS, MAX_WINDOW,
     MIN_WINDOW, REFERENCE_MAX_OUTPUT, REFERENCE_WINDOW,

@@ -5,7 +5,7 @@ use crate::prelude::*;
 use alloc::sync::Arc;
 use serde::Serialize;
 
-use crate::compaction::script::{Kind, Script, Turn, TurnSpec};
+use crate::compaction::script::{Kind, Role, Script, Turn, TurnSpec};
 use crate::compaction::tokens::Counter;
 use crate::compaction::window::Window;
 use crate::compaction::{
@@ -18,8 +18,10 @@ use crate::units::Tokens;
 /// as the session counted it.
 ///
 /// Serialised as `{ "speaker": "Dana", "kind": "question", "text": "...", "summary": "...",
-/// "tokens": 10 }`, with `"summaryByRule": true` when the first-sentence rule wrote the summary
-/// and `"ownTokens": true` when the caller gave the count ([`Turn::with_tokens`]).
+/// "tokens": 10 }`, with `"summaryByRule": true` when the first-sentence rule wrote the summary,
+/// `"ownTokens": true` when the caller gave the count ([`Turn::with_tokens`]), `"role"` when it
+/// is not the one [`Role::default_for`](crate::Role::default_for) gives, and `"toolCallId"` when
+/// the turn has one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(
     feature = "deserialize",
@@ -33,6 +35,15 @@ pub struct SavedTurn {
     pub speaker: String,
     /// The turn's kind.
     pub kind: Kind,
+    /// The turn's role, when it is not [`Role::default_for`](crate::Role::default_for) its
+    /// speaker and kind.
+    #[cfg_attr(feature = "deserialize", serde(default))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<Role>,
+    /// The id the turn shares with its tool call or result ([`Turn::tool_call_id`]).
+    #[cfg_attr(feature = "deserialize", serde(default))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
     /// The verbatim text.
     pub text: String,
     /// The one-line summary: `None` for chatter and for a turn that has not folded yet.
@@ -60,6 +71,8 @@ impl From<&Turn> for SavedTurn {
         SavedTurn {
             speaker: turn.speaker().to_owned(),
             kind: turn.kind(),
+            role: turn.given_role(),
+            tool_call_id: turn.tool_call_id().map(str::to_owned),
             text: turn.text().to_owned(),
             summary: turn.summary().map(str::to_owned),
             summary_by_rule: turn.summary_by_rule(),
@@ -139,6 +152,10 @@ pub struct SavedSession {
 struct TurnRef<'a> {
     speaker: &'a str,
     kind: Kind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    role: Option<Role>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_call_id: Option<&'a str>,
     text: &'a str,
     summary: Option<&'a str>,
     #[serde(skip_serializing_if = "is_false")]
@@ -168,6 +185,8 @@ impl Serialize for Session {
             turns.push(TurnRef {
                 speaker: turn.speaker(),
                 kind: turn.kind(),
+                role: turn.given_role(),
+                tool_call_id: turn.tool_call_id(),
                 text: turn.text(),
                 summary: turn.summary(),
                 summary_by_rule: turn.summary_by_rule(),
@@ -327,6 +346,8 @@ impl Session {
                 text: Some(turn.text),
                 summary: turn.summary,
                 tokens: None,
+                role: turn.role.map(|role| role.name().to_owned()),
+                tool_call_id: turn.tool_call_id,
             };
             turns.push(Turn::restored(
                 &at,

@@ -44,6 +44,65 @@ named!(Kind, "kind", {
     Question => "question",
 });
 
+/// How a turn is sent to a chat model, apart from what it is (its [`Kind`]).
+///
+/// A turn given without one gets [`Role::default_for`] its speaker and kind, once, when it is
+/// made or validated; every policy then reads [`Turn::role`].
+///
+/// ```
+/// use agent_memory_widgets::{Kind, Role};
+///
+/// # fn main() -> Result<(), agent_memory_widgets::Error> {
+/// assert_eq!("assistant".parse::<Role>()?, Role::Assistant);
+/// assert_eq!(Role::Tool.to_string(), "tool");
+/// assert_eq!(Role::default_for("agent", Kind::Chatter), Role::Assistant);
+/// assert_eq!(Role::default_for("Dana", Kind::Question), Role::User);
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// The user's message.
+    User,
+    /// The agent's message, a tool call among them.
+    Assistant,
+    /// A tool's result.
+    Tool,
+    /// A system message: instructions, or a summary the agent's framework put in.
+    System,
+}
+
+named!(Role, "role", {
+    User => "user",
+    Assistant => "assistant",
+    Tool => "tool",
+    System => "system",
+});
+
+impl Role {
+    /// The role of a turn given without one: a `tool` turn, or a turn spoken by `tool`, is a
+    /// tool's; a `decision`, or a turn spoken by `agent`, the assistant's; any other turn (a
+    /// question or chatter) the user's. Speakers are compared ignoring ASCII case.
+    ///
+    /// ```
+    /// use agent_memory_widgets::{Kind, Role};
+    ///
+    /// assert_eq!(Role::default_for("Tool", Kind::Chatter), Role::Tool);
+    /// assert_eq!(Role::default_for("Dana", Kind::Decision), Role::Assistant);
+    /// // Only `agent` is the assistant's name here: give other speakers their role.
+    /// assert_eq!(Role::default_for("assistant", Kind::Chatter), Role::User);
+    /// ```
+    pub fn default_for(speaker: &str, kind: Kind) -> Role {
+        if kind == Kind::Tool || speaker.eq_ignore_ascii_case("tool") {
+            Role::Tool
+        } else if kind == Kind::Decision || speaker.eq_ignore_ascii_case("agent") {
+            Role::Assistant
+        } else {
+            Role::User
+        }
+    }
+}
+
 /// One validated turn: of a script, or pushed into a live [`Session`](crate::Session).
 ///
 /// Invariant: `speaker` and `text` have at least one word; `summary`, when `Some`, has at least
@@ -54,7 +113,7 @@ named!(Kind, "kind", {
 /// # Example
 ///
 /// ```
-/// use agent_memory_widgets::{Kind, Turn, TurnSpec};
+/// use agent_memory_widgets::{Kind, Role, Turn, TurnSpec};
 ///
 /// # fn main() -> Result<(), agent_memory_widgets::Error> {
 /// let turn = Turn::new("Dana", Kind::Question, "Can I get my $200.00 back?")?
@@ -62,8 +121,14 @@ named!(Kind, "kind", {
 /// assert_eq!(turn.summary(), Some("Dana asks for a refund."));
 ///
 /// let spec = TurnSpec { speaker: Some("Dana".into()), kind: Some("chatter".into()),
-///                       text: Some("Thanks!".into()), summary: None, tokens: None };
+///                       text: Some("Thanks!".into()), ..TurnSpec::default() };
 /// assert_eq!(Turn::try_from(spec)?.tokens().0, 1);
+///
+/// // An assistant's tool call and its result share an id.
+/// let call = Turn::tool_call("call_7", "lookup_order(\"ORD-3300\")")?;
+/// let result = Turn::tool("call_7", "ORD-3300: $200.00, returned on day 41.")?;
+/// assert_eq!((call.role(), result.role()), (Role::Assistant, Role::Tool));
+/// assert_eq!(call.tool_call_id(), result.tool_call_id());
 /// # Ok(())
 /// # }
 /// ```
@@ -71,6 +136,11 @@ named!(Kind, "kind", {
 pub struct Turn {
     speaker: String,
     kind: Kind,
+    // The role when given and not `Role::default_for(speaker, kind)`; `None` for that role, so
+    // that a turn equals itself however its role was written. Speaker and kind never change.
+    role: Option<Role>,
+    // Invariant: when `Some`, has at least one word.
+    tool_call_id: Option<String>,
     text: String,
     summary: Option<String>,
     // Whether `summary` was written by the first-sentence rule ([`Extractive`]) rather than given.
@@ -90,17 +160,101 @@ impl Turn {
     /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming `speaker` or `text` when it has
     /// no word, and [`ErrorKind::OverLimit`](crate::ErrorKind) past
     /// [`MAX_TEXT_CHARS`](crate::limits::MAX_TEXT_CHARS).
+    /// Its role is [`Role::default_for`] the speaker and kind; [`Turn::with_role`] gives
+    /// another.
     pub fn new(speaker: &str, kind: Kind, text: &str) -> Result<Turn, Error> {
         let at = |field: &str| field.to_owned();
         Ok(Turn {
             speaker: required(&at, "speaker", Some(speaker.to_owned()))?,
             kind,
+            role: None,
+            tool_call_id: None,
             text: required(&at, "text", Some(text.to_owned()))?,
             summary: None,
             summary_by_rule: false,
             tokens: Tokens::of(text),
             own_tokens: false,
         })
+    }
+
+    /// The user's message: speaker `user`, role [`Role::User`], kind [`Kind::Question`].
+    ///
+    /// ```
+    /// use agent_memory_widgets::{Kind, Role, Turn};
+    ///
+    /// # fn main() -> Result<(), agent_memory_widgets::Error> {
+    /// let turn = Turn::user("Can I get my $200.00 back?")?;
+    /// assert_eq!((turn.speaker(), turn.role(), turn.kind()), ("user", Role::User, Kind::Question));
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Turn::new`], for `text`.
+    pub fn user(text: &str) -> Result<Turn, Error> {
+        Turn::new("user", Kind::Question, text)
+    }
+
+    /// The assistant's message: speaker `assistant`, role [`Role::Assistant`], kind
+    /// [`Kind::Decision`].
+    ///
+    /// # Errors
+    ///
+    /// As [`Turn::new`], for `text`.
+    pub fn assistant(text: &str) -> Result<Turn, Error> {
+        Turn::new("assistant", Kind::Decision, text)
+    }
+
+    /// The assistant's tool call `call_id`, `text` being the call as the model wrote it:
+    /// speaker `assistant`, role [`Role::Assistant`], kind [`Kind::Decision`]. Its result is
+    /// [`Turn::tool`] with the same id.
+    ///
+    /// # Errors
+    ///
+    /// As [`Turn::new`], for `text`, and as [`Turn::with_tool_call_id`], for `call_id`.
+    pub fn tool_call(call_id: &str, text: &str) -> Result<Turn, Error> {
+        Turn::assistant(text)?.with_tool_call_id(call_id)
+    }
+
+    /// The result of tool call `call_id`: speaker `tool`, role [`Role::Tool`], kind
+    /// [`Kind::Tool`].
+    ///
+    /// # Errors
+    ///
+    /// As [`Turn::new`], for `text`, and as [`Turn::with_tool_call_id`], for `call_id`.
+    pub fn tool(call_id: &str, text: &str) -> Result<Turn, Error> {
+        Turn::new("tool", Kind::Tool, text)?.with_tool_call_id(call_id)
+    }
+
+    /// The same turn sent to the model as `role`.
+    ///
+    /// ```
+    /// use agent_memory_widgets::{Kind, Role, Turn};
+    ///
+    /// # fn main() -> Result<(), agent_memory_widgets::Error> {
+    /// let turn = Turn::new("assistant", Kind::Chatter, "Happy to help!")?;
+    /// assert_eq!(turn.role(), Role::User); // the rule knows `agent`, not `assistant`
+    /// assert_eq!(turn.with_role(Role::Assistant).role(), Role::Assistant);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn with_role(mut self, role: Role) -> Turn {
+        self.role = given(&self.speaker, self.kind, role);
+        self
+    }
+
+    /// The same turn with the id that an assistant's tool call and its result share.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming `toolCallId` when `id` has no
+    /// word, and [`ErrorKind::OverLimit`](crate::ErrorKind) past
+    /// [`MAX_TEXT_CHARS`](crate::limits::MAX_TEXT_CHARS).
+    pub fn with_tool_call_id(mut self, id: &str) -> Result<Turn, Error> {
+        let at = |field: &str| field.to_owned();
+        self.tool_call_id = Some(required(&at, "toolCallId", Some(id.to_owned()))?);
+        Ok(self)
     }
 
     /// The same turn with its token count given: from the API's `usage`, or your own
@@ -143,6 +297,18 @@ impl Turn {
     pub fn kind(&self) -> Kind {
         self.kind
     }
+    /// How the turn is sent to a chat model: as given, or [`Role::default_for`] its speaker
+    /// and kind.
+    pub fn role(&self) -> Role {
+        match self.role {
+            Some(role) => role,
+            None => Role::default_for(&self.speaker, self.kind),
+        }
+    }
+    /// The id that an assistant's tool call and its result share, if the turn is either.
+    pub fn tool_call_id(&self) -> Option<&str> {
+        self.tool_call_id.as_deref()
+    }
     /// The verbatim text.
     pub fn text(&self) -> &str {
         &self.text
@@ -172,6 +338,11 @@ impl Turn {
         self
     }
 
+    /// The role, unless [`Role::default_for`] the speaker and kind gives it.
+    pub(crate) fn given_role(&self) -> Option<Role> {
+        self.role
+    }
+
     /// Whether the summary was written by the first-sentence rule of
     /// [`Extractive`](crate::Extractive), for a turn given without one in options (see
     /// [`Script::within_limits`]), rather than given with the turn.
@@ -179,12 +350,14 @@ impl Turn {
         self.summary_by_rule
     }
 
-    /// The turn as options write it: a summary made by the rule is left out, so reading the
-    /// spec back makes the same turn.
+    /// The turn as options write it: a summary made by the rule, and a role that
+    /// [`Role::default_for`] gives, are left out, so reading the spec back makes the same turn.
     pub fn to_spec(&self) -> TurnSpec {
         TurnSpec {
             speaker: Some(self.speaker.clone()),
             kind: Some(self.kind.name().to_owned()),
+            role: self.given_role().map(|role| role.name().to_owned()),
+            tool_call_id: self.tool_call_id.clone(),
             text: Some(self.text.clone()),
             summary: match self.summary_by_rule {
                 true => None,
@@ -200,6 +373,8 @@ impl Turn {
 /// ```json
 /// { "speaker": "Dana", "kind": "question", "text": "Can I get my $200.00 back?",
 ///   "summary": "Dana asks for a refund.", "tokens": 9 }
+/// { "speaker": "assistant", "kind": "decision", "role": "assistant", "toolCallId": "call_7",
+///   "text": "lookup_order(\"ORD-3300\")" }
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[cfg_attr(feature = "deserialize", derive(serde::Deserialize))]
@@ -218,6 +393,18 @@ pub struct TurnSpec {
     /// from 0 to 4294967295. Absent, the session counts the text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tokens: Option<f64>,
+    /// `user`, `assistant`, `tool` or `system`: how the turn is sent to a chat model. Absent,
+    /// it is [`Role::default_for`] the speaker and kind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    /// The id that an assistant's tool call and its result share (JSON `toolCallId`); at
+    /// least one word when given.
+    #[serde(
+        default,
+        rename = "toolCallId",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub tool_call_id: Option<String>,
 }
 
 impl TryFrom<TurnSpec> for Turn {
@@ -248,7 +435,7 @@ impl TryFrom<TurnSpec> for Turn {
 ///     kind: Some(kind.into()),
 ///     text: Some(text.into()),
 ///     summary: summary.map(Into::into),
-///     tokens: None,
+///     ..TurnSpec::default()
 /// };
 /// let script = Script::new(vec![
 ///     turn("chatter", "Hello!", None),
@@ -321,8 +508,8 @@ impl Script {
     /// use agent_memory_widgets::{Script, TurnSpec};
     ///
     /// let spec = TurnSpec { speaker: Some("agent".into()), kind: Some("decision".into()),
-    ///                       text: Some("Refund approved. It takes five days.".into()), summary: None,
-    ///                       tokens: None };
+    ///                       text: Some("Refund approved. It takes five days.".into()),
+    ///                       ..TurnSpec::default() };
     /// let script = Script::within_limits(vec![spec]).unwrap();
     /// assert_eq!(script.turns()[0].summary(), Some("Refund approved."));
     /// assert!(script.turns()[0].summary_by_rule());
@@ -339,6 +526,7 @@ impl Script {
                 ("speaker", &spec.speaker),
                 ("text", &spec.text),
                 ("summary", &spec.summary),
+                ("toolCallId", &spec.tool_call_id),
             ] {
                 if let Some(text) = text {
                     budget.take(
@@ -359,6 +547,8 @@ impl Script {
             .map(|&(speaker, kind, text, summary)| Turn {
                 speaker: speaker.into(),
                 kind,
+                role: None,
+                tool_call_id: None,
                 text: text.into(),
                 summary: summary.map(Into::into),
                 summary_by_rule: false,
@@ -491,6 +681,11 @@ fn required(
     }
 }
 
+/// `role` as a turn of `speaker` and `kind` holds it: `None` when [`Role::default_for`] gives it.
+fn given(speaker: &str, kind: Kind, role: Role) -> Option<Role> {
+    (role != Role::default_for(speaker, kind)).then_some(role)
+}
+
 fn validate(
     at: &dyn Fn(&str) -> String,
     spec: TurnSpec,
@@ -501,6 +696,20 @@ fn validate(
     let kind = kind_name
         .parse::<Kind>()
         .map_err(|err| Error::invalid(&at("kind"), text!(at("kind"), ": ", err.message())))?;
+    let role = match spec.role {
+        None => None,
+        Some(name) => given(
+            &speaker,
+            kind,
+            name.parse::<Role>().map_err(|err| {
+                Error::invalid(&at("role"), text!(at("role"), ": ", err.message()))
+            })?,
+        ),
+    };
+    let tool_call_id = match spec.tool_call_id {
+        None => None,
+        id => Some(required(at, "toolCallId", id)?),
+    };
     let text = required(at, "text", spec.text)?;
     let summary = match kind {
         Kind::Chatter => None,
@@ -524,6 +733,8 @@ fn validate(
     Ok(Turn {
         speaker,
         kind,
+        role,
+        tool_call_id,
         text,
         summary,
         summary_by_rule: false,
