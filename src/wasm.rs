@@ -258,7 +258,7 @@ impl JsSession {
     /// the same session. A summary the first-sentence rule wrote is `null`.
     #[wasm_bindgen(unchecked_return_type = "TurnSpec[]")]
     pub fn script(&self) -> Result<JsValue, JsError> {
-        to_js(&self.0.script().to_specs())
+        to_js(&self.0.script().spec_refs())
     }
 }
 

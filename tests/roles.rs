@@ -117,9 +117,14 @@ fn a_spec_writes_role_and_tool_call_id_in_json() {
         turn,
         Turn::tool_call("call_7", "lookup_order(ORD-3300)").unwrap()
     );
-    // The role the rule gives is left out; a role given against it is written.
+    // A role given is written back; none given, none is written.
     assert_eq!(
         serde_json::to_string(&turn.to_spec()).unwrap(),
+        json.replace(r#""role""#, r#""summary":null,"role""#)
+    );
+    let call = Turn::tool_call("call_7", "lookup_order(ORD-3300)").unwrap();
+    assert_eq!(
+        serde_json::to_string(&call.to_spec()).unwrap(),
         r#"{"speaker":"assistant","kind":"decision","text":"lookup_order(ORD-3300)","summary":null,"toolCallId":"call_7"}"#
     );
     let chatter = Turn::new("assistant", Kind::Chatter, "Happy to help!")

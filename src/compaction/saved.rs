@@ -19,9 +19,8 @@ use crate::units::Tokens;
 ///
 /// Serialised as `{ "speaker": "Dana", "kind": "question", "text": "...", "summary": "...",
 /// "tokens": 10 }`, with `"summaryByRule": true` when the first-sentence rule wrote the summary,
-/// `"ownTokens": true` when the caller gave the count ([`Turn::with_tokens`]), `"role"` when it
-/// is not the one [`Role::default_for`](crate::Role::default_for) gives, and `"toolCallId"` when
-/// the turn has one.
+/// `"ownTokens": true` when the caller gave the count ([`Turn::with_tokens`]), `"role"` when one
+/// was given ([`Turn::with_role`]), and `"toolCallId"` when the turn has one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(
     feature = "deserialize",
@@ -35,8 +34,8 @@ pub struct SavedTurn {
     pub speaker: String,
     /// The turn's kind.
     pub kind: Kind,
-    /// The turn's role, when it is not [`Role::default_for`](crate::Role::default_for) its
-    /// speaker and kind.
+    /// The turn's role, when one was given: `None` for
+    /// [`Role::default_for`](crate::Role::default_for) its speaker and kind.
     #[cfg_attr(feature = "deserialize", serde(default))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<Role>,

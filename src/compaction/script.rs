@@ -132,12 +132,12 @@ impl Role {
 /// # Ok(())
 /// # }
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Eq)]
 pub struct Turn {
     speaker: String,
     kind: Kind,
-    // The role when given and not `Role::default_for(speaker, kind)`; `None` for that role, so
-    // that a turn equals itself however its role was written. Speaker and kind never change.
+    // The role as given; `None` for `Role::default_for(speaker, kind)`, which `role()` reads
+    // then (speaker and kind never change). Two turns compare by `role()`.
     role: Option<Role>,
     // Invariant: when `Some`, has at least one word.
     tool_call_id: Option<String>,
@@ -240,7 +240,7 @@ impl Turn {
     /// # }
     /// ```
     pub fn with_role(mut self, role: Role) -> Turn {
-        self.role = given(&self.speaker, self.kind, role);
+        self.role = Some(role);
         self
     }
 
@@ -338,7 +338,7 @@ impl Turn {
         self
     }
 
-    /// The role, unless [`Role::default_for`] the speaker and kind gives it.
+    /// The role as given ([`Turn::with_role`], a spec's `role`), if it was.
     pub(crate) fn given_role(&self) -> Option<Role> {
         self.role
     }
@@ -350,8 +350,8 @@ impl Turn {
         self.summary_by_rule
     }
 
-    /// The turn as options write it: a summary made by the rule, and a role that
-    /// [`Role::default_for`] gives, are left out, so reading the spec back makes the same turn.
+    /// The turn as options write it: a summary made by the rule, and the role when none was
+    /// given, are left out, so reading the spec back makes the same turn.
     pub fn to_spec(&self) -> TurnSpec {
         TurnSpec {
             speaker: Some(self.speaker.clone()),
@@ -584,6 +584,59 @@ impl Script {
     pub fn to_specs(&self) -> Vec<TurnSpec> {
         self.turns.iter().map(Turn::to_spec).collect()
     }
+
+    /// [`Script::to_specs`] borrowed: serialises as they do, without copying a text.
+    #[cfg(any(target_arch = "wasm32", test))]
+    pub(crate) fn spec_refs(&self) -> Vec<SpecRef<'_>> {
+        let mut specs = Vec::with_capacity(self.turns.len());
+        for turn in &self.turns {
+            specs.push(SpecRef {
+                speaker: &turn.speaker,
+                kind: turn.kind,
+                text: &turn.text,
+                summary: match turn.summary_by_rule {
+                    true => None,
+                    false => turn.summary.as_deref(),
+                },
+                tokens: turn.own_tokens.then_some(f64::from(turn.tokens.0)),
+                role: turn.role,
+                tool_call_id: turn.tool_call_id.as_deref(),
+            });
+        }
+        specs
+    }
+}
+
+impl PartialEq for Turn {
+    /// Field by field, the roles by [`Turn::role`]: a role given as the one
+    /// [`Role::default_for`] gives is the same as none.
+    fn eq(&self, other: &Turn) -> bool {
+        self.speaker == other.speaker
+            && self.kind == other.kind
+            && self.role() == other.role()
+            && self.tool_call_id == other.tool_call_id
+            && self.text == other.text
+            && self.summary == other.summary
+            && self.summary_by_rule == other.summary_by_rule
+            && self.tokens == other.tokens
+            && self.own_tokens == other.own_tokens
+    }
+}
+
+/// A [`TurnSpec`] borrowed from its [`Turn`] ([`Script::spec_refs`]); the same fields serialise.
+#[derive(Serialize)]
+#[cfg(any(target_arch = "wasm32", test))]
+pub(crate) struct SpecRef<'a> {
+    speaker: &'a str,
+    kind: Kind,
+    text: &'a str,
+    summary: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tokens: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    role: Option<Role>,
+    #[serde(rename = "toolCallId", skip_serializing_if = "Option::is_none")]
+    tool_call_id: Option<&'a str>,
 }
 
 impl Script {
@@ -681,11 +734,6 @@ fn required(
     }
 }
 
-/// `role` as a turn of `speaker` and `kind` holds it: `None` when [`Role::default_for`] gives it.
-fn given(speaker: &str, kind: Kind, role: Role) -> Option<Role> {
-    (role != Role::default_for(speaker, kind)).then_some(role)
-}
-
 fn validate(
     at: &dyn Fn(&str) -> String,
     spec: TurnSpec,
@@ -696,16 +744,13 @@ fn validate(
     let kind = kind_name
         .parse::<Kind>()
         .map_err(|err| Error::invalid(&at("kind"), text!(at("kind"), ": ", err.message())))?;
-    let role = match spec.role {
-        None => None,
-        Some(name) => given(
-            &speaker,
-            kind,
-            name.parse::<Role>().map_err(|err| {
+    let role =
+        match spec.role {
+            None => None,
+            Some(name) => Some(name.parse::<Role>().map_err(|err| {
                 Error::invalid(&at("role"), text!(at("role"), ": ", err.message()))
-            })?,
-        ),
-    };
+            })?),
+        };
     let tool_call_id = match spec.tool_call_id {
         None => None,
         id => Some(required(at, "toolCallId", id)?),
@@ -802,3 +847,24 @@ const REFUND_DESK: [(&str, Kind, &str, Option<&str>); 10] = [
         Some("free Globex replacement opened."),
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_refs_serialise_as_the_specs_do() {
+        let mut script = Script::refund_desk();
+        let call = Turn::tool_call("call_1", "lookup(ORD-3300)")
+            .and_then(|turn| turn.with_summary("looked ORD-3300 up"))
+            .map(|turn| turn.with_tokens(Tokens(4)));
+        let chatter =
+            Turn::new("assistant", Kind::Chatter, "Sure!").map(|t| t.with_role(Role::Assistant));
+        script.turns.extend([call.unwrap(), chatter.unwrap()]);
+        script.turns[1].summary_by_rule = true;
+        assert_eq!(
+            serde_json::to_value(script.spec_refs()).unwrap(),
+            serde_json::to_value(script.to_specs()).unwrap()
+        );
+    }
+}
