@@ -97,6 +97,29 @@ fn crossings_fall_on_turns_4_6_8_9_and_10() {
 }
 
 #[wasm_bindgen_test]
+fn a_script_turn_takes_a_role_and_a_tool_call_id_and_script_gives_them_back() {
+    let turns = r#"[{"speaker": "assistant", "kind": "decision", "text": "lookup(ORD-3300)", "summary": "looked it up", "toolCallId": "call_1"},
+                    {"speaker": "assistant", "kind": "chatter", "text": "One moment.", "role": "assistant", "summary": null}]"#;
+    let session = JsSession::with_config(options(&format!(r#"{{"script": {turns}}}"#))).unwrap();
+    assert_same(&session.script().unwrap(), &options(turns), "script");
+    let error = |turn: &str| {
+        message(
+            JsSession::with_config(options(&format!(r#"{{"script": [{turn}]}}"#)))
+                .err()
+                .unwrap(),
+        )
+    };
+    assert_eq!(
+        error(r#"{"speaker": "Dana", "kind": "chatter", "text": "hi", "role": "bot"}"#),
+        "script[0].role (turn 1): unknown role \"bot\"; use user, assistant, tool or system"
+    );
+    assert_eq!(
+        error(r#"{"speaker": "Dana", "kind": "chatter", "text": "hi", "toolCallId": " "}"#),
+        "script[0].toolCallId (turn 1): must be a non-empty text"
+    );
+}
+
+#[wasm_bindgen_test]
 fn bad_configs_throw_errors_and_the_module_keeps_working() {
     let session_error = |json: &str| message(JsSession::with_config(options(json)).err().unwrap());
     assert_eq!(
