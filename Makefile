@@ -114,7 +114,7 @@ dist: build
 # `make dist`. A host's own packages install once from its lock file into its node_modules/
 # (gitignored, kept between runs), and again only when the lock file changes; then each builds
 # (VitePress renders its pages on the server, importing the package in Node).
-NPM_HOSTS := vite vitepress
+NPM_HOSTS := vite vitepress astro
 PACKED := target/pack
 
 examples: dist tools-mdbook
@@ -132,7 +132,7 @@ examples: dist tools-mdbook
 	  echo "installing the package into $$dir"; \
 	  (cd $$dir && npm install --no-save --no-audit --no-fund --loglevel=error ../../$(PACKED)/agent-memory-widgets-*.tgz); \
 	  echo "building $$dir"; \
-	  (cd $$dir && npm run --silent build >/dev/null); \
+	  (cd $$dir && ASTRO_TELEMETRY_DISABLED=1 npm run --silent build >/dev/null); \
 	done
 
 serve: build

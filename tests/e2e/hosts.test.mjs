@@ -45,7 +45,8 @@ async function freePort() {
 
 /** Runs a host's command in examples/`host` until `ready` appears in its output; returns a stop function. */
 async function start(host, args, ready) {
-  const child = spawn(process.execPath, args, { cwd: join(EXAMPLES, host), stdio: ["ignore", "pipe", "pipe"] });
+  const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: "1" };
+  const child = spawn(process.execPath, args, { cwd: join(EXAMPLES, host), env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   await new Promise((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`${host} did not start:\n${output}`)), 30_000);
@@ -120,6 +121,27 @@ test("VitePress: the built site (server-rendered by `make examples`) plays, and 
     assert.deepEqual(await play(browser, server.url), []);
     const port = await freePort();
     const dev = await start("vitepress", ["node_modules/vitepress/bin/vitepress.js", "dev", "docs", "--host", "127.0.0.1", "--port", String(port), "--strictPort", "--force"], /Local:/);
+    try {
+      assert.deepEqual(await play(browser, `http://127.0.0.1:${port}/`), []);
+    } finally {
+      dev.stop();
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
+
+test("Astro: the built site (rendered on the server by `make examples`) plays, and so does its dev server", { timeout: 120_000 }, async () => {
+  assert.ok(installed("astro"), "examples/astro/ is not installed: run make examples");
+  const built = join(EXAMPLES, "astro/dist");
+  assert.ok(existsSync(join(built, "index.html")), "examples/astro/ is not built: run make examples");
+  const server = await serve(built);
+  const browser = await launch();
+  try {
+    assert.deepEqual(await play(browser, server.url), []);
+    const port = await freePort();
+    const dev = await start("astro", ["node_modules/astro/astro.js", "dev", "--host", "127.0.0.1", "--port", String(port), "--force"], /ready in/i);
     try {
       assert.deepEqual(await play(browser, `http://127.0.0.1:${port}/`), []);
     } finally {
