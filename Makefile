@@ -134,6 +134,17 @@ examples: dist tools-mdbook
 	  echo "building $$dir"; \
 	  (cd $$dir && ASTRO_TELEMETRY_DISABLED=1 npm run --silent build >/dev/null); \
 	done
+	@# MkDocs Material, from PyPI into examples/mkdocs/.venv (kept; again when requirements.txt
+	@# changes), with the light embed copied into its docs/.
+	@if [ ! examples/mkdocs/.venv/.installed -nt examples/mkdocs/requirements.txt ]; then \
+	  echo "installing MkDocs Material into examples/mkdocs/.venv"; \
+	  rm -rf examples/mkdocs/.venv && python3 -m venv examples/mkdocs/.venv; \
+	  examples/mkdocs/.venv/bin/pip install -q --disable-pip-version-check -r examples/mkdocs/requirements.txt; \
+	  touch examples/mkdocs/.venv/.installed; \
+	fi
+	rm -rf examples/mkdocs/docs/agent-memory-widgets
+	cp -r dist/agent-memory-widgets examples/mkdocs/docs/
+	NO_MKDOCS_2_WARNING=1 examples/mkdocs/.venv/bin/mkdocs build -q -f examples/mkdocs/mkdocs.yml
 
 serve: build
 	@echo "Serving site/ (www/ minified) on http://127.0.0.1:$(PORT)/ (Ctrl-C to stop)"
@@ -235,4 +246,4 @@ mutants:
 
 clean:
 	cargo clean
-	rm -rf $(PKG) dist mutants.out mutants.out.old target/screenshots examples/mdbook/book examples/mdbook/src/agent-memory-widgets examples/*/dist
+	rm -rf $(PKG) dist mutants.out mutants.out.old target/screenshots examples/mdbook/book examples/mdbook/src/agent-memory-widgets examples/*/dist examples/mkdocs/site examples/mkdocs/docs/agent-memory-widgets

@@ -152,3 +152,29 @@ test("Astro: the built site (rendered on the server by `make examples`) plays, a
     await server.close();
   }
 });
+
+test("MkDocs Material: the built site plays, and the widgets follow its palette toggle to slate and back", { timeout: 120_000 }, async () => {
+  const built = join(EXAMPLES, "mkdocs/site");
+  assert.ok(existsSync(join(built, "index.html")), "examples/mkdocs/ is not built: run make examples");
+  const server = await serve(built);
+  const browser = await launch();
+  try {
+    assert.deepEqual(await play(browser, server.url), []);
+    const { page, problems } = await open(browser, new URL(server.url).origin);
+    await page.goto(server.url);
+    await page.locator("memory-forgetting tbody tr").first().waitFor(WAIT);
+    const dark = () => page.evaluate(() => [...document.querySelectorAll("memory-compaction, memory-forgetting")].map((el) => el.matches(":state(dark)")));
+    assert.deepEqual(await dark(), [false, false]);
+    // Material's own toggle: the visible label of its palette form.
+    await page.locator('form[data-md-component="palette"] label:visible').first().click();
+    assert.equal(await page.evaluate(() => document.body.dataset.mdColorScheme), "slate");
+    await page.waitForFunction(() => document.querySelector("memory-compaction").matches(":state(dark)"));
+    assert.deepEqual(await dark(), [true, true]);
+    await page.locator('form[data-md-component="palette"] label:visible').first().click();
+    await page.waitForFunction(() => document.querySelector("memory-compaction").matches(":state(light)"));
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
