@@ -114,7 +114,7 @@ dist: build
 # `make dist`. A host's own packages install once from its lock file into its node_modules/
 # (gitignored, kept between runs), and again only when the lock file changes; then each builds
 # (VitePress renders its pages on the server, importing the package in Node).
-NPM_HOSTS := vite vitepress astro
+NPM_HOSTS := vite vitepress astro docusaurus
 PACKED := target/pack
 
 examples: dist tools-mdbook
@@ -246,4 +246,4 @@ mutants:
 
 clean:
 	cargo clean
-	rm -rf $(PKG) dist mutants.out mutants.out.old target/screenshots examples/mdbook/book examples/mdbook/src/agent-memory-widgets examples/*/dist examples/mkdocs/site examples/mkdocs/docs/agent-memory-widgets
+	rm -rf $(PKG) dist mutants.out mutants.out.old target/screenshots examples/mdbook/book examples/mdbook/src/agent-memory-widgets examples/*/dist examples/mkdocs/site examples/mkdocs/docs/agent-memory-widgets examples/docusaurus/build

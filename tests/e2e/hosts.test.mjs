@@ -178,3 +178,17 @@ test("MkDocs Material: the built site plays, and the widgets follow its palette 
     await server.close();
   }
 });
+
+test("Docusaurus: the site built with its server rendering (by `make examples`) plays", { timeout: 120_000 }, async () => {
+  assert.ok(installed("docusaurus"), "examples/docusaurus/ is not installed: run make examples");
+  const built = join(EXAMPLES, "docusaurus/build");
+  assert.ok(existsSync(join(built, "index.html")), "examples/docusaurus/ is not built: run make examples");
+  const server = await serve(built);
+  const browser = await launch();
+  try {
+    assert.deepEqual(await play(browser, server.url), []);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
