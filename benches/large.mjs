@@ -11,9 +11,13 @@
 //   longestTaskMs   the longest task on the page's main thread meanwhile (PerformanceObserver)
 //   heapBytes       the page's JS heap after a forced GC, the imported session on screen
 //   turns, compactions   what the core read: turns, and the log's own compactions
+// and then, on the page's main thread with the element's core, each timed once:
+//   parseMs         JSON.parse of each line of the log, what a reader in JS could not do without
+//   importMs        importConversation of the whole log
+//   replayMs        Playground.withConfig over its turns at a budget of 8,000: all seven policies
+//                   replayed to the end
 
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, serve, open } from "../tests/e2e/harness.mjs";
 import { claudeCodeLog } from "../tests/e2e/biglog.mjs";
@@ -37,7 +41,7 @@ function recorders() {
 }
 
 /** One size: a fresh page, the log picked, the numbers above. */
-async function measureOne(browser, url, file) {
+async function measureOne(browser, url, file, served) {
   const { page, context, problems } = await open(browser, url);
   try {
     await page.addInitScript(recorders);
@@ -73,8 +77,23 @@ async function measureOne(browser, url, file) {
     }, { start });
     await page.evaluate(() => globalThis.gc?.());
     const heapBytes = await page.evaluate(() => performance.memory?.usedJSHeapSize ?? null);
+    const timed = await page.evaluate(async (served) => {
+      const el = document.querySelector("memory-playground");
+      const text = await (await fetch(served)).text();
+      let at = performance.now();
+      for (const line of text.split("\n")) if (line) JSON.parse(line);
+      const parseMs = performance.now() - at;
+      at = performance.now();
+      const read = el.core.importConversation(text);
+      const importMs = performance.now() - at;
+      at = performance.now();
+      const playground = el.core.Playground.withConfig({ budget: 8000, script: read.turns });
+      const replayMs = performance.now() - at;
+      playground.free();
+      return { parseMs: Math.round(parseMs), importMs: Math.round(importMs), replayMs: Math.round(replayMs) };
+    }, served);
     if (problems.length) throw new Error(`large log: ${problems.join("; ")}`);
-    return { pickToScreenMs: Math.round(said.at - start), ...measured, heapBytes };
+    return { pickToScreenMs: Math.round(said.at - start), ...measured, heapBytes, ...timed };
   } finally {
     await context.close();
   }
@@ -82,7 +101,9 @@ async function measureOne(browser, url, file) {
 
 /** Every size in SIZES_MB: `[{ mb, bytes, lines, ...measureOne }]`; `log` takes progress lines. */
 export async function measureLarge(browser, log = () => {}) {
-  const dir = mkdtempSync(join(tmpdir(), "amw-bench-"));
+  // Under target/, which the server serves too: the page fetches each log to time its parts.
+  const dir = join(ROOT, "target/bench/logs");
+  mkdirSync(dir, { recursive: true });
   const server = await serve(ROOT);
   try {
     const rows = [];
@@ -90,7 +111,7 @@ export async function measureLarge(browser, log = () => {}) {
       const made = claudeCodeLog(mb * 1_000_000);
       const file = join(dir, `session-${mb}mb.jsonl`);
       writeFileSync(file, made.text);
-      const row = { mb, bytes: made.text.length, lines: made.lines, ...(await measureOne(browser, server.url, file)) };
+      const row = { mb, bytes: made.text.length, lines: made.lines, ...(await measureOne(browser, server.url, file, `${server.url}target/bench/logs/session-${mb}mb.jsonl`)) };
       log(`large log ${mb} MB: ${JSON.stringify(row)}`);
       rows.push(row);
     }

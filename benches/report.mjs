@@ -167,8 +167,8 @@ Creating and freeing 10,000 \`Session\`s grows wasm memory by ${kb(m.handleChurn
     // Real sessions at real size (benches/large.mjs).
     const mb = (bytes) => (bytes / 1e6).toFixed(1);
     const rows = b.large.map((r) => r.error
-      ? [`${r.mb} MB`, r.lines, "–", "–", `refused: ${r.error}`, "–", "–", "–"]
-      : [`${r.mb} MB`, r.lines, r.turns, r.compactions ?? "–", r.pickToScreenMs, Object.entries(r.phases).map(([phase, at]) => `${phase} ${at}`).join(", "), r.longestTaskMs, r.heapBytes === null ? "–" : mb(r.heapBytes)]);
+      ? [`${r.mb} MB`, r.lines, "–", "–", `refused: ${r.error}`, "–", "–", "–", "–", "–", "–"]
+      : [`${r.mb} MB`, r.lines, r.turns, r.compactions ?? "–", r.pickToScreenMs, Object.entries(r.phases).map(([phase, at]) => `${phase} ${at}`).join(", "), r.longestTaskMs, r.heapBytes === null ? "–" : mb(r.heapBytes), r.parseMs, r.importMs, r.replayMs]);
     const last = b.large.at(-1);
     sections.push(`### A Claude Code log of real size, picked in the import panel
 
@@ -176,8 +176,11 @@ Creating and freeing 10,000 \`Session\`s grows wasm memory by ${kb(m.handleChurn
 playground's panel of \`tests/e2e/pages/large.html\` (index.html's CSP), read and replayed in the page's Web Worker.
 Goals for 21 MB: on screen within 5 s of the pick (${verdict(!last.error && last.pickToScreenMs < 5000)}), no task on the page's
 main thread over 200 ms (${verdict(!last.error && last.longestTaskMs <= 200)}), the page's heap under 300 MB (${verdict(!last.error && last.heapBytes !== null && last.heapBytes < 300e6)}).
+Then, on the page's main thread, each once: \`JSON.parse\` of every line (parse), \`importConversation\` (import; goal
+at most 3 times parse: ${verdict(!last.error && last.importMs <= 3 * last.parseMs)}), and the seven policies replayed over every turn at a
+budget of 8,000 (replay; goal under 2 s: ${verdict(!last.error && last.replayMs < 2000)}).
 
-${table(["log", "lines", "turns", "its own compactions", "pick to screen ms", "progress phases, ms after the pick", "longest task ms", "page heap MB"], rows)}`);
+${table(["log", "lines", "turns", "its own compactions", "pick to screen ms", "progress phases, ms after the pick", "longest task ms", "page heap MB", "parse ms", "import ms", "replay ms"], rows)}`);
   }
 }
 

@@ -513,7 +513,7 @@ proptest! {
         let end = serde_json::to_string(&first.state()).unwrap();
         prop_assert_eq!(&end, &serde_json::to_string(&second.state()).unwrap());
         // Stepping back replays from the start and lands on the very same state, and so does
-        // stepping forward again.
+        // stepping forward again, which goes on from there.
         second.go_to(k);
         prop_assert_eq!(Some(second.state()), state_at_k);
         second.go_to(u32::MAX);

@@ -13,8 +13,9 @@
 //   { op: "script", turns }          keeps turns the page changed; { result: script }
 //   { op: "playground", script, options, turn }
 //                                    a Playground of those turns (options as withConfig takes them),
-//                                    at `turn`: { result: { model, state, final } }, `final` how
-//                                    each policy ends (its tokens and the facts it keeps)
+//                                    at `turn`: { result: { model, state } }
+//   { op: "final", model }           how each policy ends (its tokens and the facts it keeps), the
+//                                    playground back where it stood: { result: state }
 //   { op: "goTo", model, turn }      { result: state } at `turn`
 //   { op: "free", model }            frees a playground; { result: null }
 // A failure answers { error: message }.
@@ -113,12 +114,18 @@ const ops = {
     const model = core.Playground.withConfig({ ...options, script: turns });
     const handle = ++handles;
     models.set(handle, model);
-    model.goTo(model.state().totalTurns);
-    // Of the last turn, the page says only how each policy ends: its tokens and the facts kept.
-    const last = model.state();
-    const final = { ...last, policies: last.policies.map(({ info, tokens, kept }) => ({ info, tokens, kept })) };
     model.goTo(turn);
-    return { model: handle, state: drawn(model.state(), true), final };
+    return { model: handle, state: drawn(model.state(), true) };
+  },
+  final({ model }) {
+    const playground = models.get(model);
+    if (!playground) throw new Error("this replay was freed");
+    const was = playground.turn;
+    playground.goTo(playground.state().totalTurns);
+    // Of the last turn, the page says only how each policy ends: its tokens and the facts kept.
+    const last = playground.state();
+    playground.goTo(was);
+    return { ...last, policies: last.policies.map(({ info, tokens, kept }) => ({ info, tokens, kept })) };
   },
   goTo({ model, turn }) {
     const playground = models.get(model);

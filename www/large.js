@@ -8,8 +8,11 @@
 import { h, plural, svg, adoptMoreStyles } from "./widget.js";
 import { coreFor, own } from "./cores.js";
 
-/** More turns than this draw in pages and a bar a pixel (and play in the worker, changed or not). */
-export const LARGE_TURNS = 200;
+/**
+ * More turns than this draw in pages and a bar a pixel (and a conversation of a file changed in
+ * the panel plays in the worker still): past it, a table of a column a turn lays out slowly.
+ */
+export const LARGE_TURNS = 60;
 /** Turns a page of the numbers table shows; items a page of a long list shows. */
 const TABLE_PAGE = 50;
 const LIST_PAGE = 20;
@@ -62,7 +65,8 @@ class Link {
 /**
  * A playground that lives in the worker, with the page's `Playground`'s methods: `state()` is the
  * state last received, `goTo(turn)` a promise (the element draws when it settles), and `final`
- * the state at the last turn, for the comparison's result line.
+ * how each policy ends, for the comparison's result line (`null` until the worker has played
+ * it to its end, after the first state is drawn).
  */
 class RemotePlayground {
   #link;
@@ -70,7 +74,7 @@ class RemotePlayground {
   #state;
   #want;
   #moving = null;
-  constructor(link, { model, state, final }) {
+  constructor(link, { model, state, final = null }) {
     this.#link = link;
     this.#handle = model;
     this.#state = state;
@@ -104,6 +108,11 @@ class RemotePlayground {
       }
     })();
     return this.#moving;
+  }
+
+  /** Asks the worker how each policy ends; resolves to it. */
+  ending() {
+    return this.#link.call("final", { model: this.#handle });
   }
 
   /** The worker's playground is freed when the element's cache lets it go (prepared, below). */
@@ -206,7 +215,16 @@ export function modelClass(el) {
         prepare(el, () => {}, el.model?.turn ?? 0).then(() => el.isConnected && el.rebuild());
         throw new Error(`Replaying the log's ${number(script.length)} turns under the new settings\u2026`);
       }
-      return new RemotePlayground(el.remote.link, entry.made);
+      const model = new RemotePlayground(el.remote.link, entry.made);
+      // How each policy ends comes after the first state is drawn: the result line then.
+      if (!entry.made.final) {
+        entry.ending ??= model.ending().then((final) => (entry.made.final = final));
+        entry.ending.then((final) => {
+          model.final = final;
+          if (el.model === model && el.ui?.result) el.ui.result.textContent = el.result();
+        }, () => {});
+      }
+      return model;
     },
   };
 }

@@ -280,7 +280,8 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
 
   /** The comparison's result in one line, from a second model played to the end ("" on an error). */
   result() {
-    const state = this.model?.final ?? this.probeState((model) => model.goTo(model.state().totalTurns));
+    // A playground in a worker (large.js) says how each policy ends once the worker knows.
+    const state = this.model && "final" in this.model ? this.model.final : this.probeState((model) => model.goTo(model.state().totalTurns));
     if (!state) return "";
     const names = (rows) => listed(rows.map((row) => row.info.name));
     const within = state.policies.filter((row) => row.tokens <= state.budget);

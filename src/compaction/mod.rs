@@ -829,10 +829,14 @@ impl Session {
         self.policy.reset();
     }
 
-    /// Resets, then adds turns until `count` of them are in (or the script ends). A session is
-    /// a function of how many turns were added, so this is how to step back.
+    /// Adds turns until `count` of them are in (or the script ends), after a reset when that is
+    /// a step back (or the log holds pushed turns). A session is a function of how many turns
+    /// were added, so this is how to step back; a step forward goes on from where it stands, so
+    /// a long session's slider costs the turns it moves over, not all before them.
     pub fn go_to(&mut self, count: u32) {
-        self.reset();
+        if count < self.turn_count() || self.pushed > 0 {
+            self.reset();
+        }
         while self.turn_count() < count && self.add_turn().is_some() {}
     }
 

@@ -82,6 +82,8 @@ test("a large Claude Code log picked in the panel is read and replayed in a work
   assert.ok(seen.length > 0, "the progress bar never showed");
   assert.equal(await playground.getByRole("progressbar", { name: "Import progress" }).isHidden(), true);
   assert.match(await playground.getByRole("status").textContent(), new RegExp(`^Imported ${now.totalTurns} turns from a Claude Code session`));
+  // How each policy ends comes once the worker has played the log to its end.
+  await page.waitForFunction(() => /^After all \d+ turns, /.test(document.querySelector("memory-playground").shadowRoot.querySelector(".result").textContent));
   // The log's own compactions, as the core reads them, each marked on the log's curve.
   const real = await playground.evaluate((el) => el.realLog);
   if (real.compactions.length) {
@@ -163,7 +165,7 @@ test("the turn slider steps a tenth of the session with Page Up and Page Down, a
   const pager = playground.locator("details:has(table.data) .pager");
   await pager.getByRole("button", { name: "Later turns" }).click();
   assert.equal(await numbers.locator("thead th").nth(1).textContent(), "turn 51");
-  assert.match(await pager.textContent(), new RegExp(`turns 51 to 100 of ${total}`));
+  assert.match(await pager.textContent(), new RegExp(`turns 51 to 100 of ${total.toLocaleString("en-US")}`));
   // The panel's list of turns and their kinds: fifty a page too.
   const kinds = playground.locator(".own-kinds > li");
   assert.equal(await kinds.count(), 50);
