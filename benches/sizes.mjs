@@ -32,9 +32,9 @@ export const PAGES = [
   { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, guided: true, budget: 94_000 },
 ];
 /** What opening the own-conversation panel fetches (own.js, settings.js and the core that imports), at most. */
-export const ON_DEMAND_BUDGET = 49_600;
+export const ON_DEMAND_BUDGET = 49_700;
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", budget: 132_100 };
+export const DIST = { name: "dist/agent-memory-widgets.js", budget: 132_300 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {
