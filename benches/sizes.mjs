@@ -29,12 +29,12 @@ export const PAGES = [
   { name: "only <memory-playground> with settings of its own", needs: [config("playground")], budget: 57_700 },
   { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], budget: 37_100 },
   // index.html's first two widgets are `guided`: they fetch guide.js too.
-  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, guided: true, budget: 94_000 },
+  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, guided: true, budget: 94_100 },
 ];
 /** What opening the own-conversation panel fetches (own.js, settings.js and the core that imports), at most. */
-export const ON_DEMAND_BUDGET = 49_700;
+export const ON_DEMAND_BUDGET = 49_900;
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", budget: 132_300 };
+export const DIST = { name: "dist/agent-memory-widgets.js", budget: 132_500 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {

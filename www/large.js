@@ -595,4 +595,10 @@ export function turnsSaid(turns) {
 /** One step of the turn slider with Page Up and Page Down: a tenth of the session, at least 1. */
 export const pageStep = (total) => Math.max(1, Math.round(total / 10));
 
-const LARGE = { LARGE_TURNS, policySparkline, realRow, realSummaries, yMaxWith, numbersPage, factCounts, paged, turnsSaid };
+/** What the sparklines of a long session draw, under the table. */
+const SPARK_KEY = "Each pixel a bar from the lowest to the highest window of its turns after the step; grey above it: "
+  + "the peaks, the new turn in before compacting. Dashed: the budget; red: over it. Faded: the future. "
+  + "As the log sent it: the tokens its agent was really sent at each reply; dotted: where it compacted itself; "
+  + "long dashes: compact at the knob's %. Every row has the same scale.";
+
+const LARGE = { SPARK_KEY, LARGE_TURNS, policySparkline, realRow, realSummaries, yMaxWith, numbersPage, factCounts, paged, turnsSaid };

@@ -344,6 +344,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     const large = this.large && state.totalTurns > this.large.LARGE_TURNS ? this.large : null;
     const say = large ? (turns) => large.turnsSaid(turns) ?? turnList(turns) : turnList;
     const yMax = this.large?.yMaxWith(this, sharedMax(state.policies, state.budget)) ?? sharedMax(state.policies, state.budget);
+    if (large) ui.sparkKey.textContent = large.SPARK_KEY;
     ui.rows.replaceChildren(...state.policies.map((row) => {
       const over = row.tokens > state.budget;
       const { info } = row;

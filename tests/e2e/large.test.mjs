@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { useBrowser, open, screenshot, axe, ROOT } from "./harness.mjs";
+import { mkdir } from "node:fs/promises";
+import { useBrowser, open, axe, ROOT, SCREENSHOTS } from "./harness.mjs";
 import { claudeCodeLog } from "./biglog.mjs";
 
 const PAGE = "tests/e2e/pages/large.html";
@@ -20,7 +21,8 @@ const dir = mkdtempSync(join(tmpdir(), "amw-large-"));
 const file = join(dir, "session.jsonl");
 let log;
 
-before(() => {
+before(async () => {
+  await mkdir(SCREENSHOTS, { recursive: true });
   log = claudeCodeLog(BYTES);
   writeFileSync(file, log.text);
 });
@@ -128,17 +130,19 @@ test("the log's own curve, its compactions marked, beside the policies at the lo
   await page.waitForFunction(() => document.querySelector("memory-playground").model.turn === 150);
   await row.waitFor();
   assert.equal((await playground.locator("tr.real-log td.compactions").textContent()).trim(), "1");
+  // What a reader sees: the last policies and the log's own row under them, at both widths.
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await playground.locator("tr.real-log").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOTS, `large-log-${width}.png`) });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
   await playground.getByRole("button", { name: "HOT / WARM / COLD" }).click();
   const beside = playground.locator(".real-summaries");
   await beside.waitFor();
   assert.match(await beside.textContent(), /After turn 100: auto, 155,250 tokens/);
   await beside.locator("summary").click();
   assert.match(await beside.locator(".real-summary").textContent(), /9\. Optional Next Step: run the tests\.$/);
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await playground.locator("table.policies").scrollIntoViewIfNeeded();
-    await screenshot(playground, `large-log-${width}`);
-  }
   assert.deepEqual(problems, []);
 });
 
