@@ -355,7 +355,9 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
       ? this.sourceLink(h("span", {}, h("span", { className: "text" }, state.cold.text),
           h("span", { className: "tokens" }, ` from ${turnList(state.cold.turns)} \u00b7 ${plural(state.cold.tokens, "token")}`)), state.cold.turns)
       : h("span", { className: "empty" }, "empty"));
-    ui.transcript.replaceChildren(...state.transcript.map((turn) => {
+    // A long session (large.js, with the panel for a reader's own) lists these in pages.
+    const fill = this.large?.fill ?? ((list, items, render) => list.replaceChildren(...items.map(render)));
+    fill(ui.transcript, state.transcript, (turn) => {
       const item = h("li", { className: `place-${turn.place}` },
         h("span", { className: "who" }, `turn ${turn.turn} \u00b7 ${turn.speaker} \u00b7 ${turn.kind}`),
         h("span", { className: "text" }, turn.text),
@@ -364,14 +366,14 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
         h("span", { className: "place" }, turn.place));
       item.dataset.turn = turn.turn;
       return item;
-    }));
+    }, "turn", state.turn - 1);
     ui.dropped.replaceChildren(...state.dropped.map((d) =>
       h("li", {}, h("span", { className: "visually-hidden" }, "dropped: "), h("s", {}, d.text), "\u00a0", h("span", { className: "nowrap" }, `(turn ${d.turn})`))));
     if (state.dropped.length === 0) ui.dropped.append(h("li", { className: "empty" }, "nothing dropped yet"));
-    ui.log.replaceChildren(...state.log.map((step) =>
+    fill(ui.log, state.log, (step) =>
       h("li", { className: step.crossed ? "crossed" : "" },
         h("span", { className: "line" }, logLine(step, state.budget)),
-        h("span", { className: "diff" }, stepDiff(step)))));
+        h("span", { className: "diff" }, stepDiff(step))), "step", state.log.length - 1);
 
     ui.addButton.disabled = state.done;
     ui.backButton.disabled = state.turn === 0;

@@ -29,7 +29,7 @@ const models = new Map();
 let handles = 0;
 
 /** The turns in one message, at most: the page reads each message in a task of its own. */
-const TURNS_PER_PART = 500;
+const TURNS_PER_PART = 200;
 
 async function loadCore(name) {
   if (!core) {

@@ -193,6 +193,8 @@ export async function prepare(el, change, turn, report) {
     el.remote.prepared.unshift(entry);
     // Two kept: the model shown and the one about to replace it.
     for (const gone of el.remote.prepared.splice(2)) new RemotePlayground(link, gone.made).release();
+    // The build and its drawing in a task of their own, not the one that read the answer.
+    await new Promise((done) => setTimeout(done, 0));
     return null;
   } catch (error) {
     return String(error?.message ?? error);
@@ -555,6 +557,22 @@ export function paged(items, render, noun, newest = false, size = LIST_PAGE) {
 }
 
 /**
+ * Fills `list` with `render(item)` for each of `items`; more than LARGE_TURNS of them, a page of
+ * LIST_PAGE at a time, the one holding item `at` first, with a pager after the list.
+ */
+export function fill(list, items, render, noun, at = 0) {
+  list.pager?.remove();
+  list.pager = null;
+  list.removeAttribute("start");
+  if (items.length <= LARGE_TURNS) return list.replaceChildren(...items.map(render));
+  list.pager = pager({ count: items.length, size: LIST_PAGE, noun, page: Math.floor(Math.max(0, at) / LIST_PAGE), show: (from, to) => {
+    list.start = from + 1;
+    list.replaceChildren(...items.slice(from, to).map(render));
+  } });
+  list.after(list.pager);
+}
+
+/**
  * The numbers behind the sparklines, a page of TABLE_PAGE turns at a time (at first, the page
  * holding the current turn): fills `head` and `rows`, and returns the pager to show above them.
  */
@@ -601,4 +619,4 @@ const SPARK_KEY = "Each pixel a bar from the lowest to the highest window of its
   + "As the log sent it: the tokens its agent was really sent at each reply; dotted: where it compacted itself; "
   + "long dashes: compact at the knob's %. Every row has the same scale.";
 
-const LARGE = { SPARK_KEY, LARGE_TURNS, policySparkline, realRow, realSummaries, yMaxWith, numbersPage, factCounts, paged, turnsSaid };
+const LARGE = { SPARK_KEY, LARGE_TURNS, fill, policySparkline, realRow, realSummaries, yMaxWith, numbersPage, factCounts, paged, turnsSaid };

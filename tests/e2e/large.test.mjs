@@ -180,3 +180,30 @@ test("the turn slider steps a tenth of the session with Page Up and Page Down, a
   assert.ok(paths <= 1, `${paths} circles`);
   assert.deepEqual(problems, []);
 });
+
+test("a long session in <memory-compaction>: its transcript and its steps in pages", async () => {
+  const { page, problems } = await open(env.browser, env.server.url);
+  await page.goto(`${env.server.url}tests/e2e/pages/own.html`);
+  const session = page.locator("memory-compaction");
+  await session.getByRole("button", { name: "Add next turn" }).waitFor();
+  await session.locator("details.own > summary").click();
+  await session.getByLabel("Or choose a file").setInputFiles(file);
+  await page.waitForFunction(() => /^Imported/.test(document.querySelector("memory-compaction").shadowRoot.querySelector("[role=status]").textContent), null, { timeout: 20_000 });
+  const total = (await session.evaluate((el) => el.model.state())).totalTurns;
+  assert.ok(total > 60, `${total} turns`);
+  await session.evaluate((el, n) => el.model.goTo(n), 100);
+  await session.evaluate((el) => el.render(el.model.state()));
+  // The transcript of the turns so far: twenty a page, the page with the current turn first.
+  const transcript = session.locator(".transcript-list");
+  assert.equal(await transcript.locator("> li").count(), 20);
+  assert.equal(await transcript.locator("> li").first().getAttribute("data-turn"), "81");
+  const pager = session.locator(".transcript-list + .pager");
+  assert.match(await pager.textContent(), /turns 81 to 100 of 100/);
+  await pager.getByRole("button", { name: "Earlier turns" }).click();
+  assert.equal(await transcript.locator("> li").first().getAttribute("data-turn"), "61");
+  // The steps: the newest page.
+  const steps = session.locator(".log-list");
+  assert.equal(await steps.locator("> li").count(), 20);
+  assert.match(await session.locator(".log-list + .pager").textContent(), /steps 81 to 100 of 100/);
+  assert.deepEqual(problems, []);
+});
