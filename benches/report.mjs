@@ -13,7 +13,7 @@ import { execSync } from "node:child_process";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { ROOT, measure, measurePages } from "./sizes.mjs";
-import { CORES, coreFor, needsServed, own } from "../www/cores.js";
+import { CORES, FAMILIES, config, coreFor, needsServed, own } from "../www/cores.js";
 
 const json = (path) => JSON.parse(readFileSync(join(ROOT, path), "utf8"));
 const kb = (bytes) => (bytes / 1000).toFixed(1);
@@ -91,6 +91,30 @@ const coreRow = (name) => {
   const saved = least === null ? "–" : least.saving >= 2000 ? kb(least.saving) : `**${kb(least.saving)}: under 2**`;
   return [code(name), CORES[name].map(code).join(", "), kb(coreGzip[name]), saved, least === null ? "none" : code(least.next)];
 };
+/**
+ * Pages with elements of two families (each with the seed's settings, or one with settings of its
+ * own): the wasm of the one core that serves both, which the loader picks, against one core per
+ * family.
+ */
+function mixedPages() {
+  const rows = [];
+  for (const [i, a] of FAMILIES.entries()) {
+    for (const b of FAMILIES.slice(i + 1)) {
+      for (const needs of [[a, b], [config(a), b]]) {
+        const combined = coreFor(needs);
+        const apart = [...new Set(needs.map((need) => coreFor([need])))];
+        const apartGzip = apart.reduce((sum, name) => sum + coreGzip[name], 0);
+        rows.push([needs.map(code).join(" + "), `${code(combined)} ${kb(coreGzip[combined])}`,
+          `${apart.map(code).join(" + ")} ${kb(apartGzip)}`, apartGzip < coreGzip[combined] ? "one per family" : "combined"]);
+      }
+    }
+  }
+  return `Pages with elements of two families: the one core that serves both, which the loader loads,
+against one core per family (wasm gzip KB; each family's core would also compile on its own).
+
+${table(["needs", "combined core", "one core per family", "downloads less"], rows)}`;
+}
+
 sections.push(`## The cores
 
 The wasm cores of \`www/cores.js\`, smallest first: each is the crate built with these Cargo features (and
@@ -98,7 +122,9 @@ The wasm cores of \`www/cores.js\`, smallest first: each is the crate built with
 (ARCHITECTURE.md, "Boundaries"). A core stays in the table only if the pages that load it save at least
 2 KB by it: over every set of needs it is chosen for, against the next core that would serve them.
 
-${table(["core", "Cargo features", "wasm gzip KB", "saves its pages at least KB", "against"], coreNames.map(coreRow))}`);
+${table(["core", "Cargo features", "wasm gzip KB", "saves its pages at least KB", "against"], coreNames.map(coreRow))}
+
+${mixedPages()}`);
 
 // `node benches/report.mjs --sizes` (`make bench-sizes`): only the two size sections, measured
 // now, in the BENCHMARKS.md the last full run wrote; every other section is left as it was.
