@@ -188,13 +188,14 @@ pub use compaction::{
     framework_triggers, import_conversation, import_lines, import_messages, infer_kind, policy,
     window_text, ChatMessage, ClonePolicy, Compaction, CompactionPolicy, Content, DroppedTurn,
     Estimate, Extractive, FactsFrom, Format, FrameworkSetting, HandoffCheckpoint, HotTurn,
-    HotWarmCold, Imported, Interval, Kind, Line, Named, ObservationMasking, Place, Playground,
-    PlaygroundState, PolicyId, PolicyInfo, PolicyRow, Role, SavedSession, SavedTurn, Script,
-    Scripted, Session, SessionConfig, SessionOptions, SessionState, SlidingWindow, Step, StepLoss,
-    Summarizer, SummaryBuffer, TokenCounter, TranscriptTurn, Trigger, TriggerAt, Truncate, Turn,
-    TurnSpec, Usage, Window, Words, BUDGET, EXTRACT_WORDS, FACTS_RULE, FRAMEWORK_SETTINGS,
-    GIST_TERMS, HOT_N, INTERVAL, KEY_FACTS, KEY_TERMS_RULE, KIND_RULE, MAX_FACT_TERMS, MAX_WINDOW,
-    MIN_WINDOW, OVERLAP, POLICIES, REFERENCE_MAX_OUTPUT, REFERENCE_WINDOW, TOOL_FACTS_RULE,
+    HotWarmCold, Imported, Interval, Kind, Line, Message, Named, ObservationMasking, Place,
+    Playground, PlaygroundState, PolicyId, PolicyInfo, PolicyRow, Role, SavedSession, SavedTurn,
+    Script, Scripted, Session, SessionConfig, SessionOptions, SessionState, SlidingWindow, Step,
+    StepLoss, Summarizer, SummaryBuffer, TokenCounter, TranscriptTurn, Trigger, TriggerAt,
+    Truncate, Turn, TurnSpec, Usage, Window, Words, BUDGET, EXTRACT_WORDS, FACTS_RULE,
+    FRAMEWORK_SETTINGS, GIST_TERMS, HOT_N, INTERVAL, KEY_FACTS, KEY_TERMS_RULE, KIND_RULE,
+    MAX_FACT_TERMS, MAX_WINDOW, MIN_WINDOW, OVERLAP, POLICIES, REFERENCE_MAX_OUTPUT,
+    REFERENCE_WINDOW, TOOL_FACTS_RULE,
 };
 pub use error::{Error, ErrorKind};
 pub use forgetting::{

@@ -107,11 +107,16 @@ export interface Step {
 export interface HotTurn { turn: number; speaker: string; kind: TurnKind; text: string; tokens: number; }
 /** A WARM line or the COLD gist, with the turns it came from. */
 export interface Line { turns: number[]; text: string; tokens: number; }
+/** One message of the window, ready for a chat API; `toolCallId` on a tool call and its result. */
+export interface Message { role: TurnRole; content: string; toolCallId?: string; }
 export interface SessionState {
   turn: number; totalTurns: number; budget: number; hotN: number; tokens: number;
   overBudget: boolean; overBudgetReason: string | null; done: boolean; crossings: number[];
   hot: HotTurn[]; warm: Line[]; cold: Line | null; dropped: { turn: number; text: string }[];
   log: Step[]; transcript: TranscriptTurn[];
+  /** The window as chat messages, in order: the COLD gist and each WARM line as a "user"
+   * message, then each verbatim turn with its role. */
+  messages: Message[];
   /** How tokens are counted, when not as words: "estimate" (withConfig's `tokens`). */
   counting?: "estimate";
 }

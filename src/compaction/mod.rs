@@ -33,6 +33,7 @@ pub use playground::{
     PolicyRow, StepLoss, FACTS_RULE, KEY_FACTS, KEY_TERMS_RULE, MAX_FACT_TERMS, POLICIES,
     TOOL_FACTS_RULE,
 };
+use policy::keep_pairs;
 pub use policy::{ClonePolicy, Compaction, CompactionPolicy, HotWarmCold, GIST_TERMS};
 pub use saved::{SavedSession, SavedTurn};
 pub use script::{Kind, Role, Script, Turn, TurnSpec};
@@ -285,6 +286,41 @@ pub struct HotTurn {
     pub tokens: Tokens,
 }
 
+/// One message of the window as a chat API takes it ([`Session::messages`]).
+///
+/// Serialised as `{ "role": "user", "content": "..." }`, with `"toolCallId"` when the message
+/// is an assistant's tool call or its result.
+///
+/// ```
+/// use agent_memory_widgets::{HotWarmCold, Session, SessionConfig, Turn};
+///
+/// # fn main() -> Result<(), Box<dyn core::error::Error>> {
+/// let mut session = Session::live(SessionConfig::default(), Box::new(HotWarmCold::default()));
+/// session.push(Turn::tool_call("call_1", "lookup_order(ORD-3300)")?)?;
+/// session.push(Turn::tool("call_1", "ORD-3300: $200.00, returned on day 41.")?)?;
+/// let json = serde_json::to_string(&session.messages())?;
+/// assert_eq!(json, concat!(
+///     r#"[{"role":"assistant","content":"lookup_order(ORD-3300)","toolCallId":"call_1"},"#,
+///     r#"{"role":"tool","content":"ORD-3300: $200.00, returned on day 41.","toolCallId":"call_1"}]"#,
+/// ));
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct Message {
+    /// Who sends it: a verbatim turn's [`Turn::role`], and [`Role::User`] for a WARM or COLD
+    /// line (as Claude Code and Letta send their summaries).
+    pub role: Role,
+    /// The turn's text (or the part a policy kept, or what a policy put in its place), or the
+    /// line's.
+    pub content: String,
+    /// The id a tool call and its result share ([`Turn::tool_call_id`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+}
+
 /// A dropped chatter turn, kept in the record (never in the window).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
@@ -378,6 +414,8 @@ pub struct SessionState {
     pub log: Vec<Step>,
     /// Every turn added so far, oldest first, with where it lives now.
     pub transcript: Vec<TranscriptTurn>,
+    /// The window as chat messages ([`Session::messages`]).
+    pub messages: Vec<Message>,
     /// How the session counts tokens, when not as words ([`Session::with_token_counter`]): its
     /// counter's [`name`](TokenCounter::name), `estimate` for [`Estimate`]. `None` for the
     /// default, [`Words`].
@@ -654,9 +692,11 @@ impl Session {
             // or a saved session is replayed, which a failure discards whole.
             self.window.push_verbatim(number, tokens);
             let peak_tokens = self.window.tokens();
+            let verbatim = self.window.verbatim().len();
             let compaction = self
                 .policy
                 .compact(&mut self.window, &self.script, &self.config)?;
+            let compaction = keep_pairs(&mut self.window, &self.script, compaction, verbatim);
             if let Some(step) = &compaction {
                 if let Some(&first) = self.waiting(&step.asked).first() {
                     return Err(Error::new(
@@ -687,8 +727,9 @@ impl Session {
             let mut policy = self.policy.clone_box();
             window.push_verbatim(number, tokens);
             let peak_tokens = window.tokens();
+            let verbatim = window.verbatim().len();
             let compaction = match policy.compact(&mut window, &self.script, &self.config) {
-                Ok(compaction) => compaction,
+                Ok(compaction) => keep_pairs(&mut window, &self.script, compaction, verbatim),
                 Err(err) => return Err(self.unwrite(&written, err)),
             };
             let asked = match &compaction {
@@ -923,8 +964,53 @@ impl Session {
             dropped,
             log: self.log.clone(),
             transcript: self.transcript(),
+            messages: self.messages(),
             counting: self.window.counter().name().map(str::to_owned),
         }
+    }
+
+    /// The window as chat messages, in the order the model reads it: the COLD gist and each WARM
+    /// line as a message of its own ([`Role::User`]), then each verbatim turn with its
+    /// [`Turn::role`], its text (or what a policy left in its place) and its tool-call id. O(n)
+    /// in the window, not in the transcript.
+    ///
+    /// A tool result is never here without its call: when a policy folds a call, its result
+    /// folds with it (see [`Session::push`]). For Anthropic's Messages API, which takes no
+    /// `tool` role, send a tool message as a `user` message holding a `tool_result` block.
+    ///
+    /// ```
+    /// use agent_memory_widgets::{Role, Session};
+    ///
+    /// let mut session = Session::default();
+    /// while session.add_turn().is_some() {}
+    /// let messages = session.messages();
+    /// // The COLD gist, a WARM line, then the two HOT turns, verbatim.
+    /// assert_eq!(messages.len(), 4);
+    /// assert_eq!(messages[0].role, Role::User);
+    /// assert!(messages[0].content.contains("ORD-3300"));
+    /// assert_eq!(messages[3].role, Role::Assistant);
+    /// assert!(messages[3].content.starts_with("Yes, Dana"));
+    /// ```
+    pub fn messages(&self) -> Vec<Message> {
+        let lines = self.window.warm().len() + usize::from(self.window.cold().is_some());
+        let mut messages = Vec::with_capacity(lines + self.window.verbatim().len());
+        for line in self.window.cold().into_iter().chain(self.window.warm()) {
+            messages.push(Message {
+                role: Role::User,
+                content: line.text().to_owned(),
+                tool_call_id: None,
+            });
+        }
+        for (number, cut) in self.window.held() {
+            if let Some(turn) = self.script.turn(number) {
+                messages.push(Message {
+                    role: turn.role(),
+                    content: cut.unwrap_or(turn.text()).to_owned(),
+                    tool_call_id: turn.tool_call_id().map(str::to_owned),
+                });
+            }
+        }
+        messages
     }
 
     /// Every turn added so far, with where its content lives now. One pass per tier, the

@@ -1,6 +1,6 @@
 //! Compaction policies: what happens to the window after each turn is appended.
 
-use crate::compaction::script::Kind;
+use crate::compaction::script::{Kind, Role};
 use crate::compaction::{Line, Script, SessionConfig, Window};
 use crate::error::Error;
 use crate::prelude::*;
@@ -54,6 +54,95 @@ impl Compaction {
             }
         }
     }
+}
+
+/// Keeps every tool result with its call, after a policy's step (`compaction`, `None` when it
+/// ran none): a result ([`Role::Tool`] with a [`tool_call_id`](crate::Turn::tool_call_id))
+/// whose call, the earlier turn with the same id, is not verbatim in the window leaves it too.
+/// Its summary joins the newest WARM line, where its call's summary is when both folded in one
+/// step, or it is dropped when the window holds no WARM or COLD line (a policy that dropped
+/// the call). `verbatim` is how many verbatim turns the window held before the step.
+///
+/// The whole window is read only when the step took verbatim turns out; otherwise only the
+/// newest turn can have lost its call, and its call is looked for from the newest turn back.
+pub(crate) fn keep_pairs(
+    window: &mut Window,
+    script: &Script,
+    compaction: Option<Compaction>,
+    verbatim: usize,
+) -> Option<Compaction> {
+    let folded = window.verbatim().len() < verbatim
+        || compaction
+            .as_ref()
+            .is_some_and(|step| !step.to_warm.is_empty() || !step.dropped.is_empty());
+    let orphans = match folded {
+        true => orphans(window, script),
+        false => newest_orphan(window, script).into_iter().collect(),
+    };
+    if orphans.is_empty() {
+        return compaction;
+    }
+    let mut step = compaction.unwrap_or_default();
+    for number in orphans {
+        window.remove_verbatim(number);
+        let summary = match window.has_lines() {
+            true => step.summary(script, number),
+            false => None,
+        };
+        match summary {
+            Some(summary) => {
+                window.append_warm(number, summary);
+                step.to_warm.push(number);
+            }
+            None => step.dropped.push(number),
+        }
+    }
+    crate::sort::sort_by(&mut step.to_warm, TurnNumber::cmp);
+    crate::sort::sort_by(&mut step.dropped, TurnNumber::cmp);
+    Some(step)
+}
+
+/// The id of turn `number` when it is a tool call or a tool result: `(id, is the result)`.
+fn pair_id(script: &Script, number: TurnNumber) -> Option<(&str, bool)> {
+    let turn = script.turn(number)?;
+    Some((turn.tool_call_id()?, turn.role() == Role::Tool))
+}
+
+/// Whether turn `number` is a tool call whose result is among the newest `hot_n` verbatim turns.
+fn answered(window: &Window, script: &Script, number: TurnNumber, hot_n: usize) -> bool {
+    let Some((id, false)) = pair_id(script, number) else {
+        return false;
+    };
+    window
+        .verbatim()
+        .rev()
+        .take(hot_n)
+        .any(|other| pair_id(script, other) == Some((id, true)))
+}
+
+/// The verbatim tool results whose call is not verbatim before them, oldest first.
+fn orphans(window: &Window, script: &Script) -> Vec<TurnNumber> {
+    let mut calls: Vec<&str> = Vec::new();
+    let mut orphans = Vec::new();
+    for number in window.verbatim() {
+        match pair_id(script, number) {
+            Some((id, true)) if !calls.contains(&id) => orphans.push(number),
+            Some((id, false)) => calls.push(id),
+            _ => {}
+        }
+    }
+    orphans
+}
+
+/// The newest verbatim turn, when it is a tool result whose call is not verbatim.
+fn newest_orphan(window: &Window, script: &Script) -> Option<TurnNumber> {
+    let mut turns = window.verbatim().rev();
+    let newest = turns.next()?;
+    let (id, true) = pair_id(script, newest)? else {
+        return None;
+    };
+    let called = turns.any(|number| pair_id(script, number) == Some((id, false)));
+    (!called).then_some(newest)
 }
 
 /// A boxed copy of a policy, for [`CompactionPolicy`]'s supertrait: any policy that is
@@ -157,6 +246,10 @@ pub trait CompactionPolicy: ClonePolicy + Send + Sync {
 ///
 /// A pushed line never adds more terms than it had words, so each push shrinks the window or
 /// leaves it as it was; the step ends when the window fits or WARM is empty.
+///
+/// A tool call and its result ([`Turn::tool_call`](crate::Turn::tool_call),
+/// [`Turn::tool`](crate::Turn::tool)) stay together: a call whose result is HOT stays verbatim
+/// with it, and with the turns after it, so HOT may then hold more than `hot_n` turns.
 #[derive(Clone, Debug, Default)]
 pub struct HotWarmCold {
     /// The gist's terms with the turn each was last mentioned in, least recent first.
@@ -182,6 +275,14 @@ impl CompactionPolicy for HotWarmCold {
         let mut step = Compaction::default();
         let hot_n = usize::try_from(config.hot_n()).unwrap_or(usize::MAX);
         while window.verbatim().len() > hot_n {
+            // A tool call whose result stays HOT stays with it.
+            if window
+                .verbatim()
+                .next()
+                .is_some_and(|front| answered(window, script, front, hot_n))
+            {
+                break;
+            }
             let Some(number) = window.pop_verbatim() else {
                 break;
             };

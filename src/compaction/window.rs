@@ -305,6 +305,48 @@ impl Window {
         Some(turn)
     }
 
+    /// Removes verbatim turn `turn` wherever it stands (and the text that stood for it, if any);
+    /// `false`, and nothing changes, when it is not verbatim. O(n) in the verbatim turns.
+    pub(crate) fn remove_verbatim(&mut self, turn: TurnNumber) -> bool {
+        let verbatim = self.verbatim.as_mut_slice();
+        let Ok(at) = verbatim.binary_search_by_key(&turn, |(number, _)| *number) else {
+            return false;
+        };
+        // Moved to the front, the others keeping their order, then popped from there.
+        if let Some(head) = verbatim.get_mut(..=at) {
+            head.rotate_right(1);
+        }
+        let cuts = self.cuts.as_mut_slice();
+        if let Ok(at) = cuts.binary_search_by_key(&turn, |(number, _)| *number) {
+            if let Some(head) = cuts.get_mut(..=at) {
+                head.rotate_right(1);
+            }
+        }
+        self.pop_verbatim().is_some()
+    }
+
+    /// Appends `text`, from turn `turn`, to the newest WARM line (a new line when WARM is
+    /// empty), counted again by the window's counter.
+    pub(crate) fn append_warm(&mut self, turn: TurnNumber, text: &str) {
+        match self.warm.as_mut_slice().last_mut() {
+            Some(Some(line)) => {
+                let line = Arc::make_mut(line);
+                self.tokens -= line.tokens;
+                line.append(turn, text);
+                if !self.counter.is_words() {
+                    line.tokens = self.counter.count(&line.text);
+                }
+                self.tokens += line.tokens;
+            }
+            _ => self.push_warm(Line::new(vec![turn], text)),
+        }
+    }
+
+    /// Whether the window holds any WARM line or a COLD gist.
+    pub(crate) fn has_lines(&self) -> bool {
+        self.cold.is_some() || !self.warm.as_slice().is_empty()
+    }
+
     /// Appends a WARM line, counted by the window's counter.
     pub fn push_warm(&mut self, line: Line) {
         let line = self.measured(line);
