@@ -1006,7 +1006,10 @@ impl Session {
                 messages.push(Message {
                     role: turn.role(),
                     content: cut.unwrap_or(turn.text()).to_owned(),
-                    tool_call_id: turn.tool_call_id().map(str::to_owned),
+                    tool_call_id: match policy::TOOL_CALLS {
+                        true => turn.tool_call_id().map(str::to_owned),
+                        false => None,
+                    },
                 });
             }
         }

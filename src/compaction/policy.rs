@@ -71,6 +71,9 @@ pub(crate) fn keep_pairs(
     compaction: Option<Compaction>,
     verbatim: usize,
 ) -> Option<Compaction> {
+    if !TOOL_CALLS {
+        return compaction;
+    }
     let folded = window.verbatim().len() < verbatim
         || compaction
             .as_ref()
@@ -108,8 +111,19 @@ fn pair_id(script: &Script, number: TurnNumber) -> Option<(&str, bool)> {
     Some((turn.tool_call_id()?, turn.role() == Role::Tool))
 }
 
+/// Whether a turn can have a tool-call id: not in this project's own wasm cores that only play
+/// the refund desk (without `with-config`), whose turns have none, so that they carry no code
+/// for tool pairs (about 1 KB of gzip). No answer changes: without an id there is no pair.
+pub(crate) const TOOL_CALLS: bool = cfg!(any(
+    not(all(target_arch = "wasm32", feature = "wasm-runtime")),
+    feature = "with-config"
+));
+
 /// Whether turn `number` is a tool call whose result is among the newest `hot_n` verbatim turns.
 fn answered(window: &Window, script: &Script, number: TurnNumber, hot_n: usize) -> bool {
+    if !TOOL_CALLS {
+        return false;
+    }
     let Some((id, false)) = pair_id(script, number) else {
         return false;
     };
