@@ -297,7 +297,8 @@ fn state_shapes_are_plain_objects_with_null_for_absent_values() {
             "cold",
             "dropped",
             "log",
-            "transcript"
+            "transcript",
+            "messages"
         ]
     );
     assert!(get(&session, "cold").is_null());
