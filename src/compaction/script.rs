@@ -586,7 +586,7 @@ impl Script {
     }
 
     /// [`Script::to_specs`] borrowed: serialises as they do, without copying a text.
-    #[cfg(any(target_arch = "wasm32", test))]
+    #[cfg(any(test, all(target_arch = "wasm32", feature = "element-compaction")))]
     pub(crate) fn spec_refs(&self) -> Vec<SpecRef<'_>> {
         let mut specs = Vec::with_capacity(self.turns.len());
         for turn in &self.turns {
@@ -625,7 +625,7 @@ impl PartialEq for Turn {
 
 /// A [`TurnSpec`] borrowed from its [`Turn`] ([`Script::spec_refs`]); the same fields serialise.
 #[derive(Serialize)]
-#[cfg(any(target_arch = "wasm32", test))]
+#[cfg(any(test, all(target_arch = "wasm32", feature = "element-compaction")))]
 pub(crate) struct SpecRef<'a> {
     speaker: &'a str,
     kind: Kind,
