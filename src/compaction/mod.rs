@@ -34,7 +34,7 @@ pub use playground::{
     TOOL_FACTS_RULE,
 };
 use policy::keep_pairs;
-pub use policy::{ClonePolicy, Compaction, CompactionPolicy, HotWarmCold, GIST_TERMS};
+pub use policy::{ClonePolicy, Compaction, CompactionPolicy, HotWarmCold, GIST_TERMS, WARM_SHARE};
 pub use saved::{SavedSession, SavedTurn};
 pub use script::{Kind, Role, Script, Turn, TurnSpec};
 pub use settings::{
@@ -75,8 +75,8 @@ pub const HOT_N: u32 = 2;
 /// # }
 /// ```
 ///
-/// Serialised as `{ "budget": 40, "hotN": 2 }`, with `"compactAt": 70` when it is set; read
-/// back, every value is checked again.
+/// Serialised as `{ "budget": 40, "hotN": 2 }`, with `"compactAt": 70` and `"compactTo": 50`
+/// when they are set; read back, every value is checked again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(
@@ -89,6 +89,8 @@ pub struct SessionConfig {
     hot_n: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     compact_at: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    compact_to: Option<u32>,
 }
 
 /// A [`SessionConfig`] as saved, checked when read back.
@@ -100,6 +102,8 @@ struct SessionConfigRecord {
     hot_n: u32,
     #[serde(default)]
     compact_at: Option<u32>,
+    #[serde(default)]
+    compact_to: Option<u32>,
 }
 
 #[cfg(feature = "deserialize")]
@@ -107,7 +111,9 @@ impl TryFrom<SessionConfigRecord> for SessionConfig {
     type Error = Error;
 
     fn try_from(record: SessionConfigRecord) -> Result<SessionConfig, Error> {
-        SessionConfig::new(record.budget, record.hot_n)?.with_compact_at(record.compact_at)
+        SessionConfig::new(record.budget, record.hot_n)?
+            .with_compact_at(record.compact_at)?
+            .with_compact_to(record.compact_to)
     }
 }
 
@@ -147,6 +153,7 @@ impl SessionConfig {
             budget: Tokens(budget),
             hot_n,
             compact_at: None,
+            compact_to: None,
         })
     }
 
@@ -188,6 +195,57 @@ impl SessionConfig {
         self.compact_at
     }
 
+    /// The same settings with each [`HotWarmCold`] compaction bringing the window down to
+    /// `percent` of the budget, a whole number from 1 to 100; `None` is the seed's 100%.
+    /// [`compact_at`](SessionConfig::compact_at) stays the trigger: compacting well under it
+    /// leaves room for the turns to come, so the next compaction (a model call for each
+    /// summary) comes that much later. The framework policies keep their own targets.
+    ///
+    /// ```
+    /// use agent_memory_widgets::{SessionConfig, Tokens};
+    ///
+    /// # fn main() -> Result<(), agent_memory_widgets::Error> {
+    /// let config = SessionConfig::new(Tokens(8000), 4)?
+    ///     .with_compact_at(Some(90))?
+    ///     .with_compact_to(Some(50))?;
+    /// assert_eq!((config.compact_to(), config.target()), (Some(50), Tokens(4000)));
+    /// assert_eq!(SessionConfig::default().target(), Tokens(40));
+    /// assert_eq!(
+    ///     config.with_compact_to(Some(101)).unwrap_err().message(),
+    ///     "compact_to must be a whole number of at most 100, got 101"
+    /// );
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming `compact_to` when it is not from
+    /// 1 to 100.
+    pub fn with_compact_to(self, percent: Option<u32>) -> Result<SessionConfig, Error> {
+        let compact_to = match percent {
+            Some(percent) => Some(whole_number("compact_to", f64::from(percent), 1, 100)?),
+            None => None,
+        };
+        Ok(SessionConfig { compact_to, ..self })
+    }
+
+    /// The share of the budget, in percent, that a [`HotWarmCold`] compaction brings the window
+    /// down to, when it is set (else 100).
+    pub fn compact_to(&self) -> Option<u32> {
+        self.compact_to
+    }
+
+    /// What a [`HotWarmCold`] compaction brings the window down to:
+    /// [`compact_to`](SessionConfig::compact_to) percent of the budget, rounded down, or the
+    /// whole budget.
+    pub fn target(&self) -> Tokens {
+        match self.compact_to {
+            Some(percent) => Tokens((u64::from(self.budget.0) * u64::from(percent) / 100) as u32),
+            None => self.budget,
+        }
+    }
+
     /// A policy's trigger in tokens: [`compact_at`](SessionConfig::compact_at) percent of the
     /// budget when it is set, else the policy's `own` percent, rounded down.
     pub fn threshold(&self, own: u32) -> u64 {
@@ -211,6 +269,7 @@ impl Default for SessionConfig {
             budget: BUDGET,
             hot_n: HOT_N,
             compact_at: None,
+            compact_to: None,
         }
     }
 }

@@ -4,7 +4,7 @@ use crate::compaction::script::{Kind, Role};
 use crate::compaction::{Line, Script, SessionConfig, Window};
 use crate::error::Error;
 use crate::prelude::*;
-use crate::units::TurnNumber;
+use crate::units::{Tokens, TurnNumber};
 
 /// What one compaction step moved. Every list holds turn numbers, ascending.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -259,7 +259,11 @@ pub trait CompactionPolicy: ClonePolicy + Send + Sync {
 /// lists the turns its surviving terms came from.
 ///
 /// A pushed line never adds more terms than it had words, so each push shrinks the window or
-/// leaves it as it was; the step ends when the window fits or WARM is empty.
+/// leaves it as it was; the step ends when the window is at or under its target
+/// ([`SessionConfig::target`]: the budget, or [`compact_to`](SessionConfig::with_compact_to)
+/// of it) and WARM at or under [`WARM_SHARE`] of the budget, or when WARM is empty. So every
+/// compaction leaves the window at or under its target, unless the HOT turns and the gist
+/// alone are over it.
 ///
 /// A tool call and its result ([`Turn::tool_call`](crate::Turn::tool_call),
 /// [`Turn::tool`](crate::Turn::tool)) stay together: a call whose result is HOT stays verbatim
@@ -270,6 +274,16 @@ pub struct HotWarmCold {
     // Invariant: at most GIST_TERMS entries, no two equal terms (so a Vec: dropping its front is
     // a shift of at most twelve).
     gist: Vec<(String, TurnNumber)>,
+}
+
+/// The most of the budget, in percent, that the WARM lines may hold together: past it, the
+/// oldest roll into the COLD gist, so that summaries cannot fill the window. (The refund desk's
+/// WARM lines never hold more than 60%.)
+pub const WARM_SHARE: u32 = 75;
+
+/// The tokens of `window`'s WARM lines.
+fn warm_tokens(window: &Window) -> Tokens {
+    window.tokens() - window.verbatim_tokens() - window.cold().map_or(Tokens(0), Line::tokens)
 }
 
 /// How many key terms the COLD gist keeps.
@@ -304,7 +318,11 @@ impl CompactionPolicy for HotWarmCold {
                 window.push_warm(Line::new(vec![number], summary));
             }
         }
-        while window.tokens() > budget {
+        // WARM rolls into COLD by age while the window is over its target, or WARM alone over
+        // its share of the budget.
+        let target = config.target();
+        let share = Tokens((u64::from(budget.0) * u64::from(WARM_SHARE) / 100) as u32);
+        while window.tokens() > target || warm_tokens(window) > share {
             let Some(line) = window.pop_warm() else { break };
             self.absorb(&line);
             window.set_cold(self.gist_line());
