@@ -21,20 +21,20 @@ export const ROOT = resolve(import.meta.dirname, "..");
  * BENCHMARKS.md; a change that moves a size moves its budget here, on purpose.
  */
 export const PAGES = [
-  { name: "only <memory-compaction>", needs: ["compaction"], budget: 32_300 },
-  { name: "only <memory-compaction> with settings of its own", needs: [config("compaction")], budget: 41_400 },
+  { name: "only <memory-compaction>", needs: ["compaction"], budget: 32_400 },
+  { name: "only <memory-compaction> with settings of its own", needs: [config("compaction")], budget: 41_500 },
   { name: "only <memory-forgetting>", needs: ["forgetting"], budget: 42_000 },
   { name: "only <memory-forgetting> with settings of its own", needs: [config("forgetting")], budget: 50_700 },
   { name: "only <memory-playground>", needs: ["playground"], budget: 48_000 },
-  { name: "only <memory-playground> with settings of its own", needs: [config("playground")], budget: 59_300 },
+  { name: "only <memory-playground> with settings of its own", needs: [config("playground")], budget: 59_400 },
   { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], budget: 37_100 },
   // index.html's first two widgets are `guided`: they fetch guide.js too.
-  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, guided: true, budget: 94_400 },
+  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, guided: true, budget: 94_500 },
 ];
 /** What opening the own-conversation panel fetches (own.js, settings.js and the core that imports), at most. */
-export const ON_DEMAND_BUDGET = 51_800;
+export const ON_DEMAND_BUDGET = 51_900;
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", budget: 133_900 };
+export const DIST = { name: "dist/agent-memory-widgets.js", budget: 134_000 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {
