@@ -190,11 +190,11 @@ pub use compaction::{
     Estimate, Extractive, FactsFrom, Format, FrameworkSetting, HandoffCheckpoint, HotTurn,
     HotWarmCold, Imported, Interval, Kind, Line, Message, Named, ObservationMasking, Place,
     Playground, PlaygroundState, PolicyId, PolicyInfo, PolicyRow, Role, SavedSession, SavedTurn,
-    Script, Scripted, Session, SessionConfig, SessionOptions, SessionState, SlidingWindow, Step,
-    StepLoss, Summarizer, SummaryBuffer, TokenCounter, TranscriptTurn, Trigger, TriggerAt,
-    Truncate, Turn, TurnSpec, Usage, Window, Words, BUDGET, EXTRACT_WORDS, FACTS_RULE,
-    FRAMEWORK_SETTINGS, GIST_TERMS, HOT_N, INTERVAL, KEY_FACTS, KEY_TERMS_RULE, KIND_RULE,
-    MAX_FACT_TERMS, MAX_WINDOW, MIN_WINDOW, OVERLAP, POLICIES, REFERENCE_MAX_OUTPUT,
+    Script, Scripted, Session, SessionConfig, SessionConfigBuilder, SessionOptions, SessionState,
+    SlidingWindow, Step, StepLoss, Summarizer, SummaryBuffer, TokenCounter, TranscriptTurn,
+    Trigger, TriggerAt, Truncate, Turn, TurnSpec, Usage, Window, Words, BUDGET, EXTRACT_WORDS,
+    FACTS_RULE, FRAMEWORK_SETTINGS, GIST_TERMS, HOT_N, INTERVAL, KEY_FACTS, KEY_TERMS_RULE,
+    KIND_RULE, MAX_FACT_TERMS, MAX_WINDOW, MIN_WINDOW, OVERLAP, POLICIES, REFERENCE_MAX_OUTPUT,
     REFERENCE_WINDOW, TOOL_FACTS_RULE, WARM_SHARE,
 };
 pub use error::{Error, ErrorKind};
@@ -203,9 +203,9 @@ pub use forgetting::{
     EventSpec, Fact, FactKind, FactLabel, FactStore, FactStoreState, FactView, Forecast,
     ForgettingPlayground, ForgettingPlaygroundState, ForgettingPolicyId, ForgettingPolicyInfo,
     HitPoint, LiveStore, PolicyNow, PolicyRun, ReadInfo, ReadSpec, RuleSpec, SavedStore, Scenario,
-    ScenarioSpec, ScheduledRead, SeedFact, SeedFactSpec, Status, StoreConfig, StoreOptions, Stream,
-    StreamEvent, StreamId, StreamOp, WriteEvent, WriteOutcome, ACCESS_BOOST, CAPACITY,
-    FORGETTING_POLICIES, HALF_LIFE, LASTING_HALF_LIFE_FACTORS, MAX_ACCESS_BOOST,
+    ScenarioSpec, ScheduledRead, SeedFact, SeedFactSpec, Status, StoreConfig, StoreConfigBuilder,
+    StoreOptions, Stream, StreamEvent, StreamId, StreamOp, WriteEvent, WriteOutcome, ACCESS_BOOST,
+    CAPACITY, FORGETTING_POLICIES, HALF_LIFE, LASTING_HALF_LIFE_FACTORS, MAX_ACCESS_BOOST,
 };
 pub use time::Time;
 pub use units::{EventIndex, FactId, Tokens, TurnNumber};

@@ -263,14 +263,109 @@ impl SessionConfig {
     }
 }
 
-impl Default for SessionConfig {
-    fn default() -> SessionConfig {
+impl SessionConfig {
+    /// Settings by name, for a program that sets its own: see [`SessionConfigBuilder`].
+    ///
+    /// ```
+    /// use agent_memory_widgets::{SessionConfig, Tokens};
+    ///
+    /// # fn main() -> Result<(), agent_memory_widgets::Error> {
+    /// let config = SessionConfig::builder().budget(8000).hot_n(4).compact_at(90).compact_to(50).build()?;
+    /// assert_eq!((config.budget(), config.hot_n()), (Tokens(8000), 4));
+    /// assert_eq!((config.compact_at(), config.compact_to()), (Some(90), Some(50)));
+    /// assert_eq!(
+    ///     SessionConfig::builder().hot_n(4).build().unwrap_err().message(),
+    ///     "budget must be set: the window's size in tokens has no default"
+    /// );
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn builder() -> SessionConfigBuilder {
+        SessionConfigBuilder::default()
+    }
+
+    /// The seed design's settings, which the widget shows: a budget of [`BUDGET`] (40 tokens)
+    /// and [`HOT_N`] (2) HOT turns, each policy compacting at its own trigger. `Default` gives
+    /// the same.
+    pub fn seed() -> SessionConfig {
         SessionConfig {
             budget: BUDGET,
             hot_n: HOT_N,
             compact_at: None,
             compact_to: None,
         }
+    }
+}
+
+/// [`SessionConfig`] by named setters, checked at [`build`](SessionConfigBuilder::build):
+/// `budget` must be set; `hot_n` is [`HOT_N`] unless set; `compact_at` and `compact_to` are each
+/// policy's own unless set.
+#[derive(Clone, Copy, Debug, Default)]
+#[must_use]
+pub struct SessionConfigBuilder {
+    budget: Option<u32>,
+    hot_n: Option<u32>,
+    compact_at: Option<u32>,
+    compact_to: Option<u32>,
+}
+
+impl SessionConfigBuilder {
+    /// The most tokens the window may hold, at least 1.
+    pub fn budget(self, tokens: u32) -> SessionConfigBuilder {
+        SessionConfigBuilder {
+            budget: Some(tokens),
+            ..self
+        }
+    }
+
+    /// How many of the latest turns stay verbatim at a compaction, at least 1.
+    pub fn hot_n(self, turns: u32) -> SessionConfigBuilder {
+        SessionConfigBuilder {
+            hot_n: Some(turns),
+            ..self
+        }
+    }
+
+    /// Compact at `percent` of the budget, 1 to 100 ([`SessionConfig::with_compact_at`]).
+    pub fn compact_at(self, percent: u32) -> SessionConfigBuilder {
+        SessionConfigBuilder {
+            compact_at: Some(percent),
+            ..self
+        }
+    }
+
+    /// Compact down to `percent` of the budget, 1 to 100 ([`SessionConfig::with_compact_to`]).
+    pub fn compact_to(self, percent: u32) -> SessionConfigBuilder {
+        SessionConfigBuilder {
+            compact_to: Some(percent),
+            ..self
+        }
+    }
+
+    /// The settings, each checked.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming `budget` when it was not set,
+    /// or the first value out of its range, as [`SessionConfig::new`],
+    /// [`SessionConfig::with_compact_at`] and [`SessionConfig::with_compact_to`] name it.
+    pub fn build(self) -> Result<SessionConfig, Error> {
+        let Some(budget) = self.budget else {
+            return Err(Error::invalid(
+                "budget",
+                "budget must be set: the window's size in tokens has no default",
+            ));
+        };
+        SessionConfig::new(Tokens(budget), self.hot_n.unwrap_or(HOT_N))?
+            .with_compact_at(self.compact_at)?
+            .with_compact_to(self.compact_to)
+    }
+}
+
+impl Default for SessionConfig {
+    /// [`SessionConfig::seed`].
+    fn default() -> SessionConfig {
+        SessionConfig::seed()
     }
 }
 

@@ -25,7 +25,8 @@ pub use scenario::{
     SeedFact, SeedFactSpec, WriteEvent,
 };
 pub use store::{
-    Distilled, Distiller, Fact, FactKind, LiveStore, SavedStore, Status, WriteOutcome,
+    Distilled, Distiller, Fact, FactKind, LiveStore, SavedStore, Status, StoreConfigBuilder,
+    WriteOutcome,
 };
 
 use crate::error::{whole_number, Error, ErrorKind};

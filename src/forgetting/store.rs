@@ -1172,6 +1172,34 @@ impl TryFrom<SavedStore> for LiveStore {
 }
 
 impl StoreConfig {
+    /// Settings by name, for a program that sets its own: see [`StoreConfigBuilder`].
+    ///
+    /// ```
+    /// use agent_memory_widgets::StoreConfig;
+    ///
+    /// # fn main() -> Result<(), agent_memory_widgets::Error> {
+    /// let week = 604_800.0; // seconds
+    /// let config = StoreConfig::builder().half_life(week).capacity(1000).access_boost(0.5).retention(1000).build()?;
+    /// assert_eq!((config.half_life(), config.capacity(), config.retention()), (week, 1000, Some(1000)));
+    /// assert_eq!(
+    ///     StoreConfig::builder().capacity(10).build().unwrap_err().message(),
+    ///     "half_life must be set: the time unit is the caller's, so it has no default"
+    /// );
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn builder() -> StoreConfigBuilder {
+        StoreConfigBuilder::default()
+    }
+
+    /// The seed design's settings, which the widget shows: a half-life of
+    /// [`HALF_LIFE`](crate::HALF_LIFE) (4 time units), [`CAPACITY`](crate::CAPACITY) (4)
+    /// active facts and an access boost of [`ACCESS_BOOST`](crate::ACCESS_BOOST) (0.5). `Default`
+    /// gives the same.
+    pub fn seed() -> StoreConfig {
+        StoreConfig::default()
+    }
+
     /// `0.5 ^ ((t - lastTouch) / halfLife)`, with the half-life of the fact's kind.
     pub fn recency(&self, fact: &Fact, t: Time) -> f64 {
         exp2(-(t.get() - fact.last_touch.get()) / self.half_life_of(fact.kind))
@@ -1332,5 +1360,92 @@ pub(crate) mod exact_time {
         deserializer: D,
     ) -> Result<Time, D::Error> {
         Time::new(super::exact::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+    }
+}
+
+/// [`StoreConfig`] by named setters, checked at [`build`](StoreConfigBuilder::build):
+/// `half_life` and `capacity` must be set; `access_boost` is
+/// [`ACCESS_BOOST`](crate::ACCESS_BOOST) unless set; the lasting half-lives are those
+/// [`StoreConfig::new`] gives unless set; no retention unless set.
+#[derive(Clone, Copy, Debug, Default)]
+#[must_use]
+pub struct StoreConfigBuilder {
+    half_life: Option<f64>,
+    capacity: Option<u32>,
+    access_boost: Option<f64>,
+    lasting_half_lives: Option<(f64, f64)>,
+    retention: Option<u32>,
+}
+
+impl StoreConfigBuilder {
+    /// Time units for recency to halve, in the caller's unit ([`Time`]).
+    pub fn half_life(self, half_life: f64) -> StoreConfigBuilder {
+        StoreConfigBuilder {
+            half_life: Some(half_life),
+            ..self
+        }
+    }
+
+    /// The most facts active after a write, at least 1.
+    pub fn capacity(self, facts: u32) -> StoreConfigBuilder {
+        StoreConfigBuilder {
+            capacity: Some(facts),
+            ..self
+        }
+    }
+
+    /// How much each read adds to the access factor.
+    pub fn access_boost(self, boost: f64) -> StoreConfigBuilder {
+        StoreConfigBuilder {
+            access_boost: Some(boost),
+            ..self
+        }
+    }
+
+    /// The half-lives of semantic and procedural facts
+    /// ([`StoreConfig::with_lasting_half_lives`]).
+    pub fn lasting_half_lives(self, semantic: f64, procedural: f64) -> StoreConfigBuilder {
+        StoreConfigBuilder {
+            lasting_half_lives: Some((semantic, procedural)),
+            ..self
+        }
+    }
+
+    /// The most retired facts a [`LiveStore`] keeps ([`StoreConfig::with_retention`]).
+    pub fn retention(self, retired: u32) -> StoreConfigBuilder {
+        StoreConfigBuilder {
+            retention: Some(retired),
+            ..self
+        }
+    }
+
+    /// The settings, each checked.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`] naming `half_life` or `capacity` when it was not set,
+    /// or the first value out of its range, as [`StoreConfig::new`] names it.
+    pub fn build(self) -> Result<StoreConfig, Error> {
+        let Some(half_life) = self.half_life else {
+            return Err(Error::invalid(
+                "half_life",
+                "half_life must be set: the time unit is the caller's, so it has no default",
+            ));
+        };
+        let Some(capacity) = self.capacity else {
+            return Err(Error::invalid(
+                "capacity",
+                "capacity must be set: how many facts stay active has no default",
+            ));
+        };
+        let boost = self.access_boost.unwrap_or(crate::forgetting::ACCESS_BOOST);
+        let mut config = StoreConfig::new(half_life, capacity, boost)?;
+        if let Some((semantic, procedural)) = self.lasting_half_lives {
+            config = config.with_lasting_half_lives(semantic, procedural)?;
+        }
+        if let Some(retired) = self.retention {
+            config = config.with_retention(retired);
+        }
+        Ok(config)
     }
 }
