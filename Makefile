@@ -137,6 +137,8 @@ examples: dist tools-mdbook
 	@# MkDocs Material, from PyPI into examples/mkdocs/.venv (kept; again when requirements.txt
 	@# changes), with the light embed copied into its docs/.
 	@if [ ! examples/mkdocs/.venv/.installed -nt examples/mkdocs/requirements.txt ]; then \
+	  python3 -c "import ensurepip" 2>/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null; } \
+	    || { echo "MkDocs needs Python's venv: sudo apt-get install -y python3-venv"; exit 1; }; \
 	  echo "installing MkDocs Material into examples/mkdocs/.venv"; \
 	  rm -rf examples/mkdocs/.venv && python3 -m venv examples/mkdocs/.venv; \
 	  examples/mkdocs/.venv/bin/pip install -q --disable-pip-version-check -r examples/mkdocs/requirements.txt; \

@@ -766,20 +766,20 @@ let prefersDark = null;
  */
 function followTheme(widget) {
   themed.add(widget);
+  if (!prefersDark) {
+    const update = () => themed.forEach((each) => each.applyTheme());
+    const watch = new MutationObserver(update);
+    for (const el of [document.documentElement, document.body]) if (el) watch.observe(el, { attributes: true });
+    (prefersDark = matchMedia("(prefers-color-scheme: dark)")).addEventListener("change", update);
+  }
   widget.applyTheme();
-  if (prefersDark) return;
-  const update = () => themed.forEach((each) => each.applyTheme());
-  const watch = new MutationObserver(update);
-  for (const el of [document.documentElement, document.body]) if (el) watch.observe(el, { attributes: true });
-  (prefersDark = matchMedia("(prefers-color-scheme: dark)")).addEventListener("change", update);
 }
 
 /**
  * `"dark"` or `"light"`: the scheme of the page around `el`. The `color-scheme` of its context
  * when that names one scheme (Docusaurus and MkDocs Material set `dark` with their dark themes);
- * else the first opaque background around it, dark when its luminance is under the grey where
- * black and white text contrast alike (118 of 255 in weighted sRGB: mdBook's coal, VitePress's
- * `.dark`); else the canvas, dark only when the page allows it and the reader prefers it.
+ * else the first opaque background around it, dark when it is darker than the grey where black
+ * and white text contrast alike (`lightness`: mdBook's coal, VitePress's `.dark`); else the canvas, dark only when the page allows it and the reader prefers it.
  */
 export function hostScheme(el) {
   const up = (at) => at.parentElement ?? at.getRootNode().host;
@@ -787,11 +787,24 @@ export function hostScheme(el) {
   const schemes = getComputedStyle(context).colorScheme.match(/light|dark/g) ?? [];
   if (schemes.length === 1) return schemes[0];
   for (let at = context; at; at = up(at)) {
-    // Computed colours are rgb() or rgba(), 0 to 255.
-    const [r, g, b, alpha = 1] = getComputedStyle(at).backgroundColor.match(/[\d.]+/g).map(Number);
-    if (alpha > 0) return 0.2126 * r + 0.7152 * g + 0.0722 * b < 118 ? "dark" : "light";
+    const light = lightness(getComputedStyle(at).backgroundColor);
+    if (light !== null) return light < 0.46 ? "dark" : "light";
   }
   return schemes[1] && prefersDark.matches ? "dark" : "light";
+}
+
+/**
+ * How light a computed colour is, from 0 (black) to 1 (white), or `null` when it is transparent.
+ * Browsers compute `rgb()` (0 to 255) for sRGB colours, `color(srgb 0.9 ...)` for `color-mix()`,
+ * and keep `oklch()`, `lab()` and the like, whose first number is their lightness (`lab`'s and
+ * `lch`'s out of 100). Scaled so that 0.46 is the grey where black and white text contrast alike.
+ */
+function lightness(color) {
+  const [x, y, z, alpha = 1] = (color.replace(/^color\(\S+/, "").match(/[\d.]+/g) ?? []).map(Number);
+  const space = color[0];
+  // Perceptual lightness: that grey is about 0.57 in Oklab and 50 of 100 in CIELAB.
+  return alpha > 0 ? (space === "o" ? x * 0.8 : space === "l" ? x * 0.0092
+    : (0.2126 * x + 0.7152 * y + 0.0722 * z) / (space === "r" ? 255 : 1)) : null;
 }
 
 /**

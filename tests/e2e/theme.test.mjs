@@ -95,3 +95,24 @@ test("theme=\"light\" and theme=\"dark\" fix the scheme whatever the host's", as
   assert.deepEqual(frames, ["dark", "light"]);
   assert.deepEqual(problems, []);
 });
+
+// Backgrounds as today's stylesheets write them: computed, these stay oklch() (Tailwind 4's
+// palette), lab(), or become color(srgb ...) (color-mix()), not rgb(). And a page that allows
+// both schemes and paints no background: the reader's preference, light here.
+const PAINTED = [
+  ["oklch(0.98 0.01 250)", "light"], ["oklch(0.21 0.03 265)", "dark"], ["lab(96 0 -2)", "light"],
+  ["lab(12 1 -8)", "dark"], ["color-mix(in srgb, white 90%, black)", "light"], ["color-mix(in srgb, white 10%, black)", "dark"],
+  ["color(display-p3 0.1 0.1 0.12)", "dark"], ["transparent; color-scheme: light dark", "light"],
+];
+for (const [background, want] of PAINTED) {
+  test(`a host painted ${background} gives the widgets its ${want} scheme`, { timeout: 60_000 }, async () => {
+    const { page, problems } = await open(env.browser, env.server.url, { colorScheme: "light" });
+    const body = host("Painted", `body { background: ${background} }`, "");
+    await page.route(`${env.server.url}host.html`, (route) => route.fulfill({ body, contentType: "text/html" }));
+    await page.goto(`${env.server.url}host.html`);
+    await page.locator("memory-forgetting tbody tr").first().waitFor(WAIT);
+    await page.locator("memory-compaction .meter-label").waitFor(WAIT);
+    assert.deepEqual(await schemes(page), [want, want]);
+    assert.deepEqual(problems, []);
+  });
+}
