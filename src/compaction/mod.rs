@@ -735,7 +735,10 @@ impl Session {
     fn with_counter(mut self, counter: Counter) -> Session {
         self.script.count_with(&counter);
         self.window = Window::counting(counter);
+        // Every turn is counted again: replay them all from the start (`go_to` goes on from
+        // where the log stands, and the log still holds the old counts).
         let turns = self.turn_count();
+        self.reset();
         self.go_to(turns);
         self
     }
