@@ -199,3 +199,34 @@ fn observation_masking_masks_what_the_role_says_is_a_tool_result() {
     assert!(text.contains("[tool output of turn 1 omitted]"), "{text}");
     assert!(text.contains("second result"), "{text}");
 }
+
+#[cfg(feature = "deserialize")]
+#[test]
+fn a_save_records_its_policy_and_loads_under_no_other() {
+    use agent_memory_widgets::{policy, PolicyId, SummaryBuffer};
+    let mut session = Session::live(SessionConfig::default(), Box::new(HotWarmCold::default()));
+    for text in [
+        "Where is my refund for ORD-3300?",
+        "It went out on day 3.",
+        "Thanks!",
+    ] {
+        session.push(Turn::user(text).unwrap()).unwrap();
+    }
+    let json = serde_json::to_string(&session).unwrap();
+    assert!(json.contains(r#""policy":"hot-warm-cold""#), "{json}");
+    assert_eq!(session.save().policy.as_deref(), Some("hot-warm-cold"));
+    let saved: SavedSession = serde_json::from_str(&json).unwrap();
+    let err =
+        Session::load(saved.clone(), Box::new(SummaryBuffer), Box::new(Extractive)).unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::InvalidOption { field } if field == "policy"));
+    assert_eq!(
+        err.message(),
+        "policy: the session was saved under \"hot-warm-cold\", not \"summary-buffer\"; load it under the policy it ran under"
+    );
+    let loaded = Session::load(saved, policy(PolicyId::HotWarmCold), Box::new(Extractive)).unwrap();
+    assert_eq!(loaded.state(), session.state());
+    // A save from before policies were recorded loads under any.
+    let old = json.replace(r#","policy":"hot-warm-cold""#, "");
+    let saved: SavedSession = serde_json::from_str(&old).unwrap();
+    assert!(Session::load(saved, Box::new(SummaryBuffer), Box::new(Extractive)).is_ok());
+}

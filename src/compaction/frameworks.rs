@@ -64,6 +64,10 @@ const LETTA_CLIP_CHARS: usize = 50_000;
 const LETTA_CLIP_SUFFIX: &str = "... [summary truncated to fit]";
 
 impl CompactionPolicy for SlidingWindow {
+    fn name(&self) -> Option<&'static str> {
+        Some(crate::compaction::PolicyId::SlidingWindow.name())
+    }
+
     fn compact(
         &mut self,
         window: &mut Window,
@@ -200,6 +204,10 @@ fn head_at_word_boundary<'a>(head: &'a str, rest: &str) -> &'a str {
 pub struct SummaryBuffer;
 
 impl CompactionPolicy for SummaryBuffer {
+    fn name(&self) -> Option<&'static str> {
+        Some(crate::compaction::PolicyId::SummaryBuffer.name())
+    }
+
     fn compact(
         &mut self,
         window: &mut Window,
@@ -277,6 +285,10 @@ const CODEX_USER_MESSAGE_TOKENS: u64 = 20_000;
 const CODEX_CONTEXT_WINDOW: u64 = 272_000;
 
 impl CompactionPolicy for HandoffCheckpoint {
+    fn name(&self) -> Option<&'static str> {
+        Some(crate::compaction::PolicyId::Handoff.name())
+    }
+
     fn compact(
         &mut self,
         window: &mut Window,
@@ -414,6 +426,10 @@ pub const INTERVAL: u32 = 3;
 pub const OVERLAP: u32 = 1;
 
 impl CompactionPolicy for Interval {
+    fn name(&self) -> Option<&'static str> {
+        Some(crate::compaction::PolicyId::Interval.name())
+    }
+
     fn compact(
         &mut self,
         window: &mut Window,
@@ -496,6 +512,10 @@ impl CompactionPolicy for Interval {
 pub struct Truncate;
 
 impl CompactionPolicy for Truncate {
+    fn name(&self) -> Option<&'static str> {
+        Some(crate::compaction::PolicyId::Truncate.name())
+    }
+
     fn compact(
         &mut self,
         window: &mut Window,
@@ -548,6 +568,10 @@ pub struct ObservationMasking {
 }
 
 impl CompactionPolicy for ObservationMasking {
+    fn name(&self) -> Option<&'static str> {
+        Some(crate::compaction::PolicyId::ObservationMasking.name())
+    }
+
     fn compact(
         &mut self,
         window: &mut Window,

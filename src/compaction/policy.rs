@@ -244,6 +244,16 @@ pub trait CompactionPolicy: ClonePolicy + Send + Sync {
     fn can_fail(&self) -> bool {
         true
     }
+
+    /// The policy's stable name, which a saved session records ([`SavedSession`]) so that
+    /// loading it under another policy is an error: each built-in policy's
+    /// [`PolicyId`](crate::PolicyId) name (`hot-warm-cold`, `summary-buffer`, ...). `None`, the
+    /// default, for a policy that gives none: its saves load under any policy.
+    ///
+    /// [`SavedSession`]: crate::SavedSession
+    fn name(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// The policy of the seed design: keep the last `hot_n` turns HOT and verbatim, fold older
@@ -337,6 +347,10 @@ impl CompactionPolicy for HotWarmCold {
 
     fn can_fail(&self) -> bool {
         false
+    }
+
+    fn name(&self) -> Option<&'static str> {
+        Some(crate::compaction::PolicyId::HotWarmCold.name())
     }
 }
 

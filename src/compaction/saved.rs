@@ -143,6 +143,12 @@ pub struct SavedSession {
     #[cfg_attr(feature = "deserialize", serde(default))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counting: Option<String>,
+    /// The policy the session ran under, by its [`name`](CompactionPolicy::name)
+    /// (`hot-warm-cold`, ...): [`Session::load`] under another is an error. `None` for a policy
+    /// that gives no name, and in a save from before names were recorded.
+    #[cfg_attr(feature = "deserialize", serde(default))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<String>,
 }
 
 /// A session's turns as [`SavedSession`] writes them, borrowed.
@@ -174,6 +180,8 @@ struct SessionRef<'a> {
     pushed: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     counting: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    policy: Option<&'static str>,
 }
 
 impl Serialize for Session {
@@ -199,6 +207,7 @@ impl Serialize for Session {
             added: self.turn_count(),
             pushed: self.pushed as u32,
             counting: self.window.counter().name(),
+            policy: self.policy.name(),
         }
         .serialize(serializer)
     }
@@ -217,6 +226,7 @@ impl Session {
             added: self.turn_count(),
             pushed: self.pushed as u32,
             counting: self.window.counter().name().map(str::to_owned),
+            policy: self.policy.name().map(str::to_owned),
         }
     }
 
@@ -310,7 +320,22 @@ impl Session {
             added,
             pushed,
             counting: _,
+            policy: saved_policy,
         } = saved;
+        if let (Some(saved_policy), Some(name)) = (saved_policy.as_deref(), policy.name()) {
+            if saved_policy != name {
+                return Err(Error::invalid(
+                    "policy",
+                    text!(
+                        "policy: the session was saved under \"",
+                        saved_policy,
+                        "\", not \"",
+                        name,
+                        "\"; load it under the policy it ran under"
+                    ),
+                ));
+            }
+        }
         if u32::try_from(saved_turns.len()).is_err() {
             return Err(Error::invalid("turns", "turns must be at most 4294967295"));
         }
