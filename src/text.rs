@@ -99,9 +99,58 @@ macro_rules! text {
 
 pub(crate) use text;
 
-/// The words of `text`, split on Unicode whitespace.
+/// The words of `text`: split on Unicode whitespace, and a piece that holds one of JSON's
+/// brackets (`{`, `}`, `[`, `]`) split again at JSON's punctuation (the brackets, `"`, `:`, `,`,
+/// and the parentheses of a call), so that `get_reservation_details({"reservation_id":"NQNU5R"})`
+/// is three words: `get_reservation_details`, `reservation_id`, `NQNU5R`. A piece of punctuation
+/// alone, such as `{}`, is one word. Prose has no brackets, and splits on whitespace alone.
+///
+/// ```text
+/// words("I returned ORD-3300.")         // "I", "returned", "ORD-3300."
+/// words(r#"cancel({"id":"IFOYYZ"})"#)   // "cancel", "id", "IFOYYZ"
+/// ```
 pub(crate) fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split_whitespace().flat_map(structured_words)
+}
+
+/// The pieces of `text` between Unicode whitespace: what a model's tokenizer estimate reads
+/// ([`Estimate`](crate::Estimate)) and what the first-sentence rule keeps, punctuation and all.
+pub(crate) fn pieces(text: &str) -> impl Iterator<Item = &str> {
     text.split_whitespace()
+}
+
+/// Whether `byte` is one of JSON's brackets, which mark a piece as structured text.
+fn is_bracket(byte: u8) -> bool {
+    matches!(byte, b'{' | b'}' | b'[' | b']')
+}
+
+/// Whether `byte` is punctuation that a structured piece is split at.
+fn is_json_mark(byte: u8) -> bool {
+    is_bracket(byte) || matches!(byte, b'"' | b':' | b',' | b'(' | b')')
+}
+
+/// The words of one `piece` without whitespace (see [`words`]). The marks are ASCII, and an ASCII
+/// byte is never part of another character, so every cut is at a character's edge.
+fn structured_words(piece: &str) -> impl Iterator<Item = &str> {
+    let structured = piece.bytes().any(is_bracket);
+    let mut rest = Some(piece);
+    let mut any = false;
+    core::iter::from_fn(move || {
+        let current = rest?;
+        if !structured {
+            rest = None;
+            return Some(current);
+        }
+        let Some(start) = current.bytes().position(|b| !is_json_mark(b)) else {
+            rest = None;
+            return (!any).then_some(piece);
+        };
+        let word = current.get(start..)?;
+        let end = word.bytes().position(is_json_mark).unwrap_or(word.len());
+        rest = word.get(end..);
+        any = true;
+        word.get(..end)
+    })
 }
 
 /// `text` split around its first `byte`, an ASCII character: `str::split_once` for one, on
@@ -220,6 +269,51 @@ mod tests {
                 proptest::prop_assert_eq!(split_at_byte(&text, byte), text.split_once(char::from(byte)));
             }
         }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn prose_without_brackets_splits_on_whitespace_alone(text in "[a-z.,:\"()' \u{a0}\u{e9}]{0,24}") {
+            proptest::prop_assert_eq!(words(&text).collect::<Vec<_>>(), text.split_whitespace().collect::<Vec<_>>());
+        }
+
+        #[test]
+        fn a_structured_piece_gives_at_least_one_word_and_loses_only_punctuation(text in "[a-z0-9{}\\[\\]\":,() ]{0,24}") {
+            let split: Vec<&str> = words(&text).collect();
+            proptest::prop_assert!(split.len() >= text.split_whitespace().count());
+            let kept: String = split.concat();
+            let letters = |s: &str| s.chars().filter(char::is_ascii_alphanumeric).collect::<String>();
+            proptest::prop_assert_eq!(letters(&kept), letters(&text));
+        }
+    }
+
+    #[test]
+    fn structured_text_splits_at_json_punctuation() {
+        let check = |text: &str, expect: &[&str]| {
+            assert_eq!(words(text).collect::<Vec<_>>(), expect, "{text}")
+        };
+        check(
+            r#"get_reservation_details({"reservation_id":"NQNU5R"})"#,
+            &["get_reservation_details", "reservation_id", "NQNU5R"],
+        );
+        check(
+            r#"get_reservation_details({"reservation_id": "IFOYYZ"})"#,
+            &["get_reservation_details", "reservation_id", "IFOYYZ"],
+        );
+        check(
+            r#"{"amount":180.00,"paid":[1,2]}"#,
+            &["amount", "180.00", "paid", "1", "2"],
+        );
+        check(
+            "[tool output of turn 3 omitted]",
+            &["tool", "output", "of", "turn", "3", "omitted"],
+        );
+        check("{} []", &["{}", "[]"]);
+        // Prose keeps its punctuation: only a piece with a bracket is split.
+        check(
+            "lookup ORD-3300: $200.00, \"day 41\".",
+            &["lookup", "ORD-3300:", "$200.00,", "\"day", "41\"."],
+        );
     }
 
     #[test]

@@ -35,7 +35,16 @@ pub struct Tokens(pub u32);
 
 impl Tokens {
     /// The token estimate of `text`: its words, split on Unicode whitespace
-    /// (`"a\u{a0}b"` is two words). What [`Words`](crate::Words), the default counter, counts.
+    /// (`"a\u{a0}b"` is two words), and a piece with JSON's brackets split again at JSON's
+    /// punctuation (`{"id":"IFOYYZ"}` is two words). What [`Words`](crate::Words), the default
+    /// counter, counts.
+    ///
+    /// ```
+    /// use agent_memory_widgets::Tokens;
+    ///
+    /// assert_eq!(Tokens::of("I returned order ORD-3300."), Tokens(4));
+    /// assert_eq!(Tokens::of(r#"cancel({"reservation_id": "IFOYYZ"})"#), Tokens(3));
+    /// ```
     pub fn of(text: &str) -> Tokens {
         let words = crate::text::words(text).count();
         Tokens(u32::try_from(words).unwrap_or(u32::MAX))

@@ -154,15 +154,17 @@ export interface Change {
 }
 export interface PolicyInfo {
   id: string; name: string; origin: string; kind: string; rule: string; source: string; url: string;
+  /** Its own trigger, in percent of the budget, which compactAt replaces; null when tokens play no part. */
+  trigger: number | null;
 }
 export type Named = "meaning" | "bareTerm" | "gone" | "notYetSaid";
 /** One compaction's loss, against the window at its peak: turns that left it verbatim (into a
- * summary line, or dropped outright), turns whose summary left it, turns masked in place, and
- * the facts it no longer names
+ * summary line, already in one, or dropped outright), turns whose summary left it, turns masked
+ * in place or cut short beside a summary that covers them, and the facts it no longer names
  * (or names only as a bare term). */
 export interface StepLoss {
-  turn: number; leftVerbatim: number[]; summarized: number[]; dropped: number[];
-  summariesDropped: number[]; masked: number[];
+  turn: number; leftVerbatim: number[]; summarized: number[]; alreadySummarized: number[];
+  dropped: number[]; summariesDropped: number[]; masked: number[]; cut: number[];
   factsLost: string[]; factsBare: string[];
 }
 export interface PolicyRow {

@@ -4,9 +4,11 @@
 
 use agent_memory_widgets::{
     import_conversation, FactsFrom, Format, Named, Playground, PolicyId, Session, SessionOptions,
-    FRAMEWORK_SETTINGS, REFERENCE_WINDOW, TOOL_FACTS_RULE,
+    Tokens, FRAMEWORK_SETTINGS, REFERENCE_WINDOW, TOOL_FACTS_RULE,
 };
 use serde_json::Value;
+
+mod common;
 
 fn log() -> String {
     let path = concat!(
@@ -152,4 +154,131 @@ fn compacting_at_sixty_percent_letta_s_window_stops_naming_the_reservation_after
             "G".repeat(3)
         )
     );
+}
+
+#[test]
+fn the_log_s_note_on_its_budget_states_the_core_s_count_and_first_crossing() {
+    let log = log();
+    let why = serde_json::from_str::<Value>(&log).unwrap()["budgetWhy"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut session = Session::from_options(options(None)).unwrap();
+    session.go_to(31);
+    let state = session.state();
+    let words: u32 = state
+        .transcript
+        .iter()
+        .map(|turn| Tokens::of(&turn.text).0)
+        .sum();
+    assert!(
+        why.contains(&format!("The session's 31 turns hold {words} words")),
+        "budgetWhy does not say {words} words: {why}"
+    );
+    let first = state.crossings[0].0;
+    assert!(
+        why.contains(&format!("first crosses at turn {first},")),
+        "{why}"
+    );
+}
+
+#[test]
+fn the_gist_keeps_a_tool_call_s_values_not_its_json() {
+    let mut session = Session::from_options(options(None)).unwrap();
+    for turn in 1..=31 {
+        session.go_to(turn);
+        let Some(cold) = session.state().cold else {
+            continue;
+        };
+        let terms: Vec<&str> = cold.text().split(", ").collect();
+        for term in &terms {
+            assert!(
+                !term.contains(|c| "{}[]\"()".contains(c)),
+                "turn {turn}: the gist keeps JSON punctuation in {term:?}: {}",
+                cold.text()
+            );
+        }
+        let mut unique = terms.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), terms.len(), "turn {turn}: {}", cold.text());
+        assert_eq!(
+            cold.tokens().0 as usize,
+            terms.len(),
+            "turn {turn}: a term a token"
+        );
+    }
+}
+
+/// Letta's compactions on the whole session at `compact_at` (its own trigger when `None`).
+fn letta_compactions(compact_at: Option<f64>) -> u32 {
+    let mut playground = Playground::from_options(options(compact_at)).unwrap();
+    playground.go_to(31);
+    let state = playground.state();
+    let row = state
+        .policies
+        .iter()
+        .find(|row| row.info.id == PolicyId::SlidingWindow)
+        .unwrap();
+    row.compactions
+}
+
+/// The runs of `letter` in `pattern` (turn 1 first), as "from turn A to turn B" or "from turn A
+/// on" for one that lasts to the end.
+fn runs(pattern: &str, letter: char) -> Vec<String> {
+    let turns: Vec<char> = pattern.chars().collect();
+    let mut out = Vec::new();
+    let mut turn = 0;
+    while turn < turns.len() {
+        if turns[turn] != letter {
+            turn += 1;
+            continue;
+        }
+        let start = turn;
+        while turn < turns.len() && turns[turn] == letter {
+            turn += 1;
+        }
+        out.push(if turn == turns.len() {
+            format!("from turn {} on", start + 1)
+        } else {
+            format!("from turn {} to turn {}", start + 1, turn)
+        });
+    }
+    out
+}
+
+/// The page's paragraph on Letta at a 60% trigger, from the core: how often it compacts at its
+/// own trigger, at Claude Code's and at 60%, and where its window stops naming IFOYYZ.
+fn letta_paragraph() -> String {
+    let own = letta_names_ifoyyz(None);
+    assert!(
+        !own.contains('G'),
+        "at its own trigger Letta loses IFOYYZ: rewrite the page"
+    );
+    let claude_code = FRAMEWORK_SETTINGS[0]
+        .compact_at(REFERENCE_WINDOW, 64_000)
+        .unwrap();
+    assert_eq!(letta_names_ifoyyz(Some(f64::from(claude_code))), own);
+    let (at_own, at_60) = (letta_compactions(None), letta_compactions(Some(60.0)));
+    assert!(
+        at_60 < at_own,
+        "Letta compacts more often at 60%: rewrite the page"
+    );
+    let gone = runs(&letta_names_ifoyyz(Some(60.0)), 'G').join(" and ");
+    format!(
+        "    <p>Then try a lower trigger. At its own, 90% of the budget, Letta's sliding window \
+         compacts {at_own} times in this session and names IFOYYZ at every turn after the customer \
+         gives it; so it does at Claude Code's trigger, {claude_code}% (its button is under the \
+         playground's <strong>Knobs</strong>, <em>Real agents' triggers</em>). Set \
+         <strong>compact at %</strong> to 60 and it compacts {at_60} times, fewer, yet loses \
+         IFOYYZ {gone} (the facts table shows &#x2717; gone). At 60% the turns Letta keeps after \
+         its cut, up to 70% of the budget, can still be over the trigger: then it summarises only \
+         those, and the summary of the evicted turns, the old summary in it, leaves the window. \
+         Each such compaction empties the window further, so the next one comes later.</p>\n    "
+    )
+}
+
+#[test]
+fn the_page_s_paragraph_on_letta_at_sixty_percent_is_the_core_s() {
+    common::page_section("letta", &letta_paragraph(), "airline");
 }

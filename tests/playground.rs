@@ -3,8 +3,8 @@
 //! and properties over random scripts.
 
 use agent_memory_widgets::{
-    framework_triggers, policy, window_text, ErrorKind, Named, Playground, Script, Session,
-    SessionConfig, SessionOptions, SessionState, TurnSpec, FRAMEWORK_SETTINGS, KEY_FACTS, POLICIES,
+    policy, window_text, ErrorKind, Named, Playground, Script, Session, SessionConfig,
+    SessionOptions, SessionState, TurnSpec, FRAMEWORK_SETTINGS, KEY_FACTS, POLICIES,
     REFERENCE_WINDOW,
 };
 use agent_memory_widgets::{Tokens, TurnNumber};
@@ -173,14 +173,32 @@ fn the_trigger_knob_at_each_policys_own_share_changes_nothing() {
     let own = series_at(None);
     let at_100 = series_at(Some(100.0));
     let at_90 = series_at(Some(90.0));
-    // Ours, the summary buffer and truncation compact at 100%; Letta and Codex at 90%; ADK and
-    // observation masking have no token trigger.
+    // Each policy's own trigger, as `PolicyInfo::trigger` states it for the page: ours, the
+    // summary buffer and truncation compact past 100%, Letta and Codex at 90%; ADK and
+    // observation masking have no token trigger, so no share moves them.
+    let triggers: Vec<Option<u32>> = POLICIES.iter().map(|info| info.trigger).collect();
+    assert_eq!(
+        triggers,
+        [
+            Some(100),
+            Some(90),
+            Some(100),
+            Some(90),
+            None,
+            Some(100),
+            None
+        ]
+    );
     for (i, info) in POLICIES.iter().enumerate() {
-        let own_share = match info.id.name() {
-            "sliding-window" | "handoff" => &at_90,
-            _ => &at_100,
-        };
-        assert_eq!(own_share[i], own[i], "{}", info.id);
+        match info.trigger {
+            Some(90) => assert_eq!(at_90[i], own[i], "{}", info.id),
+            Some(100) => assert_eq!(at_100[i], own[i], "{}", info.id),
+            Some(other) => panic!("{}: no test for a trigger at {other}%", info.id),
+            None => {
+                assert_eq!(at_90[i], own[i], "{}", info.id);
+                assert_eq!(at_100[i], own[i], "{}", info.id);
+            }
+        }
     }
     assert_eq!(own[0], [8, 18, 29, 30, 34, 32, 38, 39, 40, 39]); // the seed's numbers
 }
@@ -201,7 +219,7 @@ fn an_earlier_trigger_compacts_sooner() {
         assert_eq!(at_70[i], own[i], "{id}");
     }
     for (i, info) in POLICIES.iter().enumerate() {
-        let triggered = !matches!(info.id.name(), "interval" | "observation-masking");
+        let triggered = info.trigger.is_some();
         assert!(
             !triggered || at_70[i].iter().sum::<u32>() < own[i].iter().sum::<u32>(),
             "{} holds fewer tokens over the run",
@@ -878,35 +896,6 @@ fn the_readme_settings_table_is_generated_from_the_core() {
     common::readme_section("settings", &settings_section(), "playground");
 }
 
-/// The page's list of the same settings: one item a framework, narrow enough for a phone.
-fn page_settings_section() -> String {
-    let escape = |text: &str| {
-        text.replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-    };
-    let mut out = String::from("    <ul class=\"settings\">\n");
-    for trigger in framework_triggers(REFERENCE_WINDOW.into(), MAX_OUTPUT.into()).unwrap() {
-        let at = match trigger.compact_at {
-            Some(at) => format!("compact at {at}%"),
-            None => "no default trigger".to_owned(),
-        };
-        out += &format!(
-            "      <li><a href=\"{}\">{}</a>: <strong>{at}</strong>. {} <small>Source: {}.</small></li>\n",
-            trigger.url,
-            escape(trigger.framework),
-            escape(trigger.setting),
-            escape(trigger.source)
-        );
-    }
-    out + "    </ul>\n    "
-}
-
-#[test]
-fn the_page_settings_list_is_generated_from_the_core() {
-    common::page_section("settings", &page_settings_section(), "playground");
-}
-
 fn arb_script() -> impl Strategy<Value = Script> {
     let kinds = prop_oneof![
         Just("chatter"),
@@ -1164,4 +1153,42 @@ fn observation_masking_starts_afresh_on_a_replay() {
         .text()
         .to_owned();
     assert_eq!(first.hot.last().map(|turn| turn.text.clone()), Some(tool));
+}
+
+/// One version a framework (#55.17): each framework's row in the playground and its entry in the
+/// list of real triggers cite the same release or commit, the one the simulation follows.
+#[test]
+fn each_framework_is_cited_at_one_version_in_its_row_and_in_the_triggers() {
+    for (origin, setting, versions) in [
+        ("Letta", "Letta", &["letta-ai/letta@56ba9c2"][..]),
+        (
+            "OpenAI Codex",
+            "OpenAI Codex CLI",
+            &["openai/codex@e06dd0e", "openai/codex@8db0700"][..],
+        ),
+        ("Google ADK", "Google ADK", &["google-adk 1.21.0"][..]),
+        (
+            "LangChain",
+            "LangChain summary buffer",
+            &["langchain 0.3.30"][..],
+        ),
+    ] {
+        let rows: Vec<_> = POLICIES.iter().filter(|p| p.origin == origin).collect();
+        assert!(!rows.is_empty(), "{origin}");
+        let entry = FRAMEWORK_SETTINGS
+            .iter()
+            .find(|s| s.framework == setting)
+            .unwrap_or_else(|| panic!("no trigger for {setting}"));
+        for version in versions {
+            assert!(
+                entry.source.contains(version),
+                "{setting}: {}",
+                entry.source
+            );
+            for row in &rows {
+                // The Codex row cites both commits; every LangChain row cites langchain 0.3.30.
+                assert!(row.source.contains(version), "{}: {}", row.name, row.source);
+            }
+        }
+    }
 }

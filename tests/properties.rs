@@ -1333,7 +1333,8 @@ proptest! {
     #![proptest_config(config(16))]
 
     /// What each compaction lost (`StepLoss`) agrees with the windows before and after it: the
-    /// turns that left it verbatim are the summarized ones and the dropped ones, each once; and
+    /// turns that left it verbatim are the summarized ones, those already in a summary and the
+    /// dropped ones, each once; a turn is newly summarized only if no line held it before; and
     /// the facts lost are exactly those named at the peak and gone after it.
     #[test]
     fn each_compaction_s_loss_is_the_difference_of_its_windows(case in arb_case()) {
@@ -1365,9 +1366,20 @@ proptest! {
                     continue;
                 };
                 let mut left = loss.summarized.clone();
+                left.extend(&loss.already_summarized);
                 left.extend(&loss.dropped);
                 left.sort();
                 prop_assert_eq!(&left, &loss.left_verbatim);
+                let in_lines = |state: &SessionState| -> Vec<agent_memory_widgets::TurnNumber> {
+                    state.warm.iter().chain(state.cold.as_ref()).flat_map(|line| line.turns().to_vec()).collect()
+                };
+                let (lines_then, lines_after) = (in_lines(&old.window), in_lines(&row.window));
+                for turn in &loss.summarized {
+                    prop_assert!(!lines_then.contains(turn) && lines_after.contains(turn));
+                }
+                for turn in &loss.already_summarized {
+                    prop_assert!(lines_then.contains(turn) && lines_after.contains(turn));
+                }
                 let hot_now: Vec<_> = row.window.hot.iter().map(|t| t.turn).collect();
                 let hot_before: Vec<_> = old.window.hot.iter().map(|t| t.turn).collect();
                 for gone in &loss.left_verbatim {

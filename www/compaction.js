@@ -4,7 +4,7 @@
 //   <script type="module" src="widgets.js"></script>
 //   <memory-compaction budget="40" hot="2"></memory-compaction>
 
-import { PEAK_MS, reducedMotion, h, plural, MemoryWidget, define, hasLinkState } from "./widget.js";
+import { h, plural, MemoryWidget, define, hasLinkState } from "./widget.js";
 import { turnList, sessionModel, TOKEN_CHOICES, TOKEN_NOTE, SESSION_CHOICES, SESSION_NOTE, countingPhrase } from "./session.js";
 import { WithConversation } from "./conversation.js";
 // What an element with the seed's settings opens with, `{ state, crossings }`, computed by the
@@ -54,9 +54,6 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
   /** The run's crossings as the settings sentence last said them (see `settingsSentence`). */
   #crossings = null;
 
-  /** The pending end of a crossing's peak (see `#animateCompaction`), or null. */
-  #timer = null;
-
   createModel({ fallback = false } = {}) {
     return fallback ? new this.core.Session() : sessionModel(this, this.core.Session);
   }
@@ -83,13 +80,11 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
    * settings or the state; only what `#show` does with them, the knobs' values among them.
    */
   adoptPreview() {
-    this.#settle();
     this.#show(this.model.state());
   }
 
   /** Builds the widget around the model's state, or (from `preview`) the build's `opening`. */
   mount(opening = null) {
-    this.#settle();
     const addButton = h("button", { type: "button", className: "primary", on: { click: () => this.addTurn() } }, "Add next turn");
     const resetButton = h("button", { type: "button", on: { click: () => this.reset() } }, "Reset");
     const backButton = h("button", { type: "button", on: { click: () => this.stepBack() } }, "Step back");
@@ -104,7 +99,6 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
       meterBox: h("div", { className: "meter" }),
       meterText: h("span", { className: "meter-text" }),
       verdict: h("strong", { className: "verdict" }),
-      phase: h("span", { className: "phase", hidden: true, attrs: { "aria-hidden": "true" } }, "COMPACT \u2193"),
       meter: h("meter", { min: 0, attrs: { "aria-label": "live window" } }),
       crossingNote: h("p", { className: "crossing-note" }),
       settingsNote: h("p", { className: "note settings-note" }),
@@ -122,7 +116,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
         h("h4", {}, h("span", { className: "swatch", attrs: { "aria-hidden": "true" } }), name),
         caption, ...content);
     ui.meterBox.append(
-      h("p", { className: "meter-label" }, ui.meterText, " ", ui.verdict, ui.phase),
+      h("p", { className: "meter-label" }, ui.meterText, " ", ui.verdict),
       ui.meter,
       ui.crossingNote,
       ui.reason,
@@ -138,7 +132,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
         tier("warm", h("p", { className: "caption" },
           "rolling summary of decisions and tool outputs (and questions): one line for each older one; chatter is dropped"), ui.warm),
         tier("cold", h("p", { className: "caption" },
-          "one lossy line: only the key terms of the oldest warm lines, words that start with a capital letter or contain a digit (names, IDs, amounts); it holds at most 12 terms, and past that the least recently mentioned fall off"), ui.cold)),
+          "one lossy line: only the key terms of the oldest warm lines, words that start with a capital letter or contain a digit: names, IDs and amounts, and a sentence's first word too; at most 12, the least recently mentioned falling off"), ui.cold)),
       h("div", { className: "record" },
         h("section", { className: "dropped", attrs: { "aria-label": "dropped" } },
           h("h4", {}, "Dropped chatter"), ui.dropped),
@@ -172,7 +166,6 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
 
   /** What a knob change keeps: the turn the reader is at. */
   progress() {
-    this.#settle();
     return this.model.state().turn;
   }
 
@@ -196,7 +189,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
   settingsSentence(state, crossings = this.runCrossings(state)) {
     this.#crossings = crossings; // they change only with a rebuild, which computes them again
     if (!crossings) return "";
-    const where = this.#guessing(state) ? "crosses the budget where you will see (the guide above asks about turn 4 first)"
+    const where = this.#guessing(state) ? "crosses the budget at turns for you to find: before turn 4, a question above the meter asks whether it crosses there"
       : crossings.length === 0 ? "never crosses the budget" : `crosses the budget on ${turnList(crossings)}`;
     const now = `With a budget of ${state.budget} tokens and ${plural(state.hotN, "HOT turn")}${countingPhrase(state)}, the window ${where}.`;
     const [budget, hotN, counting] = this.opened ?? [state.budget, state.hotN, state.counting];
@@ -213,7 +206,6 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
 
   addTurn() {
     if (!this.model) return;
-    this.#settle();
     const { ok, value: step } = this.attempt(() => this.model.addTurn());
     if (!ok || !step) return;
     const state = this.model.state();
@@ -221,7 +213,6 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     if (step.compacted) this.emit("memory-compact", { step, state });
     this.announce(describeStep(step, state));
     this.render(state);
-    if (step.crossed && step.compacted && !reducedMotion()) this.#animateCompaction(step);
     return step;
   }
 
@@ -242,7 +233,6 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
   /** Goes back one turn: the session is a function of how many turns were added. */
   stepBack() {
     if (!this.model) return;
-    this.#settle();
     const turn = this.model.state().turn;
     if (turn === 0) return;
     this.model.goTo(turn - 1);
@@ -254,7 +244,6 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
 
   reset() {
     if (!this.model) return;
-    this.#settle();
     this.model.reset();
     const state = this.model.state();
     this.render(state);
@@ -263,48 +252,20 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
   }
 
   /**
-   * The meter's story of a crossing: it shows the peak, over budget, holds it, then shows the
-   * window COMPACT left. It never passes through sizes in between, which the window never had:
-   * number, words, colour and bar always describe one real moment (SPEC §2), and the crossing
-   * note beside it tells the whole story.
+   * The meter: `tokens` against `budget`, the window the model sees now. A crossing's peak is
+   * told beside it, in the crossing note, never flashed on the meter, so that a glance at any
+   * moment reads the window as it is.
    */
-  #animateCompaction(step) {
-    this.showMeter(step.peakTokens, this.model.state().budget, true);
-    this.ui.phase.hidden = false;
-    this.#timer = setTimeout(() => this.#settle(), PEAK_MS);
-  }
-
-  /** Ends a crossing's peak at once, leaving the meter at the window's size. */
-  #settle() {
-    const running = this.#timer !== null;
-    clearTimeout(this.#timer);
-    this.#timer = null;
-    if (running && this.ui && this.model) {
-      this.ui.phase.hidden = true;
-      const state = this.model.state();
-      this.showMeter(state.tokens, state.budget);
-    }
-  }
-
-  /**
-   * The meter at one moment: `tokens` against `budget`, in the live window or, while a crossing
-   * is shown, at the `peak` the new turn reached before COMPACT ran.
-   */
-  showMeter(tokens, budget, peak = false) {
+  showMeter(tokens, budget) {
     const ui = this.ui;
     const over = tokens > budget;
     const verdict = budgetVerdict(tokens, budget);
     ui.meterBox.classList.toggle("over", over);
-    ui.meterText.textContent = `${peak ? "peak before COMPACT" : "live window"} ${tokens} / ${budget} tokens`;
+    ui.meterText.textContent = `live window ${tokens} / ${budget} tokens`;
     ui.verdict.textContent = verdict;
     ui.meter.max = budget;
     ui.meter.value = Math.min(tokens, budget);
     ui.meter.setAttribute("aria-valuetext", `${tokens} of ${budget} tokens, ${verdict}`);
-  }
-
-  disconnectedCallback() {
-    this.#settle();
-    super.disconnectedCallback();
   }
 
   /**
@@ -326,9 +287,8 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
   }
 
   /**
-   * Renders `state`. The meter shows the window the model sees now; a crossing animation, if
-   * one runs, shows the peak first (see `#animateCompaction`). The crossing note tells the last
-   * step's crossing and the headroom it left.
+   * Renders `state`. The meter shows the window the model sees now; the crossing note tells the
+   * last step's crossing, its peak and the headroom it left.
    */
   render(state) {
     const ui = this.ui;

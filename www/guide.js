@@ -28,10 +28,20 @@ const factChoices = (state) => state.facts.filter((fact) => fact.status === "act
 const arithmetic = (fact) =>
   `importance ${num(fact.importance)} \u00d7 recency ${num(fact.recency)} \u00d7 access ${num(fact.access)} = ${num(fact.score)}`;
 
+/** The settings a state was computed under, by family: a verdict holds only under its own. */
+const SETTINGS = {
+  compaction: (state) => `${state.budget} ${state.hotN} ${state.counting}`,
+  forgetting: (state) => `${state.halfLife} ${state.capacity} ${state.accessBoost}`,
+};
+
+/** A compaction question skipped by Add next turn: what the step did, from the state it left. */
+const skippedStep = (question) => (el, before, state) => state.turn === before.turn + 1 ? question.verdict(el, state).why : null;
+
 /**
  * The questions, by element family. Each asks while `asks(el, state)` holds and it has no
  * answer yet; `ask` gives its words and choices (`[value, label]`), `run` takes the step it is
- * about, and `verdict` says from the state the step left, in one sentence, what happened.
+ * about, and `verdict` says from the state the step left, in one sentence, what happened;
+ * `skipped`, if given, says it when the reader took the step without answering.
  */
 const QUESTIONS = {
   compaction: [
@@ -146,6 +156,7 @@ const QUESTIONS = {
 
 /** The ids of every question, for checking the answers a link carries. */
 const IDS = new Set(Object.values(QUESTIONS).flat().map((question) => question.id));
+for (const question of QUESTIONS.compaction) question.skipped = skippedStep(question);
 
 /**
  * `answers` if it has the shape `el.answers` has (`{ [question]: { answer, right } }`, known
@@ -179,8 +190,18 @@ export function attach(el) {
     h("p", { className: "guide-title", attrs: { "aria-hidden": "true" } }, "Predict, then see"), verdict, question, detail, choices);
   el.frame.insertBefore(panel, el.body);
   let asking = null;
-  // A verdict stays while the step it judged is the latest: a question that comes later clears it.
+  // The state a question was asked at, to tell a step taken without an answer.
+  let askedAt = null;
+  // A verdict stays while the step it judged is the latest: a question that comes later clears
+  // it, and so do other settings (a knob), under which it may no longer be true.
   let fresh = false;
+  const settings = SETTINGS[el.constructor.family] ?? (() => "");
+  let verdictSettings = null;
+  const say = (text, state) => {
+    verdict.textContent = text;
+    verdict.hidden = false;
+    verdictSettings = settings(state);
+  };
 
   const answer = (asked, value) => {
     const ran = asked.run(el, value);
@@ -189,8 +210,7 @@ export function attach(el) {
     const right = Array.isArray(truth) ? truth.includes(value) : truth === value;
     const said = `${right ? "Right" : "Not quite"}: ${why}`;
     el.answers = { ...el.answers, [asked.id]: { answer: value, right } };
-    verdict.textContent = said;
-    verdict.hidden = false;
+    say(said, state);
     fresh = true;
     update(state);
     fresh = false;
@@ -201,9 +221,18 @@ export function attach(el) {
 
   const update = (state) => {
     const next = questions.find((q) => !(q.id in el.answers) && q.asks(el, state)) ?? null;
+    if (verdictSettings !== null && verdictSettings !== settings(state)) {
+      verdict.textContent = "";
+      verdict.hidden = true;
+      verdictSettings = null;
+    }
     if (next !== asking) {
+      // The reader went on without answering: say what the step did, not silently.
+      const why = asking && !(asking.id in el.answers) && asking.skipped?.(el, askedAt, state);
+      if (why) say(`You went on without a guess: ${why}`, state);
       asking = next;
-      if (next && !fresh) {
+      askedAt = state;
+      if (next && !fresh && !why) {
         verdict.textContent = "";
         verdict.hidden = true;
       }

@@ -75,13 +75,6 @@ async function nextBuild(painted) {
 }
 
 /**
- * How long the meter holds a crossing's peak before it shows the window COMPACT left; with
- * reduced motion it shows that window at once.
- */
-export const PEAK_MS = 700;
-export const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
-
-/**
  * Creates an element. `props` are set as properties (`className`, `type`, ...) except
  * `attrs`, set as attributes, and `on`, event listeners. Children are nodes or strings, and
  * strings become text nodes: nothing is ever parsed as HTML.
@@ -103,11 +96,15 @@ export const quote = (text) => `\u201c${text}\u201d`;
 /** "a", "a and b", "a, b and c". */
 export const listed = (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
 
-/** A policy's rule and source, closed behind a disclosure: the table leads with its result. */
-export function ruleDetails(info) {
+/**
+ * A policy's rule and source, closed behind a disclosure: the table leads with its result. `now`,
+ * if given, says how the knobs change the rule here.
+ */
+export function ruleDetails(info, now = "") {
   return h("details", { className: "rule-details" },
     h("summary", {}, "rule and source"),
     h("span", { className: "rule" }, info.rule),
+    now ? h("span", { className: "rule rule-now" }, now) : null,
     h("span", { className: "note source" }, "Source: ",
       info.url ? h("a", { href: info.url, rel: "noopener", target: "_blank" }, info.source) : info.source));
 }

@@ -49,6 +49,14 @@ use crate::units::{Tokens, TurnNumber};
 ///   again without the summary; if that is still at the threshold, it summarises what it kept
 ///   (the evicted part's summary is lost), and otherwise `logger.critical(f"Failed to summarize
 ///   messages after fallback: ...")` and carries on. So the window can end over the budget.
+///   Read again at that commit for the page's rule: `summarizer_sliding_window.py` line 200
+///   summarises `in_context_messages[1:assistant_message_index]` (the old summary at index 1
+///   among them) and line 232 returns `[system_prompt, *updated_in_context_messages]`, without
+///   the new summary; `compact.py` lines 360 to 374 then, when that count is still at
+///   `trigger_threshold`, call `summarize_all(..., in_context_messages=compacted_messages)`. So
+///   the evicted turns and the old summary leave the window together, which is how the
+///   airline session's reservation IFOYYZ is lost at a 60% trigger: the fallback runs whenever
+///   the 70% kept is over the trigger.
 ///
 /// Ours follows that rule step for step, with Letta's floating-point percentages and Python's
 /// round-half-to-even. Assistant messages are the agent's turns; a tool turn counts as one, since
@@ -254,14 +262,15 @@ impl CompactionPolicy for SummaryBuffer {
 /// **OpenAI Codex** auto-compaction: a handoff summary plus the newest user messages.
 ///
 /// Sources: [`openai/codex`](https://github.com/openai/codex), `codex-rs/core/src/compact.rs`
-/// at `e06dd0e5d5694c24968bf49b62466cdedae04aaa`, `codex-rs/core/src/codex.rs` at
-/// `f793618e7b4d32961d4891b75550dcaced1f033b` and `codex-rs/protocol/src/openai_models.rs` at
-/// `0d4367d0e6a976082b36d9eea8f8a579fca368cb`. This is the local path
+/// at `e06dd0e5d5694c24968bf49b62466cdedae04aaa` (what stays) and
+/// `codex-rs/protocol/src/openai_models.rs` at `8db0700334e35787030da010475ab211649e6b5d` (the
+/// trigger, `auto_compact_token_limit`): the page and [`FRAMEWORK_SETTINGS`](crate::FRAMEWORK_SETTINGS)
+/// cite the same two. This is the local path
 /// (`run_inline_auto_compact_task`); for OpenAI's own provider Codex compacts on the server
 /// instead (`should_use_remote_compact_task`), which cannot be replayed.
 ///
 /// - **Trigger**: `if total_usage_tokens >= auto_compact_limit`, with the limit
-///   `(context_window * 9) / 10` unless the model sets its own.
+///   `(context_window * 9) / 10`, or a configured one if that is lower.
 /// - **What is summarised**: the whole history, the previous summary included: the model writes
 ///   a handoff summary, which replaces the history.
 /// - **What stays verbatim**: `collect_user_messages` keeps every real user message (it drops
@@ -269,7 +278,8 @@ impl CompactionPolicy for SummaryBuffer {
 ///   = 20,000: `if tokens <= remaining { selected_messages.push(..) } else { truncate_text(message,
 ///   TruncationPolicy::Tokens(remaining)); break; }`. Assistant and tool turns go.
 ///
-/// Ours: 20,000 tokens is 7.35% of GPT-5-Codex's 272,000-token window, so the user messages get
+/// Ours: the budget stands for GPT-5-Codex's 272,000-token window, of which 20,000 tokens is
+/// 7.35%, so the user messages get
 /// `budget × 20,000 / 272,000` tokens, rounded to the nearest whole token (3 of 40). Codex's
 /// summary is whatever the model writes, so it has no cap here either: it is the old summary
 /// followed by the summary lines of every turn not yet in it. A user message cut to fit keeps its
@@ -504,7 +514,8 @@ impl CompactionPolicy for Interval {
 /// A plain **`trim_messages`** keeping the last turns: the oldest turns are dropped, with no
 /// summary, until the window fits, keeping at least the newest. The baseline.
 ///
-/// Source: `langchain-core` 0.3.79 (PyPI), `langchain_core/messages/utils.py`, `trim_messages`
+/// Source: `langchain-core` 0.3.85 (PyPI, the oldest that `langchain` 0.3.30 accepts: one LangChain
+/// everywhere), `langchain_core/messages/utils.py`, `trim_messages`
 /// with `strategy="last"` and `max_tokens` = the budget. Ours never cuts a turn in part
 /// (`allow_partial=False`, its default). Where the newest turn alone is over the budget,
 /// `trim_messages` would return no messages at all; ours keeps that turn and says so.

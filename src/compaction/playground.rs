@@ -36,6 +36,9 @@ pub struct PolicyInfo {
     pub source: &'static str,
     /// A link to that source; empty for this project's own policy.
     pub url: &'static str,
+    /// Its own trigger, in percent of the budget, which the playground's `compact_at` replaces;
+    /// `None` for a policy that compacts whatever the tokens (ADK, observation masking).
+    pub trigger: Option<u32>,
 }
 
 /// The seven policies, ours first. Each framework's type documents its source and the rule in the
@@ -51,6 +54,7 @@ pub const POLICIES: [PolicyInfo; 7] = [
                and the oldest summaries are squeezed into one line of key terms until it fits.",
         source: "this project: the seed design",
         url: "",
+        trigger: Some(100),
     },
     PolicyInfo {
         id: PolicyId::SlidingWindow,
@@ -60,19 +64,24 @@ pub const POLICIES: [PolicyInfo; 7] = [
         rule: "When the window passes 90% of the budget: the oldest 40%, 50%, … of the messages \
                are evicted, cutting just before an agent or tool turn, until the turns kept are \
                under 70%; the evicted turns and the old summary become one new summary, which \
-               that check does not count.",
-        source: "letta-ai/letta@56ba9c2, letta/services/summarizer/summarizer_sliding_window.py",
+               that check does not count. If the turns kept still reach the trigger, Letta \
+               summarises them instead, and the summary of the evicted turns and the old summary \
+               leave the window (compact.py).",
+        source: "letta-ai/letta@56ba9c2, letta/services/summarizer/summarizer_sliding_window.py, \
+                 letta/services/summarizer/compact.py",
         url: "https://github.com/letta-ai/letta/blob/56ba9c2/letta/services/summarizer/summarizer_sliding_window.py",
+        trigger: Some(90),
     },
     PolicyInfo {
         id: PolicyId::SummaryBuffer,
         name: "Summary buffer",
         origin: "LangChain",
         kind: "memory class",
-        rule: "When the verbatim turns pass the budget: the oldest are popped into a moving \
-               summary until they fit; the summary itself is not counted.",
+        rule: "When the verbatim turns pass the budget (max_token_limit): the oldest are popped \
+               into a moving summary until they fit; the summary itself is not counted.",
         source: "langchain 0.3.30, langchain/memory/summary_buffer.py, ConversationSummaryBufferMemory",
         url: "https://pypi.org/project/langchain/0.3.30/",
+        trigger: Some(100),
     },
     PolicyInfo {
         id: PolicyId::Handoff,
@@ -80,11 +89,13 @@ pub const POLICIES: [PolicyInfo; 7] = [
         origin: "OpenAI Codex",
         kind: "agent framework",
         rule: "When the window reaches 90% of the budget: everything becomes one handoff \
-               summary, and only the newest user messages stay verbatim, up to 7.35% of the \
-               budget (Codex: 20,000 of 272,000 tokens), the last one cut to fit, plus one \
-               … word where it was cut.",
-        source: "openai/codex@e06dd0e, codex-rs/core/src/compact.rs",
+               summary, and only the newest user messages stay verbatim, up to 20,000 tokens of \
+               GPT-5-Codex's 272,000-token window (here the budget stands for that window: 7.35% \
+               of it), the last one cut to fit, plus one … word where it was cut.",
+        source: "openai/codex@e06dd0e, codex-rs/core/src/compact.rs; the 90% trigger: \
+                 openai/codex@8db0700, codex-rs/protocol/src/openai_models.rs",
         url: "https://github.com/openai/codex/blob/e06dd0e/codex-rs/core/src/compact.rs",
+        trigger: Some(90),
     },
     PolicyInfo {
         id: PolicyId::Interval,
@@ -96,6 +107,7 @@ pub const POLICIES: [PolicyInfo; 7] = [
                in that range stays verbatim, and every summary stays.",
         source: "google-adk 1.21.0, google/adk/apps/compaction.py, compaction_interval 3, overlap_size 1",
         url: "https://pypi.org/project/google-adk/1.21.0/",
+        trigger: None,
     },
     PolicyInfo {
         id: PolicyId::Truncate,
@@ -104,8 +116,10 @@ pub const POLICIES: [PolicyInfo; 7] = [
         kind: "plain truncation",
         rule: "When the window passes the budget: the oldest turns are dropped, with no \
                summary, until it fits (ours keeps the newest even when it alone is over).",
-        source: "langchain-core 0.3.79, langchain_core/messages/utils.py, trim_messages, strategy \"last\"",
-        url: "https://pypi.org/project/langchain-core/0.3.79/",
+        source: "langchain 0.3.30 with langchain-core 0.3.85 (the oldest it accepts), \
+                 langchain_core/messages/utils.py, trim_messages, strategy \"last\"",
+        url: "https://pypi.org/project/langchain-core/0.3.85/",
+        trigger: Some(100),
     },
     PolicyInfo {
         id: PolicyId::ObservationMasking,
@@ -118,6 +132,7 @@ pub const POLICIES: [PolicyInfo; 7] = [
         source: "Lindenbauer et al. 2025, arXiv 2508.21433; SWE-agent@3ea751c, \
                  sweagent/agent/history_processors.py, LastNObservations",
         url: "https://github.com/SWE-agent/SWE-agent/blob/3ea751c087f32b16e039a2233dd6eefecef325d5/sweagent/agent/history_processors.py",
+        trigger: None,
     },
 ];
 
@@ -240,8 +255,8 @@ pub const TOOL_FACTS_RULE: &str = "The columns are the key facts of this convers
 
 /// How the facts of any other conversation are chosen.
 pub const KEY_TERMS_RULE: &str = "The columns are the first 8 key terms of this conversation \
-    (names, IDs, amounts): words with a digit, or with a capital letter where no sentence starts, \
-    as the COLD gist keeps them.";
+    (names, IDs, amounts): the words the COLD gist would keep, with a digit or a capital letter, \
+    less a sentence's first word without a digit (such as The or Sure) and any word of one character.";
 
 /// The facts the playground looks for in `script`, and how they were chosen: [`KEY_FACTS`] for
 /// the refund desk (as the caller has checked: `refund_desk`); for a conversation with tool
@@ -466,12 +481,16 @@ impl Named {
 /// window before the step, and the new turn):
 ///
 /// - `left_verbatim`: the turns it held word for word and no longer does;
-/// - of those, `summarized`: now in a summary line (WARM, a summary, or the COLD gist), and
+/// - of those, `summarized`: now in a summary line (WARM, a summary, or the COLD gist) and in
+///   none before; `already_summarized`: in a summary line before the step too, so that only
+///   their verbatim copy left (Codex's handoff summary covers the user messages it keeps); and
 ///   `dropped`: in no line, gone outright;
 /// - `summaries_dropped`: turns that were in a summary line at the peak and are in no line and
 ///   not verbatim after it (a summary that was itself dropped or rewritten without them);
 /// - `masked`: turns still in place whose text the step replaced with a stub (observation
 ///   masking);
+/// - `cut`: turns still in place, cut short to fit (Codex's newest user messages, which its
+///   handoff summary covers too);
 /// - `facts_lost`: the key facts the window named and no longer names at all, and
 ///   `facts_bare`: those it named in a sentence and now keeps only as a bare term in the gist.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -482,14 +501,19 @@ pub struct StepLoss {
     pub turn: TurnNumber,
     /// Turns the window held verbatim at the peak and no longer does.
     pub left_verbatim: Vec<TurnNumber>,
-    /// Of `left_verbatim`, the turns now in a summary line.
+    /// Of `left_verbatim`, the turns now in a summary line that were in none before the step.
     pub summarized: Vec<TurnNumber>,
+    /// Of `left_verbatim`, the turns a summary line covered before the step as well: only their
+    /// verbatim copy left.
+    pub already_summarized: Vec<TurnNumber>,
     /// Of `left_verbatim`, the turns in no line: gone outright.
     pub dropped: Vec<TurnNumber>,
     /// Turns in a summary line at the peak, and in no line and not verbatim after the step.
     pub summaries_dropped: Vec<TurnNumber>,
     /// Turns still in the window whose text the step replaced with a stub.
     pub masked: Vec<TurnNumber>,
+    /// Turns still in the window, cut short to fit.
+    pub cut: Vec<TurnNumber>,
     /// The labels of the facts the window named before the step and names nowhere after it.
     pub facts_lost: Vec<String>,
     /// The labels of the facts it named in a sentence before, and only in the gist after.
@@ -679,7 +703,9 @@ impl Playground {
             if !counter.is_words() {
                 session = session.with_counter(counter.clone());
             }
-            let losses = playground.replay(&mut session, &finder, &said);
+            // Observation masking replaces a turn with a stub; Codex's handoff keeps a part.
+            let masks = info.id == PolicyId::ObservationMasking;
+            let losses = playground.replay(&mut session, &finder, &said, masks);
             // One plain loop, not two collects: each is a `Vec::from_iter` in the wasm.
             let log = session.log();
             let mut series = Vec::with_capacity(log.len());
@@ -700,12 +726,15 @@ impl Playground {
     /// Plays `session` to its end, and returns what each of its compactions took from the window
     /// ([`StepLoss`]). Only a compaction takes anything: any other step adds its turn verbatim,
     /// so between compactions the window names what it named, and what the new turns say.
-    /// `said[n]` is what turn `n` names in its words, and in its speaker's name.
+    /// `said[n]` is what turn `n` names in its words, and in its speaker's name. A turn whose
+    /// text the window replaces is `masked` when the policy `masks` (a stub stands for it), and
+    /// `cut` otherwise (a part of it is kept).
     fn replay(
         &self,
         session: &mut Session,
         finder: &FactFinder,
         said: &[(FactBits, FactBits)],
+        masks: bool,
     ) -> Vec<StepLoss> {
         let said_by = |turn: TurnNumber| said.get(turn.0 as usize).copied().unwrap_or((0, 0));
         // The facts the window names in a sentence (a verbatim turn or a WARM line), and those it
@@ -750,11 +779,17 @@ impl Playground {
                     loss.left_verbatim.push(turn);
                     if now & IN_LINE == 0 {
                         loss.dropped.push(turn);
+                    } else if was & IN_LINE != 0 {
+                        loss.already_summarized.push(turn);
                     } else {
                         loss.summarized.push(turn);
                     }
                 } else if now & CUT != 0 && was & CUT == 0 {
-                    loss.masked.push(turn);
+                    if masks {
+                        loss.masked.push(turn);
+                    } else {
+                        loss.cut.push(turn);
+                    }
                 }
             }
             for &turn in &marked_before.1 {

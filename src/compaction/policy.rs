@@ -261,7 +261,7 @@ pub trait CompactionPolicy: ClonePolicy + Send + Sync {
 /// oldest WARM lines into a one-line COLD gist while the window is still over budget.
 ///
 /// The gist keeps only key terms, so it stays short however much is pushed into it. A key term is
-/// a word (trimmed of surrounding punctuation such as `.,;:!?()"'`) that contains a digit or
+/// a word (trimmed of surrounding punctuation such as `.,;:!?()"'{}[]`) that contains a digit or
 /// starts with a capital letter: names like `Dana` and `Globex`, IDs like `ORD-3300`, amounts like
 /// `$180.00` and `10%`. Pushing a line appends its terms in order; a term already in the gist
 /// moves to the end, and past [`GIST_TERMS`] terms the least recently mentioned fall off. The
@@ -399,7 +399,7 @@ pub(crate) fn key_terms(text: &str) -> impl Iterator<Item = &str> {
 fn is_punctuation(c: char) -> bool {
     matches!(
         c,
-        '.' | ',' | ';' | ':' | '!' | '?' | '(' | ')' | '"' | '\''
+        '.' | ',' | ';' | ':' | '!' | '?' | '(' | ')' | '"' | '\'' | '{' | '}' | '[' | ']'
     )
 }
 
@@ -428,7 +428,7 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn punctuation_is_trimmed_on_bytes_as_on_chars(word in "[.,;:!?()\"'a-zé€ ]{0,12}") {
+        fn punctuation_is_trimmed_on_bytes_as_on_chars(word in "[.,;:!?()\"'{}\\[\\]a-zé€ ]{0,12}") {
             proptest::prop_assert_eq!(trim_punctuation(&word), word.trim_matches(is_punctuation));
         }
     }
@@ -440,6 +440,15 @@ mod tests {
                 .collect();
         assert_eq!(terms, ["Dana", "ORD-3300", "$200.00", "30-day"]);
         assert_eq!(key_terms("refund approved, thanks").count(), 0);
+    }
+
+    #[test]
+    fn a_json_tool_call_gives_its_values_as_key_terms() {
+        let terms: Vec<_> = key_terms(
+            r#"get_reservation_details({"reservation_id": "IFOYYZ"}) then {"user":"Aarav","seat":"14C"}"#,
+        )
+        .collect();
+        assert_eq!(terms, ["IFOYYZ", "Aarav", "14C"]);
     }
 
     #[test]

@@ -11,8 +11,9 @@ use crate::prelude::*;
 use crate::Error;
 use serde::Serialize;
 
-/// The context window the README's and the page's table assume: 200,000 tokens, the window of
-/// Claude's models and about GPT-5-Codex's (272,000).
+/// The context window the README's table and the playground's list of triggers start from:
+/// 200,000 tokens, the window of Claude's models. (GPT-5-Codex's is 272,000; the Codex policy
+/// sizes the user messages it keeps against that one, whatever window is chosen here.)
 pub const REFERENCE_WINDOW: u32 = 200_000;
 
 /// The largest output Claude Code's formula assumes unless told: 64,000 tokens, Claude Sonnet
@@ -71,7 +72,8 @@ impl FrameworkSetting {
     ///     .share_of(REFERENCE_WINDOW, 64_000);
     /// assert_eq!(share("Claude Code"), Some(0.835));
     /// assert_eq!(share("Anthropic API, tool-result clearing"), Some(0.5));
-    /// assert_eq!(share("LangChain SummarizationMiddleware"), None);
+    /// assert_eq!(share("LangChain summary buffer"), Some(0.01));
+    /// assert_eq!(share("Google ADK"), None);
     /// ```
     pub fn share_of(&self, window: u32, max_output: u32) -> Option<f64> {
         let window = f64::from(window);
@@ -178,14 +180,14 @@ pub const FRAMEWORK_SETTINGS: [FrameworkSetting; 7] = [
         framework: "OpenAI Codex CLI",
         setting: "Compacts at 90% of the window unless configured (auto_compact_token_limit; early builds used a fixed 256,000); keeps the newest user messages, up to 20,000 tokens (compact.rs), and puts the handoff summary after them.",
         trigger: Trigger::Share(0.9),
-        source: "openai/codex@8db0700, codex-rs/protocol/src/openai_models.rs",
+        source: "openai/codex@8db0700, codex-rs/protocol/src/openai_models.rs (the trigger); openai/codex@e06dd0e, codex-rs/core/src/compact.rs (what it keeps)",
         url: "https://github.com/openai/codex/blob/8db0700334e35787030da010475ab211649e6b5d/codex-rs/protocol/src/openai_models.rs",
     },
     FrameworkSetting {
         framework: "Letta",
         setting: "Compacts at 90% of the window (SUMMARIZATION_TRIGGER_MULTIPLIER); evicts the oldest 40% of the messages (sliding_window_percentage 0.3, raised by 0.1 before the first try), then 10% more at a time, until what it keeps is under 70%.",
         trigger: Trigger::Share(0.9),
-        source: "letta-ai/letta@56ba9c2, letta/services/summarizer/summarizer_sliding_window.py, letta/constants.py",
+        source: "letta-ai/letta@56ba9c2, letta/services/summarizer/summarizer_sliding_window.py, letta/services/summarizer/compact.py, letta/constants.py",
         url: "https://github.com/letta-ai/letta/blob/56ba9c2/letta/services/summarizer/summarizer_sliding_window.py",
     },
     FrameworkSetting {
@@ -203,18 +205,18 @@ pub const FRAMEWORK_SETTINGS: [FrameworkSetting; 7] = [
         url: "https://platform.claude.com/docs/en/build-with-claude/compaction",
     },
     FrameworkSetting {
-        framework: "LangChain SummarizationMiddleware",
-        setting: "Keeps the newest 20 messages when it summarises; it has no default trigger and never summarises until one is given.",
-        trigger: Trigger::Unset,
-        source: "langchain 1.5.2, langchain/agents/middleware/summarization.py",
-        url: "https://pypi.org/project/langchain/1.5.2/",
+        framework: "LangChain summary buffer",
+        setting: "Summarises when its verbatim messages pass max_token_limit, 2,000 tokens unless set: the oldest are popped into a moving summary, which is not counted.",
+        trigger: Trigger::Tokens { default: 2_000, at_least: None },
+        source: "langchain 0.3.30, langchain/memory/summary_buffer.py, ConversationSummaryBufferMemory",
+        url: "https://pypi.org/project/langchain/0.3.30/",
     },
     FrameworkSetting {
-        framework: "Google ADK, token mode",
-        setting: "Compacts after an invocation whose prompt reached token_threshold, keeping the last event_retention_size events; both must be set together, and neither has a default.",
+        framework: "Google ADK",
+        setting: "Compacts after every compaction_interval new invocations, whatever the tokens; it is off until an app sets events_compaction_config, whose compaction_interval and overlap_size have no default (the playground sets 3 and 1).",
         trigger: Trigger::Unset,
-        source: "google-adk 2.13.0, google/adk/apps/_configs.py, EventsCompactionConfig",
-        url: "https://pypi.org/project/google-adk/2.13.0/",
+        source: "google-adk 1.21.0, google/adk/apps/app.py, EventsCompactionConfig",
+        url: "https://pypi.org/project/google-adk/1.21.0/",
     },
 ];
 
@@ -234,16 +236,32 @@ mod tests {
         let none = None;
         assert_eq!(
             at(200_000.0),
-            [Some(84), Some(90), Some(90), Some(50), Some(75), none, none]
+            [
+                Some(84),
+                Some(90),
+                Some(90),
+                Some(50),
+                Some(75),
+                Some(1),
+                none
+            ]
         );
         assert_eq!(
             at(1_000_000.0),
-            [Some(97), Some(90), Some(90), Some(10), Some(15), none, none]
+            [
+                Some(97),
+                Some(90),
+                Some(90),
+                Some(10),
+                Some(15),
+                Some(1),
+                none
+            ]
         );
         // Server compaction's 150,000 tokens are past a 128K window: there it never fires.
         assert_eq!(
             at(128_000.0),
-            [Some(74), Some(90), Some(90), Some(78), none, none, none]
+            [Some(74), Some(90), Some(90), Some(78), none, Some(2), none]
         );
         let server = &framework_triggers(128_000.0, 64_000.0).unwrap()[4];
         assert_eq!(server.share, Some(150_000.0 / 128_000.0));
@@ -252,7 +270,7 @@ mod tests {
             .iter()
             .map(|trigger| trigger.scaled)
             .collect();
-        assert_eq!(scaled, [true, false, false, true, true, false, false]);
+        assert_eq!(scaled, [true, false, false, true, true, true, false]);
         let message =
             |window: f64, output: f64| framework_triggers(window, output).unwrap_err().js_message();
         assert_eq!(
@@ -282,6 +300,7 @@ mod tests {
         assert_eq!(at(4, 150_000, 0), Some(100));
         assert_eq!(at(4, 128_000, 0), None); // 150,000 tokens: never, in a 128K window
         assert_eq!(at(0, 30_000, 64_000), Some(1)); // less than nothing left: at once
-        assert_eq!(at(5, 200_000, 0), None);
+        assert_eq!(at(5, 200_000, 0), Some(1)); // the summary buffer's 2,000 tokens
+        assert_eq!(at(6, 200_000, 0), None);
     }
 }

@@ -122,7 +122,7 @@ pub struct Estimate;
 impl TokenCounter for Estimate {
     fn count(&self, text: &str) -> Tokens {
         let mut tokens: u64 = 0;
-        for word in crate::text::words(text) {
+        for word in crate::text::pieces(text) {
             let (mut cjk, mut other) = (0u64, 0u64);
             for c in word.chars() {
                 if is_cjk(c) {

@@ -3,6 +3,7 @@
 /// Checks that the README's section between `<!-- NAME:begin -->` and `<!-- NAME:end -->` is
 /// `section`, as the core generates it; with `UPDATE_README` set, writes it there instead.
 /// `test` names the test file, for the message that says how to regenerate.
+#[allow(dead_code)] // Not every test file that shares this module generates a part of the README.
 pub fn readme_section(name: &str, section: &str, test: &str) {
     generated_section("README.md", name, section, test);
 }

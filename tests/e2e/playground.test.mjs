@@ -40,7 +40,7 @@ test("seven policies step together and the facts matrix follows the core's rule"
   assert.deepEqual(names, (await coreState(page, 0)).policies.map((row) => row.info.name));
 
   // Step all seven with the shared control; every row follows the core.
-  const next = widget.getByRole("button", { name: "Step all forward" });
+  const next = widget.getByRole("button", { name: "Forward one turn" });
   for (let turn = 1; turn <= 10; turn++) {
     await next.click();
     const expected = await coreState(page, turn);
@@ -98,9 +98,9 @@ test("the page counts and names the policies truthfully, and each states its rul
 
   // The page's words: ours plus "six more", not "six agent frameworks".
   const intro = await page.locator("#frameworks + p").textContent();
-  assert.match(intro, /replayed under six more: the built-in compaction of three agent frameworks/);
+  assert.match(intro.replace(/\s+/g, " "), /replayed under six more: the built-in compaction of three agent frameworks/);
   assert.doesNotMatch(await page.locator("main").textContent(), /(five|six) agent frameworks/);
-  assert.equal(["one", "two", "three", "four", "five", "six"].indexOf(intro.match(/under (\w+) more/)[1]) + 2, n);
+  assert.equal(["one", "two", "three", "four", "five", "six"].indexOf(intro.match(/under\s+(\w+)\s+more/)[1]) + 2, n);
 
   // Each row states its rule in one line (trigger, what stays verbatim, what is summarised) and
   // cites its source, linked where it is not ours.
@@ -120,7 +120,8 @@ test("the page counts and names the policies truthfully, and each states its rul
   }
   const letta = state.policies.find((row) => row.info.id === "sliding-window").info;
   assert.match(letta.source, /letta-ai\/letta@56ba9c2/);
-  assert.match(state.policies.find((row) => row.info.id === "handoff").info.rule, /7\.35% of the budget \(Codex: 20,000 of 272,000 tokens\)/);
+  // #55.17: what the budget stands for, for Codex: GPT-5-Codex's own window.
+  assert.match(state.policies.find((row) => row.info.id === "handoff").info.rule, /up to 20,000 tokens of GPT-5-Codex's 272,000-token window \(here the budget stands for that window: 7\.35% of it\)/);
   assert.deepEqual(problems, []);
 });
 
@@ -287,12 +288,18 @@ test("the compact-at knob moves every token trigger, and only those, and clears 
   const { page, problems, widget, rows } = await openPlayground();
   await widget.getByRole("slider", { name: "turn" }).fill("10");
   const lede = widget.locator("p.lede");
-  assert.match(await lede.textContent(), /Each compacts at its own trigger: ours, the summary buffer and truncation past 100% of the budget, Letta and Codex at 90%; ADK and observation masking have no token trigger: ADK compacts every 3 invocations, and each of observation masking's compactions hides older tool outputs\./);
-  // A compaction that left the window no smaller is said under the count, so the count and the
-  // numbers table (which shows no drop there) agree: Letta at turns 8 and 10, Codex at turn 8.
+  // The triggers are said in the knobs, by the knob that changes them (#55: the first screen is
+  // the comparison), from each policy's own trigger in the core.
+  const note = widget.locator(".knobs .trigger-note");
+  assert.equal(await note.textContent(), "With compact at % empty, each policy compacts at its own trigger, a share of the budget: " +
+    "HOT / WARM / COLD, Summary buffer and Truncate at 100% and Sliding window + recursive summary and Handoff checkpoint at 90%. " +
+    "Interval compaction and Observation masking compact whatever the tokens, so the knob does not move them.");
+  // #55.14: a compaction that left the window no smaller is said under the count, in words, so
+  // the count and the numbers table (which shows no drop there) agree: Letta at turns 8 and 10,
+  // Codex at turn 8.
   const cells = await rows.locator("td.compactions").allTextContents();
-  assert.equal(cells[1], "6turns 8 and 10: no smaller after");
-  assert.equal(cells[3], "5turn 8: no smaller after");
+  assert.equal(cells[1], "6at turns 8 and 10 it compacted, but the window came out no smaller than its peak");
+  assert.equal(cells[3], "5at turn 8 it compacted, but the window came out no smaller than its peak");
   assert.equal(cells[0], "5");
   await widget.locator("summary", { hasText: "Knobs" }).click();
   const knob = widget.getByRole("spinbutton", { name: "compact at %", exact: true });
@@ -304,7 +311,14 @@ test("the compact-at knob moves every token trigger, and only those, and clears 
   await widget.getByRole("status").filter({ hasText: "replayed" }).waitFor({ timeout: 5000 });
   assert.equal(await widget.getByRole("status").textContent(),
     "compact at % is now 70. Every policy replayed to turn 10 (budget 40, 2 HOT turns, compacting at 70%).");
-  assert.match(await lede.textContent(), /Every policy with a token trigger now compacts at 70% of the budget \(28 tokens\); ADK and observation masking have none/);
+  assert.match(await lede.textContent(), /Every policy with a token trigger compacts at 70% of the budget \(28 tokens\) \(Knobs, compact at %\)\./);
+  assert.match(await note.textContent(), /^Every policy with a token trigger compacts at 70% of the budget \(28 tokens\), in place of its own trigger\./);
+  // #55.4: each opened rule says how the knob changes it; a policy without a token trigger does not.
+  const rules = await rows.locator(".rule-details").evaluateAll((all) => all.map((d) => d.querySelector(".rule-now")?.textContent ?? ""));
+  assert.equal(rules[1], "Here compact at % is 70: it compacts at 70% of the budget (28 tokens), not at its own 90%.");
+  assert.equal(rules[0], "Here compact at % is 70: it compacts at 70% of the budget (28 tokens), not at its own 100%.");
+  assert.equal(rules[4], "");
+  assert.equal(rules[6], "");
   const expected = await coreState(page, 10, { compactAt: 70 });
   assert.equal(expected.compactAt, 70);
   assert.deepEqual(expected.policies[0].series, [8, 18, 21, 30, 30, 32, 34, 39, 40, 39]);
@@ -357,7 +371,10 @@ test("real agents' triggers are listed for the window the reader chooses, and ea
   assert.equal(await items.count(), at200k.length);
   assert.deepEqual(await panel.getByRole("link").evaluateAll((links) => links.map((a) => a.getAttribute("href"))), at200k.map((t) => t.url));
   await panel.getByRole("button", { name: "Claude Code: compact at 84%" }).waitFor();
-  assert.match(await items.nth(5).textContent(), /LangChain SummarizationMiddleware has no default trigger/);
+  assert.match(await items.nth(6).textContent(), /Google ADK has no default trigger/);
+  // #55.17: one version a framework, the one the playground's policy follows.
+  assert.match(await items.nth(5).textContent(), /langchain 0\.3\.30/);
+  assert.match(await items.nth(6).textContent(), /google-adk 1\.21\.0/);
 
   // 128K: server compaction's 150,000 tokens are past the window.
   await window.selectOption("128000");

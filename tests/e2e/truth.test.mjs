@@ -55,7 +55,7 @@ async function forgettingStory(widget) {
   await widget.getByRole("button", { name: "Consolidate" }).click();
 }
 
-test("#12.1 the meter's number, words, colour and bar describe one moment: the peak, then the window", async () => {
+test("#12.1 and #55.16 the meter's number, words, colour and bar describe one moment, the window COMPACT left, held", async () => {
   const { page, problems } = await openPage();
   const widget = page.locator("memory-compaction");
   const add = widget.getByRole("button", { name: "Add next turn" });
@@ -102,7 +102,7 @@ test("#12.1 the meter's number, words, colour and bar describe one moment: the p
   const { out, colors } = samples;
   assert.ok(out.length > 20, `only ${out.length} frames sampled`);
   for (const [i, s] of out.entries()) {
-    const tokens = Number(/^(?:peak before COMPACT|live window) (\d+) \/ 40 tokens$/.exec(s.text)?.[1]);
+    const tokens = Number(/^live window (\d+) \/ 40 tokens$/.exec(s.text)?.[1]);
     const over = tokens > 40;
     const where = `frame ${i}: ${JSON.stringify(s)}`;
     assert.equal(s.verdict, over ? "over budget" : "under budget", where);
@@ -112,12 +112,10 @@ test("#12.1 the meter's number, words, colour and bar describe one moment: the p
     assert.equal(s.value, Math.min(tokens, 40), where);
     assert.equal(s.valueText, `${tokens} of 40 tokens, ${s.verdict}`, where);
   }
-  // Only two real moments: the peak, then the window COMPACT left; never a size in between.
+  // #55.16: one moment only, the window COMPACT left, at once and held: a glance never catches
+  // the peak on the meter. The crossing note beside it tells the peak.
   const shown = [...new Set(out.map((s) => s.text))];
-  // The peak is named as the peak: only the window COMPACT left is called the live window.
-  assert.deepEqual(shown, ["peak before COMPACT 41 / 40 tokens", "live window 30 / 40 tokens"]);
-  assert.match(out[0].text, /^peak before COMPACT 41 \/ 40 tokens$/);
-  assert.match(out.at(-1).text, /live window 30 \/ 40 tokens/);
+  assert.deepEqual(shown, ["live window 30 / 40 tokens"]);
   assert.equal(out.at(-1).verdict, "under budget");
   const note = await widget.locator(".crossing-note").textContent();
   assert.equal(note, "Turn 4 took the window to 41 tokens, over the budget of 40. COMPACT brought it back to 30, " +
@@ -366,7 +364,7 @@ for (const width of [320, 390, 768, 1280]) {
     await forgettingStory(page.locator("memory-forgetting"));
     await page.getByRole("checkbox", { name: "Show the arithmetic and the forget forecast" }).check();
     for (const summary of await page.locator("summary").all()) await summary.click();
-    await page.getByRole("button", { name: "Step all forward" }).click();
+    await page.getByRole("button", { name: "Forward one turn" }).click();
     // The playground at its last turn, its widest numbers ("64 / 40 over budget").
     const turn = page.locator("memory-playground").getByRole("slider", { name: "turn" });
     await turn.fill(await turn.getAttribute("max"));
@@ -500,7 +498,7 @@ test("#16.5 the tier captions state the rule the core applies", async () => {
   assert.deepEqual(problems, []);
 });
 
-test("#16.6 and #16.7 one turn is a 'turn', and the footer counts the widgets truly", async () => {
+test("#16.6 one turn is a 'turn'; #55 the closing footer is cut", async () => {
   const { page, problems } = await openPage({ reducedMotion: "reduce" });
   const widget = page.locator("memory-compaction");
   for (let i = 0; i < 10; i++) await widget.getByRole("button", { name: "Add next turn" }).click();
@@ -514,7 +512,7 @@ test("#16.6 and #16.7 one turn is a 'turn', and the footer counts the widgets tr
   assert.deepEqual(text.match(/.{40}\bturns \d+(?![\d,]| and).{20}/g) ?? [], [], "a single turn called 'turns'");
   assert.match(text, /from turn \d+ ·/);
   assert.equal(await page.locator("memory-compaction, memory-forgetting, memory-playground, memory-forgetting-playground").count(), 4);
-  assert.match(await page.locator("footer").textContent(), /All four widgets on this page, compaction, the framework comparison, forgetting and the\s+forgetting comparison/);
+  assert.equal(await page.locator("footer").count(), 0);
   assert.deepEqual(problems, []);
 });
 
