@@ -109,8 +109,56 @@ pub(crate) use text;
 /// words("I returned ORD-3300.")         // "I", "returned", "ORD-3300."
 /// words(r#"cancel({"id":"IFOYYZ"})"#)   // "cancel", "id", "IFOYYZ"
 /// ```
-pub(crate) fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split_whitespace().flat_map(structured_words)
+pub(crate) fn words(text: &str) -> Words<'_> {
+    Words {
+        pieces: text.split_whitespace(),
+        piece: "",
+        rest: "",
+        structured: false,
+        any: false,
+    }
+}
+
+/// The iterator of [`words`]: one type with one `next`, not a chain of adaptors, so that the
+/// wasm holds one copy of it however many callers read words.
+pub(crate) struct Words<'a> {
+    pieces: core::str::SplitWhitespace<'a>,
+    /// The structured piece being split, and what is left of it.
+    piece: &'a str,
+    rest: &'a str,
+    structured: bool,
+    /// Whether the structured piece gave a word yet.
+    any: bool,
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a str;
+
+    #[inline(never)]
+    fn next(&mut self) -> Option<&'a str> {
+        loop {
+            if self.structured {
+                // The marks are ASCII, and an ASCII byte is never part of another character, so
+                // every cut is at a character's edge.
+                if let Some(start) = self.rest.bytes().position(|b| !is_json_mark(b)) {
+                    let word = self.rest.get(start..).unwrap_or("");
+                    let end = word.bytes().position(is_json_mark).unwrap_or(word.len());
+                    self.rest = word.get(end..).unwrap_or("");
+                    self.any = true;
+                    return word.get(..end);
+                }
+                self.structured = false;
+                if !self.any {
+                    return Some(self.piece);
+                }
+            }
+            let piece = self.pieces.next()?;
+            if !piece.bytes().any(is_bracket) {
+                return Some(piece);
+            }
+            (self.piece, self.rest, self.structured, self.any) = (piece, piece, true, false);
+        }
+    }
 }
 
 /// The pieces of `text` between Unicode whitespace: what a model's tokenizer estimate reads
@@ -127,30 +175,6 @@ fn is_bracket(byte: u8) -> bool {
 /// Whether `byte` is punctuation that a structured piece is split at.
 fn is_json_mark(byte: u8) -> bool {
     is_bracket(byte) || matches!(byte, b'"' | b':' | b',' | b'(' | b')')
-}
-
-/// The words of one `piece` without whitespace (see [`words`]). The marks are ASCII, and an ASCII
-/// byte is never part of another character, so every cut is at a character's edge.
-fn structured_words(piece: &str) -> impl Iterator<Item = &str> {
-    let structured = piece.bytes().any(is_bracket);
-    let mut rest = Some(piece);
-    let mut any = false;
-    core::iter::from_fn(move || {
-        let current = rest?;
-        if !structured {
-            rest = None;
-            return Some(current);
-        }
-        let Some(start) = current.bytes().position(|b| !is_json_mark(b)) else {
-            rest = None;
-            return (!any).then_some(piece);
-        };
-        let word = current.get(start..)?;
-        let end = word.bytes().position(is_json_mark).unwrap_or(word.len());
-        rest = word.get(end..);
-        any = true;
-        word.get(..end)
-    })
 }
 
 /// `text` split around its first `byte`, an ASCII character: `str::split_once` for one, on

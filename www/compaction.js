@@ -5,7 +5,7 @@
 //   <memory-compaction budget="40" hot="2"></memory-compaction>
 
 import { h, plural, MemoryWidget, define, hasLinkState } from "./widget.js";
-import { turnList, sessionModel, TOKEN_CHOICES, TOKEN_NOTE, SESSION_CHOICES, SESSION_NOTE, countingPhrase } from "./session.js";
+import { turnList, sessionModel, TOKEN_CHOICES, SESSION_CHOICES, countingPhrase } from "./session.js";
 import { WithConversation } from "./conversation.js";
 // What an element with the seed's settings opens with, `{ state, crossings }`, computed by the
 // build with the compaction core (tools/opening.mjs; every core answers alike), so that the
@@ -132,7 +132,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
         tier("warm", h("p", { className: "caption" },
           "rolling summary of decisions and tool outputs (and questions): one line for each older one; chatter is dropped"), ui.warm),
         tier("cold", h("p", { className: "caption" },
-          "one lossy line: only the key terms of the oldest warm lines, words that start with a capital letter or contain a digit: names, IDs and amounts, and a sentence's first word too; at most 12, the least recently mentioned falling off"), ui.cold)),
+          "one lossy line: only the key terms of the oldest warm lines, words that start with a capital letter or contain a digit: names, IDs and amounts, and a sentence's first word too; it holds at most 12 terms, and past that the least recently mentioned fall off"), ui.cold)),
       h("div", { className: "record" },
         h("section", { className: "dropped", attrs: { "aria-label": "dropped" } },
           h("h4", {}, "Dropped chatter"), ui.dropped),
@@ -140,7 +140,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
           h("h4", {}, "Steps"), ui.log)),
       h("section", { className: "transcript", attrs: { "aria-label": "transcript" } },
         h("h4", {}, "Transcript"),
-        h("p", { className: "caption" }, "Every turn so far and where it lives now (faded: it went to COLD, and none of its terms are left there). Focus or hover a WARM or COLD line to see the turns it came from."),
+        h("p", { className: "caption" }, "Every turn so far and where it lives now (faded: gone to COLD, none of its terms left there). Focus or hover a WARM or COLD line to light up its turns."),
         ui.transcript),
     );
     this.#show(opening?.state ?? this.model.state(), opening);
@@ -151,8 +151,8 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     this.ensureKnobs([
       ["budget", "budget", { min: 1, step: 1 }],
       ["hot", "HOT turns", { min: 1, step: 1 }],
-      ["tokens", "count tokens as", { choices: TOKEN_CHOICES, note: TOKEN_NOTE }],
-      ["session", "session", { choices: SESSION_CHOICES, note: SESSION_NOTE, loads: true }],
+      ["tokens", "count tokens as", { choices: TOKEN_CHOICES, note: true }],
+      ["session", "session", { choices: SESSION_CHOICES, note: true, loads: true }],
     ], { budget: 40, hot: 2, tokens: "words", session: "refund-desk" });
     this.ensureOwnPanel(true);
     if (!opening) this.opened ??= [state.budget, state.hotN, state.counting]; // a preview's are the seed's

@@ -8,6 +8,9 @@ import { h, plural, listed, ruleDetails, MemoryWidget, svg, define } from "./wid
 import { turnList, sessionModel, TOKEN_CHOICES, SESSION_CHOICES, countingPhrase } from "./session.js";
 import { WithConversation } from "./conversation.js";
 
+/** losses.js, once a reader has opened a policy's window. */
+let losses = null;
+
 const NUMBER_WORDS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"];
 const countWord = (n) => NUMBER_WORDS[n] ?? String(n);
 
@@ -39,43 +42,6 @@ function noSmaller(row, say = turnList) {
   const turns = row.window.log.filter((step) => step.compacted && step.tokensAfter >= step.peakTokens).map((step) => step.turn);
   return turns.length === 0 ? "" : h("span", { className: "note" },
     `at ${say(turns)} it compacted, but the window came out no smaller than its peak`);
-}
-
-/**
- * What each compaction of a policy took from its window (the core's `losses`), in words: one
- * disclosure a step, its summary the upshot, its body where the turns went and the facts.
- */
-function lossList(losses, paged = null) {
-  if (losses.length === 0) return [h("p", { className: "note" }, "No compaction yet: the window has lost nothing.")];
-  const turns = (list) => turnList(list).replace(/^turns? /, "");
-  const said = (list, one, many) => list.length === 0 ? null : h("li", {}, `${list.length === 1 ? one : many} ${turns(list)}.`);
-  return [
-    h("h4", {}, `What each compaction took (${plural(losses.length, "compaction")} so far)`),
-    (paged ?? ((items, render) => h("ol", { className: "losses" }, ...items.map((item) => h("li", {}, render(item))))))(losses, (loss) => {
-      // The upshot names each kind of move as the list under it does.
-      const gist = [
-        loss.summarized.length ? `${plural(loss.summarized.length, "turn")} into a summary` : "",
-        loss.alreadySummarized.length ? `${plural(loss.alreadySummarized.length, "turn")} already in the summary left verbatim` : "",
-        loss.dropped.length ? `${plural(loss.dropped.length, "turn")} dropped` : "",
-        loss.summariesDropped.length ? `the summary of ${plural(loss.summariesDropped.length, "older turn")} left` : "",
-        loss.masked.length ? `${plural(loss.masked.length, "tool output")} masked` : "",
-        loss.cut.length ? `${plural(loss.cut.length, "turn")} cut to fit` : "",
-        loss.factsLost.length ? `no longer names ${listed(loss.factsLost)}` : "",
-      ].filter(Boolean).join("; ");
-      return h("details", {},
-        h("summary", {}, `Turn ${loss.turn}: ${gist || "nothing left the window"}`),
-        h("ul", {},
-          said(loss.summarized, "Into a summary: turn", "Into a summary: turns"),
-          said(loss.alreadySummarized, "Left verbatim, already in the summary: turn", "Left verbatim, already in the summary: turns"),
-          said(loss.dropped, "Dropped outright: turn", "Dropped outright: turns"),
-          said(loss.summariesDropped, "Its summary left the window too: turn", "Their summaries left the window too: turns"),
-          said(loss.masked, "Masked in place, its text replaced by a stub: turn", "Masked in place, their text replaced by a stub: turns"),
-          said(loss.cut, "Kept in part, cut to fit: turn", "Kept in part, cut to fit: turns"),
-          loss.factsLost.length ? h("li", {}, `The window no longer names ${listed(loss.factsLost)}.`) : null,
-          loss.factsBare.length ? h("li", {}, `Now only a bare term in the gist: ${listed(loss.factsBare)}.`) : null,
-          loss.factsLost.length + loss.factsBare.length === 0 ? h("li", {}, "Every key fact it named, it still names in a sentence.") : null));
-    }, "compaction", true),
-  ];
 }
 
 /**
@@ -152,42 +118,10 @@ function policyCount(policies) {
   return `${countWord(policies.length)} policies, one session: ${list.join(", ")}.`;
 }
 
-/**
- * When the policies compact, from each policy's own trigger (`info.trigger`): each at its own,
- * or, with **compact at %** set, every one with a token trigger at that share of the budget.
- */
-function triggerNote(state) {
-  const infos = state.policies.map((row) => row.info);
-  const names = (list) => listed(list.map((info) => info.name));
-  const untimed = infos.filter((info) => info.trigger === null);
-  const none = untimed.length === 0 ? "" : ` ${names(untimed)} compact${untimed.length === 1 ? "s" : ""} whatever the tokens, so the knob does not move ${untimed.length === 1 ? "it" : "them"}.`;
-  if (state.compactAt === null) {
-    const shares = [...new Set(infos.map((info) => info.trigger).filter((share) => share !== null))].sort((a, b) => b - a);
-    const own = shares.map((share) => `${names(infos.filter((info) => info.trigger === share))} at ${share}%`);
-    return `With compact at % empty, each policy compacts at its own trigger, a share of the budget: ${listed(own)}.${none}`;
-  }
-  return `${atShare(state)}, in place of its own trigger.${none} ${stopsAt(state)}`;
-}
-
-/**
- * Where a compaction stops under a lower trigger: the knob moves when a policy starts, not how
- * far it shrinks the window. Ours still folds only until the window fits the whole budget; the
- * range it reached so far comes from its log.
- */
-function stopsAt(state) {
-  const ours = state.policies[0];
-  const after = ours.window.log.filter((step) => step.compacted).map((step) => step.tokensAfter);
-  const reached = after.length === 0 ? "" : ` (so far its compactions left ${Math.min(...after) === Math.max(...after) ? Math.min(...after) : `${Math.min(...after)} to ${Math.max(...after)}`} tokens)`;
-  return `The knob moves when a compaction starts, not where it stops: ${ours.info.name} still keeps the last ${plural(ours.window.hotN, "turn")} verbatim and squeezes summaries into COLD only while the window is over the whole budget${reached}, and Letta's sliding window cuts until the turns it keeps are under 70% of the budget; the summary buffer and truncation stop at the trigger.`;
-}
-
-/** `Every policy with a token trigger compacts at 60% of the budget (24 tokens)`. */
-const atShare = (state) =>
-  `Every policy with a token trigger compacts at ${state.compactAt}% of the budget (${plural(Math.floor((state.budget * state.compactAt) / 100), "token")})`;
 
 /** Under a policy's rule, how compact at % changes it here; "" when it does not. */
 const ruleNow = (info, state) => state.compactAt === null || info.trigger === null || info.trigger === state.compactAt ? ""
-  : `Here compact at % is ${state.compactAt}: it compacts at ${state.compactAt}% of the budget (${plural(Math.floor((state.budget * state.compactAt) / 100), "token")}), not at its own ${info.trigger}%.`;
+  : `With compact at % set, it compacts at ${state.compactAt}% of the budget, not ${info.trigger}%.`;
 
 /**
  * One session (the refund desk, or a conversation of the page's or the reader's own) under seven
@@ -308,9 +242,6 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
       ["tokens", "count tokens as", { choices: TOKEN_CHOICES }],
       ["session", "session", { choices: SESSION_CHOICES, loads: true }],
     ], { budget: 40, hot: 2, "compact-at": "", tokens: "words", session: "refund-desk" });
-    // When each policy compacts, said in the knobs, by the knob that changes it: the table opens
-    // the widget, its settings fold away.
-    ui.triggerNote = this.knobs.querySelector(".trigger-note") ?? this.knobs.appendChild(h("p", { className: "caption trigger-note" }));
     this.ensureOwnPanel(false);
     this.render(state);
     this.announce(`Ready: ${plural(state.policies.length, "policy", "policies")} at turn ${state.turn} of ${state.totalTurns}, budget ${state.budget} tokens.`);
@@ -374,9 +305,9 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     ui.turnValue.textContent = `turn ${state.turn} of ${state.totalTurns}`;
     ui.back.disabled = state.turn === 0;
     ui.next.disabled = state.turn >= state.totalTurns;
-    const knob = state.compactAt === null ? "" : ` ${atShare(state)} (Knobs, compact at %).`;
+    const knob = state.compactAt === null ? "" : ` Every policy with a token trigger compacts at ${state.compactAt}% of the budget (Knobs).`;
     ui.count.textContent = `${policyCount(state.policies)} Each replays the same ${state.totalTurns} turns with a budget of ${state.budget} tokens.${knob}`;
-    ui.triggerNote.textContent = triggerNote(state);
+    this.showTriggers?.(state); // under the knobs, once they are open (triggers.js)
     ui.caption.textContent = `${countWord(state.policies.length)} compaction policies, one session`;
 
     // A long session (large.js, loaded with the panel for a reader's own) draws at most a point
@@ -417,7 +348,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
           ...row.kept.map((named, i) => h("td", { className: `named-${named}`, attrs: { "data-label": state.facts[i] } }, `${NAMED[named][0]} ${NAMED[named][1]}`)))));
     }
     const columns = state.factsFrom === "refundDesk" ? "" : ` ${state.factsChosen}`;
-    ui.factsRule.textContent = `\u2713 meaning, ~ bare term, \u2717 gone, \u2013 not yet said. ${state.factsRule}${columns}`;
+    ui.factsRule.textContent = `${state.factsRule}${columns}`;
 
     ui.dataPager?.remove();
     if (large) {
@@ -457,9 +388,14 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
           w.turn === 0 ? h("li", { className: "empty" }, "nothing yet") : null),
         large ? large.paged(w.hot, (t) => [...verbatim(t).childNodes], "verbatim turn", true) : null,
         w.overBudgetReason ? h("p", { className: "reason" }, w.overBudgetReason) : null,
-        ...lossList(open.losses, large && ((items, render) => large.paged(items, render, "compaction", true))),
+        ...(losses ? losses.lossList(open.losses, large && ((items, render) => large.paged(items, render, "compaction", true))) : [h("p", { className: "note" }, "Loading\u2026")]),
         this.large?.realSummaries(this, w.turn),
       ].filter(Boolean));
+      // What each compaction took: its own chunk, loaded when a reader first opens a policy.
+      losses ?? import("./losses.js").then((module) => {
+        losses = module;
+        if (this.model && this.#open) this.render(this.model.state());
+      }, (error) => this.fail(new Error(`What each compaction took could not load its code: ${error?.message ?? error}`)));
     }
   }
 }

@@ -4,20 +4,14 @@
 
 import { readAttributes } from "./widget.js";
 
-/** The "count tokens as" knob's choices (the core's `tokens` option), and what they do. */
+/** The "count tokens as" knob's choices (the core's `tokens` option); settings.js says what they do. */
 export const TOKEN_CHOICES = [["words", "words"], ["estimate", "estimate"]];
-export const TOKEN_NOTE = "Count tokens as words: one token a word, the rule the story's numbers use. "
-  + "As an estimate: a quarter of a word's characters, rounded up, and one token for each Chinese, "
-  + "Japanese or Korean character, nearer what a model's tokenizer counts. Either way the budget is in these tokens.";
 
 /** How `state` counts tokens, for a sentence: "" for words, the seed's way. */
 export const countingPhrase = (state) => (state.counting === "estimate" ? ", counting tokens as an estimate" : "");
 
-/** The `session` knob's choices: the built-in sessions. */
+/** The `session` knob's choices: the built-in sessions (settings.js says what they are). */
 export const SESSION_CHOICES = [["refund-desk", "refund desk (invented)"], ["airline", "airline, \u03c4-bench (real)"]];
-/** What the `session` knob's choices are. */
-export const SESSION_NOTE = "The refund desk is invented. The airline session is real: \u03c4-bench's airline task 26 "
-  + "(Sierra, MIT licence), gpt-4o with its tool calls, 31 turns, at a budget of 250 unless you set one.";
 
 /** "turn 4", "turns 4 and 6", "turns 4, 6 and 8". */
 export function turnList(turns) {

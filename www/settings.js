@@ -7,6 +7,18 @@
 import { h } from "./widget.js";
 
 /**
+ * What a knob whose spec has `note: true` says under the knobs: loaded with them, not with the
+ * page, and said once, by the widget that asks for it.
+ */
+const NOTES = {
+  tokens: "Count tokens as words: one token a word (in a tool call's JSON, each name and value), the rule the story's numbers use. "
+  + "As an estimate: a quarter of a word's characters, rounded up, and one token for each Chinese, "
+  + "Japanese or Korean character, nearer what a model's tokenizer counts. Either way the budget is in these tokens.",
+  session: "The refund desk is invented. The airline session is real: \u03c4-bench's airline task 26 "
+  + "(Sierra, MIT licence), gpt-4o with its tool calls, 31 turns, at a budget of 250 unless you set one.",
+};
+
+/**
  * Fills the knobs' `<details>` (widget.js, `ensureKnobs`) with an input per knob in
  * `el.knobSpec`, `[[attribute, label, { min, max, step, placeholder, choices, note }]]` (a knob
  * with `choices`, `[[value, label]]`, is a `<select>`; its `note` says what the choices do), and
@@ -22,7 +34,7 @@ export function buildKnobs(el) {
       change: () => applyKnob(el, input),
       blur: () => el.syncKnobs(),
     };
-    if (note) notes.push(h("p", { className: "caption", id: `knob-${attribute}-note` }, note));
+    if (note) notes.push(h("p", { className: "caption", id: `knob-${attribute}-note` }, note === true ? NOTES[attribute] : note));
     const describedBy = note ? `${message.id} knob-${attribute}-note` : message.id;
     const input = choices
       ? h("select", { id: `knob-${attribute}`, attrs: { "aria-describedby": describedBy }, on },

@@ -2,7 +2,7 @@
 // chooses: the core's cited table (`frameworkTriggers`), each with a button that sets
 // **compact at %** to it. Loaded with the knobs of a playground only.
 
-import { h } from "./widget.js";
+import { h, plural, listed } from "./widget.js";
 import { config, loadCore } from "./cores.js";
 import { applyKnob } from "./settings.js";
 
@@ -14,6 +14,13 @@ const WINDOWS = [[128000, "128K"], [200000, "200K"], [272000, "272K"], [400000, 
  * of a context window the reader chooses, with a button that sets **compact at %** to it.
  */
 export function buildTriggers(el) {
+  // When each policy compacts, said by the knob that changes it: the table opens the widget, its
+  // settings fold away here.
+  const note = el.knobs.appendChild(h("p", { className: "caption trigger-note" }));
+  el.showTriggers = (state) => {
+    note.textContent = triggerNote(state);
+  };
+  el.showTriggers(el.model.state());
   const list = h("ul", { className: "triggers" });
   const windowSelect = h("select", {
     id: "triggers-window",
@@ -61,7 +68,7 @@ export function buildTriggers(el) {
     h("summary", {}, "Real agents' triggers"),
     h("div", { className: "knob" }, h("label", { htmlFor: windowSelect.id }, "for a context window of"), windowSelect),
     h("p", { className: "caption" },
-      "The budget stands for the whole window. A trigger stated in tokens, or Claude Code's, which keeps a fixed number of tokens back, is a smaller share of a larger window: each is scaled to the window chosen."),
+      "The budget stands for the whole window chosen here (Codex's kept user messages are sized against its own model's 272,000 tokens). A trigger stated in tokens, or Claude Code's, which keeps a fixed number of tokens back, is a smaller share of a larger window. Each framework is cited at the version the playground's policy follows."),
     list);
 }
 
@@ -70,4 +77,37 @@ function useTrigger(el, trigger) {
   const input = el.knobs.querySelector("#knob-compact-at");
   input.value = String(trigger.compactAt);
   applyKnob(el, input);
+}
+
+/** `Every policy with a token trigger compacts at 60% of the budget (24 tokens)`. */
+const atShare = (state) =>
+  `Every policy with a token trigger compacts at ${state.compactAt}% of the budget (${plural(Math.floor((state.budget * state.compactAt) / 100), "token")})`;
+
+/**
+ * When the policies compact, from each policy's own trigger (`info.trigger`): each at its own,
+ * or, with **compact at %** set, every one with a token trigger at that share of the budget.
+ */
+function triggerNote(state) {
+  const infos = state.policies.map((row) => row.info);
+  const names = (list) => listed(list.map((info) => info.name));
+  const untimed = infos.filter((info) => info.trigger === null);
+  const none = untimed.length === 0 ? "" : ` ${names(untimed)} compact${untimed.length === 1 ? "s" : ""} whatever the tokens, so the knob does not move ${untimed.length === 1 ? "it" : "them"}.`;
+  if (state.compactAt === null) {
+    const shares = [...new Set(infos.map((info) => info.trigger).filter((share) => share !== null))].sort((a, b) => b - a);
+    const own = shares.map((share) => `${names(infos.filter((info) => info.trigger === share))} at ${share}%`);
+    return `With compact at % empty, each policy compacts at its own trigger, a share of the budget: ${listed(own)}.${none}`;
+  }
+  return `${atShare(state)}, in place of its own trigger.${none} ${stopsAt(state)}`;
+}
+
+/**
+ * Where a compaction stops under a lower trigger: the knob moves when a policy starts, not how
+ * far it shrinks the window. Ours still folds only until the window fits the whole budget; the
+ * range it reached so far comes from its log.
+ */
+function stopsAt(state) {
+  const ours = state.policies[0];
+  const after = ours.window.log.filter((step) => step.compacted).map((step) => step.tokensAfter);
+  const reached = after.length === 0 ? "" : ` (so far its compactions left ${Math.min(...after) === Math.max(...after) ? Math.min(...after) : `${Math.min(...after)} to ${Math.max(...after)}`} tokens)`;
+  return `The knob moves when a compaction starts, not where it stops: ${ours.info.name} still keeps the last ${plural(ours.window.hotN, "turn")} verbatim and squeezes summaries into COLD only while the window is over the whole budget${reached}, and Letta's sliding window cuts until the turns it keeps are under 70% of the budget; the summary buffer and truncation stop at the trigger.`;
 }

@@ -64,11 +64,10 @@ pub const POLICIES: [PolicyInfo; 7] = [
         rule: "When the window passes 90% of the budget: the oldest 40%, 50%, … of the messages \
                are evicted, cutting just before an agent or tool turn, until the turns kept are \
                under 70%; the evicted turns and the old summary become one new summary, which \
-               that check does not count. If the turns kept still reach the trigger, Letta \
-               summarises them instead, and the summary of the evicted turns and the old summary \
-               leave the window (compact.py).",
-        source: "letta-ai/letta@56ba9c2, letta/services/summarizer/summarizer_sliding_window.py, \
-                 letta/services/summarizer/compact.py",
+               that check does not count. If the turns kept still reach the trigger, it \
+               summarises those alone, and the summary of the evicted turns is lost (compact.py).",
+        source: "letta-ai/letta@56ba9c2, letta/services/summarizer/: \
+                 summarizer_sliding_window.py, compact.py",
         url: "https://github.com/letta-ai/letta/blob/56ba9c2/letta/services/summarizer/summarizer_sliding_window.py",
         trigger: Some(90),
     },
@@ -92,8 +91,8 @@ pub const POLICIES: [PolicyInfo; 7] = [
                summary, and only the newest user messages stay verbatim, up to 20,000 tokens of \
                GPT-5-Codex's 272,000-token window (here the budget stands for that window: 7.35% \
                of it), the last one cut to fit, plus one … word where it was cut.",
-        source: "openai/codex@e06dd0e, codex-rs/core/src/compact.rs; the 90% trigger: \
-                 openai/codex@8db0700, codex-rs/protocol/src/openai_models.rs",
+        source: "openai/codex@e06dd0e, core/src/compact.rs; openai/codex@8db0700, \
+                 protocol/src/openai_models.rs (the trigger)",
         url: "https://github.com/openai/codex/blob/e06dd0e/codex-rs/core/src/compact.rs",
         trigger: Some(90),
     },
@@ -116,8 +115,8 @@ pub const POLICIES: [PolicyInfo; 7] = [
         kind: "plain truncation",
         rule: "When the window passes the budget: the oldest turns are dropped, with no \
                summary, until it fits (ours keeps the newest even when it alone is over).",
-        source: "langchain 0.3.30 with langchain-core 0.3.85 (the oldest it accepts), \
-                 langchain_core/messages/utils.py, trim_messages, strategy \"last\"",
+        source: "langchain 0.3.30 with langchain-core 0.3.85, langchain_core/messages/utils.py, \
+                 trim_messages, strategy \"last\"",
         url: "https://pypi.org/project/langchain-core/0.3.85/",
         trigger: Some(100),
     },
@@ -317,12 +316,11 @@ fn facts_of(script: &Script, refund_desk: bool) -> (Vec<(String, String)>, Facts
 }
 
 /// How the playground tells what a window still knows, the same for every policy.
-pub const FACTS_RULE: &str = "A fact is named with its meaning when its term is in a sentence \
-    the model reads: a verbatim turn (its words, or who said them) or a summary line. It is only \
-    a bare term when the term is in the COLD gist alone, a list of key terms that says nothing \
-    about what they mean. Otherwise it is gone, unless no turn so far has brought it up (in its \
-    words, its speaker or its summary): then it is not yet said. The same rule applies to every \
-    policy.";
+pub const FACTS_RULE: &str = "\u{2713} meaning: its term is in a sentence the model reads, a \
+    verbatim turn (its words or its speaker) or a summary line. ~ bare term: only in the COLD \
+    gist, a list of terms without their meaning. \u{2717} gone: in neither, though a turn has \
+    brought it up. \u{2013} not yet said: no turn so far has, in its words, speaker or summary. \
+    The same rule holds for every policy.";
 
 /// What a window still says about one of [`KEY_FACTS`], by [`FACTS_RULE`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
