@@ -2,13 +2,14 @@
 // reader first opens a policy (playground.js). It holds no policy logic: the core's `losses`.
 
 import { h, plural, listed } from "./widget.js";
-import { turnList } from "./session.js";
 
 /**
  * What each compaction of a policy took from its window (the core's `losses`), in words: one
  * disclosure a step, its summary the upshot, its body where the turns went and the facts.
+ * `turnList` is session.js's, handed in: an import of it here would split that module out of the
+ * chunk the compaction elements share.
  */
-export function lossList(losses, paged = null) {
+export function lossList(losses, paged, turnList) {
   if (losses.length === 0) return [h("p", { className: "note" }, "No compaction yet: the window has lost nothing.")];
   const turns = (list) => turnList(list).replace(/^turns? /, "");
   const said = (list, one, many) => list.length === 0 ? null : h("li", {}, `${list.length === 1 ? one : many} ${turns(list)}.`);

@@ -388,7 +388,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
           w.turn === 0 ? h("li", { className: "empty" }, "nothing yet") : null),
         large ? large.paged(w.hot, (t) => [...verbatim(t).childNodes], "verbatim turn", true) : null,
         w.overBudgetReason ? h("p", { className: "reason" }, w.overBudgetReason) : null,
-        ...(losses ? losses.lossList(open.losses, large && ((items, render) => large.paged(items, render, "compaction", true))) : [h("p", { className: "note" }, "Loading\u2026")]),
+        ...(losses ? losses.lossList(open.losses, large && ((items, render) => large.paged(items, render, "compaction", true)), turnList) : [h("p", { className: "note" }, "Loading\u2026")]),
         this.large?.realSummaries(this, w.turn),
       ].filter(Boolean));
       // What each compaction took: its own chunk, loaded when a reader first opens a policy.
