@@ -109,5 +109,5 @@ function stopsAt(state) {
   const ours = state.policies[0];
   const after = ours.window.log.filter((step) => step.compacted).map((step) => step.tokensAfter);
   const reached = after.length === 0 ? "" : ` (so far its compactions left ${Math.min(...after) === Math.max(...after) ? Math.min(...after) : `${Math.min(...after)} to ${Math.max(...after)}`} tokens)`;
-  return `The knob moves when a compaction starts, not where it stops: ${ours.info.name} still keeps the last ${plural(ours.window.hotN, "turn")} verbatim and squeezes summaries into COLD only while the window is over the whole budget${reached}, and Letta's sliding window cuts until the turns it keeps are under 70% of the budget; the summary buffer and truncation stop at the trigger.`;
+  return `The knob moves when a compaction starts, not where it stops: ${ours.info.name} still keeps the last ${plural(ours.window.hotN, "turn")} verbatim and compacts only down to the whole budget${reached}, and Letta's sliding window cuts until the turns it keeps are under 70% of the budget; the summary buffer and truncation stop at the trigger.`;
 }

@@ -205,6 +205,6 @@ test("#55.15 next to compact at %, the knobs say that a lower trigger moves wher
   await widget.locator(".knobs .trigger-note").waitFor({ timeout: 5000 });
   const note = await widget.locator(".knobs .trigger-note").textContent();
   assert.match(note, /^Every policy with a token trigger compacts at 60% of the budget \(24 tokens\), in place of its own trigger\./);
-  assert.match(note, new RegExp(`still keeps the last 2 turns verbatim and squeezes summaries into COLD only while the window is over the whole budget \\(so far its compactions left ${Math.min(...ours)} to ${Math.max(...ours)} tokens\\)`));
+  assert.match(note, new RegExp(`still keeps the last 2 turns verbatim and compacts only down to the whole budget \\(so far its compactions left ${Math.min(...ours)} to ${Math.max(...ours)} tokens\\)`));
   assert.deepEqual(problems, []);
 });
