@@ -32,9 +32,9 @@ export const PAGES = [
   { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, guided: true, budget: 94_700 },
 ];
 /** What opening the own-conversation panel fetches (own.js, settings.js and the core that imports), at most. */
-export const ON_DEMAND_BUDGET = 51_900;
+export const ON_DEMAND_BUDGET = 52_500;
 /** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", budget: 134_100 };
+export const DIST = { name: "dist/agent-memory-widgets.js", budget: 135_600 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {

@@ -394,8 +394,12 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
       // What each compaction took: its own chunk, loaded when a reader first opens a policy.
       losses ?? import("./losses.js").then((module) => {
         losses = module;
-        if (this.model && this.#open) this.render(this.model.state());
-      }, (error) => this.fail(new Error(`What each compaction took could not load its code: ${error?.message ?? error}`)));
+        if (!this.model || !this.#open) return;
+        // The rebuilt rows keep focus and the opened window in view, as toggle() does.
+        const focused = this.shadowRoot.activeElement?.classList.contains("policy-name");
+        this.render(this.model.state());
+        if (focused) this.ui.rows.querySelector("[aria-expanded=true]")?.focus({ preventScroll: true });
+      }, (error) => this.fail(new Error(`The window's losses could not load: ${error?.message ?? error}`)));
     }
   }
 }
