@@ -16,9 +16,11 @@ const TARGET = join(ROOT, "target", "crate-package");
 /**
  * The most the .crate may weigh: a guard against a large file packaged by mistake, raised only
  * for source (issue 38: at most 300 KB; 320 for the fixtures and the airline session of issue
- * 40, 336 for its second round, framework_triggers, the formats' fixes and their tests).
+ * 40, 336 for its second round, framework_triggers, the formats' fixes and their tests; 352
+ * for issue 52's source and tests, Turn's role, messages, tool pairs, compact_to and builders,
+ * the session golden trace's messages, and what landed beside them: 346 KB measured).
  */
-const MAX_CRATE = 336 * 1024;
+const MAX_CRATE = 352 * 1024;
 
 function cargo(...args) {
   const run = spawnSync("cargo", [...args, "--offline"], {
