@@ -34,7 +34,8 @@ const TURNS_PER_PART = 200;
 async function loadCore(name) {
   if (!core) {
     const glue = await import(`./pkg/${name}.js`);
-    await glue.default({ module_or_path: new URL(`./pkg/${name}_bg.wasm`, import.meta.url) });
+    // Each glue finds its wasm by a static URL of its own, which bundlers follow (cores.js).
+    await glue.default();
     core = glue;
   }
   return core;
