@@ -220,6 +220,7 @@ bench: tools tools-browser dist
 	cargo bench --bench memory > target/bench/memory.json
 	node benches/browser.mjs > target/bench/browser.json
 	node benches/first-meter.mjs > target/bench/first-meter.json
+	node benches/import.mjs > target/bench/import.json
 	node benches/lighthouse.mjs
 	node benches/report.mjs
 

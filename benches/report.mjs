@@ -7,6 +7,7 @@
 //   native     target/criterion/**/estimates.json   (cargo bench --bench scaling)
 //   memory     target/bench/memory.json       (cargo bench --bench memory)
 //   lighthouse target/bench/lighthouse.json   (node benches/lighthouse.mjs)
+//   import     target/bench/import.json       (node benches/import.mjs)
 
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { execSync } from "node:child_process";
@@ -208,6 +209,27 @@ budget of 8,000 (replay; goal under 2 s: ${verdict(!last.error && last.replayMs 
 
 ${table(["log", "lines", "turns", "its own compactions", "pick to screen ms", "progress phases, ms after the pick", "longest task ms", "page heap MB", "parse ms", "import ms", "replay ms"], rows)}`);
   }
+}
+
+// Import at real size in Node (benches/import.mjs).
+if (existsSync(join(ROOT, "target/bench/import.json"))) {
+  const im = json("target/bench/import.json");
+  const ms = (value) => value.toFixed(0);
+  const [few, many] = im.replays;
+  const flat = many.usPerTurn / few.usPerTurn;
+  sections.push(`## Import at real size (Node ${im.node}, the full core)
+
+\`benches/import.mjs\`: a Claude Code log written by \`tests/e2e/biglog.mjs\`, read by \`importConversation\` in the wasm
+core and, in the same run, by \`JSON.parse\` line by line; then the seven policies replayed over the turns read, at budget
+${im.budget}. Goal: the import within 3× the time of \`JSON.parse\` (at 21 MB: ${verdict(im.rows.at(-1).ratio <= 3)}).
+
+${table(["log", "records", "turns", "its own compactions", "JSON.parse ms", "import ms", "import / JSON.parse", "replay ms", "replay µs a turn"], im.rows.map((r) => [
+    `${r.mb} MB`, r.records, r.turns, r.compactions, ms(r.parseMs), ms(r.importMs), r.ratio.toFixed(2), ms(r.replayMs), r.replayUsPerTurn.toFixed(0),
+  ]))}
+
+The replay of the 21 MB log's first ${few.turns} and ${many.turns} turns: ${ms(few.ms)} ms and ${ms(many.ms)} ms, ${few.usPerTurn.toFixed(0)} and
+${many.usPerTurn.toFixed(0)} µs a turn (ratio ${flat.toFixed(2)}). Goals: ${many.turns} turns in under 2 s (${verdict(many.ms < 2000)}), the cost per
+turn at most 1.5× that of ${few.turns} (${verdict(flat <= 1.5)}).`);
 }
 
 // Lighthouse.

@@ -31,10 +31,12 @@ export const PAGES = [
   // index.html's first two widgets are `guided`: they fetch guide.js too.
   { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, guided: true, budget: 94_700 },
 ];
-/** What opening the own-conversation panel fetches (own.js, settings.js and the core that imports), at most. */
-export const ON_DEMAND_BUDGET = 52_500;
-/** The one-file bundle, everything inlined. */
-export const DIST = { name: "dist/agent-memory-widgets.js", budget: 135_600 };
+/** What opening the own-conversation panel fetches (own.js, settings.js and the core that imports), at most.
+ * Issue 51 moved it +7.5 KB on purpose (52.5 -> 60.0): the session logs read line by line (src/compaction/logs.rs:
+ * Claude Code's parentUuid chain, compactions, tokens sent, Gemini CLI), only in the cores that import. */
+export const ON_DEMAND_BUDGET = 60_000;
+/** The one-file bundle, everything inlined (+7.4 KB for issue 51's session logs, as above). */
+export const DIST = { name: "dist/agent-memory-widgets.js", budget: 143_000 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {

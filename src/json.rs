@@ -139,22 +139,39 @@ fn quote(text: &str, out: &mut String) {
 ///
 /// A [`SyntaxError`] at the first byte that cannot continue the value.
 pub(crate) fn parse_prefix(text: &str) -> Result<(Json, usize), SyntaxError> {
+    parse_prefix_skipping(text, &[])
+}
+
+/// [`parse_prefix`], leaving out of every object the fields named in `skip`: their values are
+/// passed over without being built (a session log's copies of what it holds elsewhere, its
+/// base64), and checked only for their brackets and strings.
+///
+/// # Errors
+///
+/// As [`parse_prefix`].
+pub(crate) fn parse_prefix_skipping(
+    text: &str,
+    skip: &[&str],
+) -> Result<(Json, usize), SyntaxError> {
     let mut reader = Reader {
         text,
         bytes: text.as_bytes(),
         at: 0,
         depth: 0,
+        skip,
     };
     reader.skip_space();
     let value = reader.value()?;
     Ok((value, reader.at))
 }
 
-/// Reads `text` as exactly one JSON value, whitespace around it allowed.
+/// Reads `text` as exactly one JSON value, whitespace around it allowed (the tests' reader: a
+/// log is read with [`parse_prefix`], records back to back on a line).
 ///
 /// # Errors
 ///
 /// A [`SyntaxError`] where it is not JSON, or at what follows the value.
+#[cfg(test)]
 pub(crate) fn parse(text: &str) -> Result<Json, SyntaxError> {
     let (value, end) = parse_prefix(text)?;
     let rest = text.as_bytes().get(end..).unwrap_or_default();
@@ -193,6 +210,7 @@ struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
     depth: usize,
+    skip: &'a [&'a str],
 }
 
 impl Reader<'_> {
@@ -279,7 +297,11 @@ impl Reader<'_> {
             }
             self.at += 1;
             self.skip_space();
-            fields.push((key, self.value()?));
+            if self.skip.iter().any(|skip| *skip == key) {
+                self.pass_value()?;
+            } else {
+                fields.push((key, self.value()?));
+            }
             self.skip_space();
             match self.peek() {
                 Some(b',') => self.at += 1,
@@ -301,6 +323,63 @@ impl Reader<'_> {
         }
     }
 
+    /// Passes over a value without building it: a string to its closing quote, an array or
+    /// object to its closing bracket (brackets and strings counted, nothing else checked).
+    fn pass_value(&mut self) -> Result<(), SyntaxError> {
+        if !matches!(self.peek(), Some(b'{' | b'[')) {
+            if self.peek() == Some(b'"') {
+                return self.pass_string();
+            }
+            return self.value().map(drop);
+        }
+        let mut depth = 0usize;
+        loop {
+            match self.peek() {
+                Some(b'{' | b'[') => {
+                    depth += 1;
+                    self.at += 1;
+                }
+                Some(b'}' | b']') => {
+                    depth -= 1;
+                    self.at += 1;
+                    if depth == 0 {
+                        return Ok(());
+                    }
+                }
+                Some(b'"') => self.pass_string()?,
+                Some(_) => self.at += 1,
+                None => return self.fail("the end of the text inside an array or object"),
+            }
+        }
+    }
+
+    /// Passes over a string, from its opening quote to just past its closing one.
+    fn pass_string(&mut self) -> Result<(), SyntaxError> {
+        self.at += 1; // the opening quote
+        loop {
+            self.skip_plain();
+            match self.peek() {
+                Some(b'"') => {
+                    self.at += 1;
+                    return Ok(());
+                }
+                Some(b'\\') => self.at += 2,
+                Some(_) => return self.fail("a control character in a string"),
+                None => return self.fail("a string with no closing quote"),
+            }
+        }
+    }
+
+    /// Moves to the next byte that ends a run of plain text in a string: a quote, a backslash
+    /// or a control character (or to the end of the text).
+    fn skip_plain(&mut self) {
+        let rest = self.bytes.get(self.at..).unwrap_or_default();
+        self.at += rest
+            .iter()
+            .position(|&byte| byte == b'"' || byte == b'\\' || byte < 0x20)
+            .unwrap_or(rest.len());
+    }
+
     /// A string, from its opening quote: runs of plain text are copied whole (they start and
     /// end at an ASCII byte, so each is whole UTF-8), escapes one by one.
     fn string(&mut self) -> Result<String, SyntaxError> {
@@ -308,6 +387,7 @@ impl Reader<'_> {
         let mut out = String::new();
         let mut run = self.at;
         loop {
+            self.skip_plain();
             match self.peek() {
                 Some(b'"') => {
                     out.push_str(self.text.get(run..self.at).unwrap_or_default());

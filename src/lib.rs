@@ -186,16 +186,17 @@ static ALLOCATOR: allocator::SizeClasses = allocator::SizeClasses::new();
 
 pub use compaction::{
     framework_triggers, import_conversation, import_lines, import_messages, infer_kind, policy,
-    window_text, ChatMessage, ClonePolicy, Compaction, CompactionPolicy, Content, DroppedTurn,
-    Estimate, Extractive, FactsFrom, Format, FrameworkSetting, HandoffCheckpoint, HotTurn,
-    HotWarmCold, Imported, Interval, Kind, Line, Message, Named, ObservationMasking, Place,
-    Playground, PlaygroundState, PolicyId, PolicyInfo, PolicyRow, Role, SavedSession, SavedTurn,
-    Script, Scripted, Session, SessionConfig, SessionConfigBuilder, SessionOptions, SessionState,
-    SlidingWindow, Step, StepLoss, Summarizer, SummaryBuffer, TokenCounter, TranscriptTurn,
-    Trigger, TriggerAt, Truncate, Turn, TurnSpec, Usage, Window, Words, BUDGET, EXTRACT_WORDS,
-    FACTS_RULE, FRAMEWORK_SETTINGS, GIST_TERMS, HOT_N, INTERVAL, KEY_FACTS, KEY_TERMS_RULE,
-    KIND_RULE, MAX_FACT_TERMS, MAX_WINDOW, MIN_WINDOW, OVERLAP, POLICIES, REFERENCE_MAX_OUTPUT,
-    REFERENCE_WINDOW, TOOL_FACTS_RULE, WARM_SHARE,
+    window_text, BrokenLine, ChatMessage, ClonePolicy, Compaction, CompactionPolicy, Content,
+    DroppedTurn, Estimate, Extractive, FactsFrom, Format, FrameworkSetting, HandoffCheckpoint,
+    HotTurn, HotWarmCold, Imported, Interval, Kind, Line, LogCompaction, Message, Named,
+    ObservationMasking, Place, Playground, PlaygroundState, PolicyId, PolicyInfo, PolicyRow, Role,
+    SavedSession, SavedTurn, Script, Scripted, SentTokens, Session, SessionConfig,
+    SessionConfigBuilder, SessionOptions, SessionState, SlidingWindow, Step, StepLoss, Summarizer,
+    SummaryBuffer, TokenCounter, TranscriptTurn, Trigger, TriggerAt, Truncate, Turn, TurnSpec,
+    Usage, Window, Words, BUDGET, EXTRACT_WORDS, FACTS_RULE, FRAMEWORK_SETTINGS, GIST_TERMS, HOT_N,
+    INTERVAL, KEY_FACTS, KEY_TERMS_RULE, KIND_RULE, MAX_FACT_TERMS, MAX_NAMED_BROKEN, MAX_WINDOW,
+    MIN_WINDOW, OVERLAP, POLICIES, REFERENCE_MAX_OUTPUT, REFERENCE_WINDOW, TOOL_FACTS_RULE,
+    WARM_SHARE,
 };
 pub use error::{Error, ErrorKind};
 pub use forgetting::{

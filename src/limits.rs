@@ -11,15 +11,17 @@
 //! [`Error`]: crate::Error
 
 use crate::prelude::*;
-/// The most turns in a script given as options (`Session::from_options`, and from JS). A
-/// native [`Script::new`](crate::Script::new) takes any length.
-pub const MAX_TURNS: usize = 1_000;
-/// The most lines a session log (Claude Code, Codex) may have, the events that become no turn
-/// included ([`import_conversation`](crate::import_conversation)).
-pub const MAX_LOG_LINES: usize = 20_000;
-/// The most bytes of text [`import_conversation`](crate::import_conversation) reads: 4 for each
-/// of the [`MAX_TOTAL_TEXT_CHARS`] characters a conversation's turns may hold in all.
-pub const MAX_IMPORT_BYTES: usize = 4 * MAX_TOTAL_TEXT_CHARS;
+/// The most turns in a script given as options (`Session::from_options`, and from JS): room for
+/// an imported session log of tens of thousands of turns. A native
+/// [`Script::new`](crate::Script::new) takes any length.
+pub const MAX_TURNS: usize = 100_000;
+/// The most characters in all the texts of one script given as options: as many as the largest
+/// import ([`MAX_IMPORT_BYTES`]) has bytes, so that whatever imports also plays.
+pub const MAX_SCRIPT_TEXT_CHARS: usize = MAX_IMPORT_BYTES;
+/// The most bytes [`import_conversation`](crate::import_conversation) reads: 64 MiB, a session
+/// log of tens of thousands of records. Nothing else of an import is limited: not its lines,
+/// its turns nor its text in all (a turn's own text is cut at [`MAX_TEXT_CHARS`], with a mark).
+pub const MAX_IMPORT_BYTES: usize = 64 * 1024 * 1024;
 /// The most characters in one text: a turn, a summary, a speaker, a fact or a label.
 pub const MAX_TEXT_CHARS: usize = 10_000;
 /// The most facts a scenario starts with.
@@ -93,29 +95,51 @@ pub(crate) fn check_len(
     }
 }
 
-/// The most characters in all the texts of one script or scenario together.
+/// The most characters in all the texts of one scenario together.
 pub const MAX_TOTAL_TEXT_CHARS: usize = 1_000_000;
 
-/// Counts texts against [`MAX_TOTAL_TEXT_CHARS`] as a script or scenario is read.
-#[derive(Debug, Default)]
+/// Counts texts against a limit on all of them together as a script or scenario is read:
+/// [`MAX_TOTAL_TEXT_CHARS`] by default, [`MAX_SCRIPT_TEXT_CHARS`] for a script.
+#[derive(Debug)]
 pub(crate) struct TextBudget {
     used: usize,
+    max: usize,
+    limit: &'static str,
+}
+
+impl Default for TextBudget {
+    fn default() -> TextBudget {
+        TextBudget {
+            used: 0,
+            max: MAX_TOTAL_TEXT_CHARS,
+            limit: "MAX_TOTAL_TEXT_CHARS",
+        }
+    }
 }
 
 impl TextBudget {
+    /// The budget of a script's texts, [`MAX_SCRIPT_TEXT_CHARS`].
+    pub(crate) fn script() -> TextBudget {
+        TextBudget {
+            used: 0,
+            max: MAX_SCRIPT_TEXT_CHARS,
+            limit: "MAX_SCRIPT_TEXT_CHARS",
+        }
+    }
+
     /// Checks `text` on its own ([`check_text`]) and against what is left of the budget.
     pub(crate) fn take(&mut self, path: &str, text: &str) -> Result<(), Error> {
         check_text(path, text)?;
         self.used += char_count(text);
-        if self.used <= MAX_TOTAL_TEXT_CHARS {
+        if self.used <= self.max {
             Ok(())
         } else {
             Err(Error::over_limit(
-                "MAX_TOTAL_TEXT_CHARS",
+                self.limit,
                 text!(
                     path,
                     ": all texts together must have at most ",
-                    MAX_TOTAL_TEXT_CHARS,
+                    self.max,
                     " characters"
                 ),
             ))

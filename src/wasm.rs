@@ -26,20 +26,15 @@ use crate::error::whole_number;
     any(
         feature = "element-compaction",
         feature = "element-forgetting",
-        feature = "element-playground",
-        feature = "import"
+        feature = "element-playground"
     )
 ))]
 use crate::limits::check_len;
 #[cfg(feature = "with-config")]
-use crate::limits::MAX_TOTAL_TEXT_CHARS;
+use crate::limits::MAX_SCRIPT_TEXT_CHARS;
 #[cfg(all(
     feature = "with-config",
-    any(
-        feature = "element-compaction",
-        feature = "element-playground",
-        feature = "import"
-    )
+    any(feature = "element-compaction", feature = "element-playground")
 ))]
 use crate::limits::MAX_TURNS;
 use crate::Error;
@@ -85,10 +80,20 @@ export interface TurnSpec {
   role?: TurnRole | null; toolCallId?: string | null;
 }
 /** What `importConversation` read: the format it found (`formatName` in words), the turns, and
- * how many events of a session log became no turn. */
+ * what else a session log says. `skipped`: records that became no turn (rewound ones included,
+ * also counted in `rewound`). `broken`: the first 100 lines that could not be read, each with
+ * why, while the rest imported; `brokenLines` counts them all. `compactions`: the agent's own,
+ * `turn` being how many turns came before it, `postTokens` null where the log does not say,
+ * `summary` whole. `sentTokens`: the input tokens the model was really sent for the reply that
+ * ends at turn `turn` (Anthropic's input plus cache tokens, Codex's `last_token_usage`, Gemini's
+ * `tokens.input`). `subagent`: a subagent's turns found in the main log, kept apart. */
 export interface ImportedConversation {
-  format: "lines" | "chat-messages" | "openai-chat" | "anthropic-messages" | "claude-code" | "codex";
+  format: "lines" | "chat-messages" | "openai-chat" | "anthropic-messages" | "claude-code" | "codex" | "gemini-cli";
   formatName: string; turns: TurnSpec[]; skipped: number;
+  compactions: { turn: number; trigger: string; preTokens: number | null; postTokens: number | null; summary: string }[];
+  sentTokens: { turn: number; tokens: number }[];
+  broken: { line: number; reason: string }[]; brokenLines: number; rewound: number;
+  subagent: TurnSpec[];
 }
 /** A framework's compaction trigger for one context window (`frameworkTriggers`), cited: the
  * share of the window at which it compacts, and that share as the playground's `compactAt`;
@@ -271,11 +276,12 @@ impl JsSession {
 
 /// A pasted or fetched conversation read by the core (`import_conversation`): plain
 /// `Speaker: text` lines, chat messages as OpenAI's Chat Completions or Anthropic's Messages API
-/// writes them, or a Claude Code or Codex CLI session file (JSONL). Returns
-/// `{ format, formatName, turns, skipped }`: the format's id (`claude-code`) and its name in
-/// words, the turns, each kind inferred by the core's rule and each with the log's own token
-/// count if it has one, and how many events of a session log became no turn.
-/// Throws an `Error` that names the line and field where the text stops being its format.
+/// writes them, or a Claude Code, Codex CLI or Gemini CLI session file. Returns
+/// `{ format, formatName, turns, skipped, compactions, sentTokens, broken, brokenLines, rewound,
+/// subagent }` (the TypeScript type `ImportedConversation` says what each holds): the turns each
+/// with a kind inferred by the core's rule and the log's own token count if it has one.
+/// Throws an `Error` for a text that is no format it reads, saying what was expected, or over
+/// 64 MiB; a log's broken line is named in `broken`, and the rest imports.
 #[cfg(feature = "import")]
 #[wasm_bindgen(js_name = importConversation, unchecked_return_type = "ImportedConversation")]
 pub fn import_conversation(text: &JsString) -> Result<JsValue, JsError> {
@@ -290,6 +296,12 @@ pub fn import_conversation(text: &JsString) -> Result<JsValue, JsError> {
         format_name: read.format.title(),
         turns: read.turns,
         skipped: read.skipped,
+        compactions: read.compactions,
+        sent_tokens: read.sent_tokens,
+        broken: read.broken,
+        broken_lines: read.broken_lines,
+        rewound: read.rewound,
+        subagent: read.subagent,
     })
 }
 
@@ -321,6 +333,12 @@ struct ImportedConversation {
     format_name: &'static str,
     turns: Vec<crate::TurnSpec>,
     skipped: usize,
+    compactions: Vec<crate::LogCompaction>,
+    sent_tokens: Vec<crate::SentTokens>,
+    broken: Vec<crate::BrokenLine>,
+    broken_lines: usize,
+    rewound: usize,
+    subagent: Vec<crate::TurnSpec>,
 }
 
 #[cfg(feature = "element-compaction")]
@@ -844,12 +862,14 @@ mod options {
                     units
                 )));
             }
+            // The larger of a script's and a scenario's limits on all texts together: the
+            // core checks each exactly.
             let total = self.text_units.get() + units;
-            if total > 2 * MAX_TOTAL_TEXT_CHARS {
+            if total > 2 * MAX_SCRIPT_TEXT_CHARS {
                 return Err(JsError::new(&text!(
                     name,
                     ": all texts together must have at most ",
-                    MAX_TOTAL_TEXT_CHARS,
+                    MAX_SCRIPT_TEXT_CHARS,
                     " characters"
                 )));
             }

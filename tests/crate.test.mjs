@@ -18,9 +18,11 @@ const TARGET = join(ROOT, "target", "crate-package");
  * for source (issue 38: at most 300 KB; 320 for the fixtures and the airline session of issue
  * 40, 336 for its second round, framework_triggers, the formats' fixes and their tests; 352
  * for issue 52's source and tests, Turn's role, messages, tool pairs, compact_to and builders,
- * the session golden trace's messages, and what landed beside them: 346 KB measured).
+ * the session golden trace's messages, and what landed beside them: 346 KB measured; 376 for
+ * issue 51's session-log readers, the generator of logs its tests write, and their fixtures: 372
+ * KB measured).
  */
-const MAX_CRATE = 352 * 1024;
+const MAX_CRATE = 376 * 1024;
 
 function cargo(...args) {
   const run = spawnSync("cargo", [...args, "--offline"], {

@@ -137,17 +137,17 @@ fn every_list_and_text_has_a_limit_named_in_its_error() {
     let err = Script::within_limits(vec![turn("hi".into()); MAX_TURNS + 1]).unwrap_err();
     assert_eq!(
         err.message(),
-        "script must have at most 1000 items, got 1001"
+        "script must have at most 100000 items, got 100001"
     );
     assert!(Script::within_limits(vec![turn("hi".into()); MAX_TURNS]).is_ok());
     // A native script may be longer: long sessions are the library's business.
     assert!(Script::new(vec![turn("hi".into()); MAX_TURNS + 1]).is_ok());
     // All texts together are limited too.
     let long = "word ".repeat(MAX_TEXT_CHARS / 5);
-    let err = Script::within_limits(vec![turn(long.clone()); 200]).unwrap_err();
+    let err = Script::within_limits(vec![turn(long.clone()); 6_800]).unwrap_err();
     assert_eq!(
         err.message(),
-        "script[99].text (turn 100): all texts together must have at most 1000000 characters"
+        "script[6708].text (turn 6709): all texts together must have at most 67108864 characters"
     );
     let err = Script::new(vec![turn("é".repeat(MAX_TEXT_CHARS + 1))]).unwrap_err();
     assert_eq!(

@@ -239,7 +239,7 @@ fn hostile_options_are_errors_that_name_the_option_and_leave_memory_alone() {
         Reflect::set(&config, &"script".into(), &script).unwrap();
         let err = message(JsSession::with_config(config.into()).err().unwrap());
         assert!(
-            err.starts_with("script must have at most 1000 items, got "),
+            err.starts_with("script must have at most 100000 items, got "),
             "{err}"
         );
     }
@@ -615,10 +615,10 @@ fn a_conversation_imports_from_lines_or_chat_json_and_plays_back_the_same() {
         let got = message(import(text).err().unwrap());
         assert!(got.starts_with(expect), "{text}: {got}");
     }
-    let huge = "a".repeat(4_000_001);
+    let huge = "a".repeat(64 * 1024 * 1024 + 1);
     assert_eq!(
         message(import(&huge).err().unwrap()),
-        "conversation: must have at most 4000000 bytes of text"
+        "conversation: must have at most 67108864 bytes of text"
     );
 }
 
@@ -675,6 +675,18 @@ fn every_import_fixture_reads_in_the_browser_as_it_reads_natively() {
             include_str!("fixtures/import/claude-code.jsonl"),
         ),
         ("codex.jsonl", include_str!("fixtures/import/codex.jsonl")),
+        (
+            "claude-code-long.jsonl",
+            include_str!("fixtures/import/claude-code-long.jsonl"),
+        ),
+        (
+            "gemini-cli.jsonl",
+            include_str!("fixtures/import/gemini-cli.jsonl"),
+        ),
+        (
+            "gemini-cli.json",
+            include_str!("fixtures/import/gemini-cli.json"),
+        ),
     ] {
         let js = import_conversation(&js_sys::JsString::from(text)).unwrap();
         let native = agent_memory_widgets::import_conversation(text).unwrap();
@@ -698,6 +710,33 @@ fn every_import_fixture_reads_in_the_browser_as_it_reads_natively() {
             &by_serde_wasm_bindgen(&native.turns),
             name,
         );
+        // What a session log says besides its turns, under the names the page reads.
+        assert_same(
+            &get(&js, "compactions"),
+            &by_serde_wasm_bindgen(&native.compactions),
+            name,
+        );
+        assert_same(
+            &get(&js, "sentTokens"),
+            &by_serde_wasm_bindgen(&native.sent_tokens),
+            name,
+        );
+        assert_same(
+            &get(&js, "subagent"),
+            &by_serde_wasm_bindgen(&native.subagent),
+            name,
+        );
+        assert_same(
+            &get(&js, "broken"),
+            &by_serde_wasm_bindgen(&native.broken),
+            name,
+        );
+        for (key, count) in [
+            ("brokenLines", native.broken_lines),
+            ("rewound", native.rewound),
+        ] {
+            assert_eq!(get(&js, key).as_f64(), Some(count as f64), "{name}");
+        }
     }
 }
 

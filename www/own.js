@@ -123,7 +123,7 @@ export async function buildOwnPanel(el, typing) {
     field(ui.paste, "Conversation to import"),
     h("button", { type: "button", on: { click: () => importText(el, ui.paste.value) } }, "Import"),
     field(ui.file, "Or choose a file"),
-    h("p", { className: "caption" }, "Plain lines, one turn each as Speaker: text (a leading [timestamp] is left out); chat messages as OpenAI's Chat Completions or Anthropic's Messages API writes them, tool calls and tool results included; or a Claude Code or Codex CLI session file (.jsonl). The format is told by its shape, and a token count the log carries (usage) is kept. At most 4 MB, 20,000 lines and 1,000 turns. Nothing leaves this page."),
+    h("p", { className: "caption" }, "Plain lines, one turn each as Speaker: text (a leading [timestamp] is left out); chat messages as OpenAI's Chat Completions or Anthropic's Messages API writes them, tool calls and tool results included; or a Claude Code, Codex CLI or Gemini CLI session file. The format is told by its shape, and a token count the log carries (usage) is kept. At most 64 MB. Nothing leaves this page."),
     h("p", { className: "caption" }, "A rule guesses each turn's kind: a tool's turn is a tool output; a short turn with a greeting or thanks and no digit is chatter; one with a question mark is a question; anything else is a decision.")),
     ui.kindsBox);
   el.own.append(...parts);

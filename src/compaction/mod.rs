@@ -8,6 +8,7 @@ use crate::prelude::*;
 mod formats;
 mod frameworks;
 mod import;
+mod logs;
 pub(crate) use import::too_big;
 mod playground;
 mod policy;
@@ -28,6 +29,7 @@ pub use frameworks::{
 pub use import::{
     import_lines, import_messages, infer_kind, ChatMessage, Content, Usage, KIND_RULE,
 };
+pub use logs::{BrokenLine, LogCompaction, SentTokens, MAX_NAMED_BROKEN};
 pub use playground::{
     policy, window_text, FactsFrom, Named, Playground, PlaygroundState, PolicyId, PolicyInfo,
     PolicyRow, StepLoss, FACTS_RULE, KEY_FACTS, KEY_TERMS_RULE, MAX_FACT_TERMS, POLICIES,

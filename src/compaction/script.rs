@@ -497,7 +497,7 @@ impl Script {
 
     /// Validates `specs` from an untrusted source, such as a page's options, within the limits
     /// of [`limits`](crate::limits): at most [`MAX_TURNS`] turns and
-    /// [`MAX_TOTAL_TEXT_CHARS`](crate::limits::MAX_TOTAL_TEXT_CHARS) characters in all. The
+    /// [`MAX_SCRIPT_TEXT_CHARS`](crate::limits::MAX_SCRIPT_TEXT_CHARS) characters in all. The
     /// library's own [`Script::new`] takes any length, for long native sessions.
     ///
     /// A turn that is not chatter and comes without a summary gets one from the first-sentence
@@ -520,7 +520,7 @@ impl Script {
     /// As [`Script::new`] but for missing summaries, and when a limit is passed.
     pub fn within_limits(specs: Vec<TurnSpec>) -> Result<Script, Error> {
         check_len("script", specs.len(), MAX_TURNS, "MAX_TURNS")?;
-        let mut budget = TextBudget::default();
+        let mut budget = TextBudget::script();
         for (index, spec) in specs.iter().enumerate() {
             for (field, text) in [
                 ("speaker", &spec.speaker),

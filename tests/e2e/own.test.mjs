@@ -170,10 +170,10 @@ test("an imported conversation, as plain lines or chat JSON: kinds inferred, sho
     ["[{\"role\": \"bot\", \"content\": \"hi\"}]", /messages\[0\]\.role: unknown role "bot"/],
     ["[{\"role\": \"user\", \"content\": 7}]", /messages\[0\]\.content: must be a string or a list/],
     ["[{\"role\": oops", /line 1, column 11: this is not JSON: it has a character that does not start a JSON value/],
-    ["{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"Hi\"}}\n{\"type\":\"assistant\",\"message\":[]}", /line 2: message: must be an object with a role and content, got an array/],
+    ["{\"type\":\"summary\"}\n{\"type\":\"assistant\",\"message\":[]}", /line 2: message: must be an object with a role and content, got an array/],
     ["[oops", /line 1: a conversation starts with a speaker/],
     ["[]", /no turn has any text/],
-    ["Dana: hi\n".repeat(1_001), /must have at most 1000 items/],
+    ["{\"a\": 1}\n{\"b\": 2}", /a session log needs a line of Claude Code's/],
   ]) {
     await paste.fill(text);
     await session.getByRole("button", { name: "Import" }).click();
@@ -194,13 +194,13 @@ test("a log in each agent format, chosen as a file, is read, named and played wi
     ["lines.txt", "plain lines", 5, 0],
     ["openai-chat.json", "OpenAI Chat Completions messages", 10, 0],
     ["anthropic-messages.json", "Anthropic Messages", 10, 0],
-    ["claude-code.jsonl", "a Claude Code session \\(JSONL\\)", 7, 4],
+    ["claude-code.jsonl", "a Claude Code session \\(JSONL\\)", 7, 2],
     ["codex.jsonl", "a Codex CLI session \\(JSONL\\)", 9, 5],
   ]) {
     await chooser.setInputFiles(join(ROOT, "tests/fixtures/import", file));
     const passed = skipped ? `; ${skipped} other events passed over` : "";
     await page.waitForFunction(([n]) => document.querySelector("memory-compaction").model?.state().totalTurns === n, [turns]);
-    assert.match(await session.getByRole("status").textContent(), new RegExp(`^Imported ${turns} turns from ${name}: .*${passed}\\.`), file);
+    assert.match(await session.getByRole("status").textContent(), new RegExp(`^Imported ${turns} turns from ${name}: .*${passed}[.;]`), file);
     // The same turns the page's core gives through the JS API.
     const api = await session.evaluate(async (el, file) => {
       const text = await (await fetch(`/tests/fixtures/import/${file}`)).text();
