@@ -45,15 +45,21 @@ async function freePort() {
 
 /** Runs a host's command in examples/`host` until `ready` appears in its output; returns a stop function. */
 async function start(host, args, ready) {
-  const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: "1" };
+  // No colours: with CI set, the hosts colour their output, and an escape code can stand inside
+  // the words `ready` looks for ("Local\x1b[22m:").
+  const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", NO_COLOR: "1" };
   const child = spawn(process.execPath, args, { cwd: join(EXAMPLES, host), env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   await new Promise((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`${host} did not start:\n${output}`)), 30_000);
+    // A host that does not start is stopped, or it would keep the test file running.
+    const timer = setTimeout(() => {
+      child.kill();
+      fail(new Error(`${host} did not start:\n${output}`));
+    }, 30_000);
     for (const stream of [child.stdout, child.stderr]) {
       stream.on("data", (chunk) => {
         output += chunk;
-        if (ready.test(output)) {
+        if (ready.test(output.replace(/\x1b\[[\d;]*m/g, ""))) {
           clearTimeout(timer);
           done();
         }
