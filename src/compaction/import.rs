@@ -292,7 +292,7 @@ pub(crate) fn unknown_role(place: &str, role: &str) -> Error {
 }
 
 /// Appends `part` to a turn's text, a space between, unless it is blank.
-fn join(text: &mut String, part: &str) {
+pub(crate) fn join(text: &mut String, part: &str) {
     if part.trim().is_empty() {
         return;
     }

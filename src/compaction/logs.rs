@@ -11,7 +11,7 @@
 use crate::compaction::formats::{
     bad, codex_item, content_parts, number, string, texts, wrong, Format, Imported, Part, Seen,
 };
-use crate::compaction::import::{cut_to_limit, infer_kind, Content};
+use crate::compaction::import::{cut_to_limit, infer_kind, join, Content};
 use crate::compaction::script::TurnSpec;
 use crate::compaction::tokens::given_count;
 use crate::error::Error;
@@ -216,17 +216,6 @@ impl Builder {
             subagent,
         })
     }
-}
-
-/// Appends `part` to a turn's text, a space between, unless it is blank.
-fn join(text: &mut String, part: &str) {
-    if part.trim().is_empty() {
-        return;
-    }
-    if !text.is_empty() {
-        text.push(' ');
-    }
-    text.push_str(part);
 }
 
 /// Where `text` ends but for the whitespace after it (JSON's, which is ASCII).
