@@ -124,7 +124,7 @@ export async function buildOwnPanel(el, typing) {
     h("button", { type: "button", on: { click: () => importText(el, ui.paste.value) } }, "Import"),
     field(ui.file, "Or choose a file"),
     h("p", { className: "caption" }, "Plain lines, one turn each as Speaker: text (a leading [timestamp] is left out); chat messages as OpenAI's Chat Completions or Anthropic's Messages API writes them, tool calls and tool results included; or a Claude Code, Codex CLI or Gemini CLI session file. The format is told by its shape, and a token count the log carries (usage) is kept. At most 64 MB. Nothing leaves this page."),
-    h("p", { className: "caption" }, "A rule guesses each turn's kind: a tool's turn is a tool output; a short turn with a greeting or thanks and no digit is chatter; one with a question mark is a question; anything else is a decision.")),
+    h("p", { className: "caption" }, "A rule guesses each turn's kind. A tool's turn (role or speaker \"tool\") is a tool output. A turn of at most 12 words with a greeting or thanks in it (hi, hello, hey, thanks, thank, thx, bye, goodbye, cheers) and no digit is chatter. A turn with a question mark is a question. Anything else is a decision.")),
     ui.kindsBox);
   el.own.append(...parts);
   el.ownUi = ui;

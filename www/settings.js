@@ -12,8 +12,8 @@ import { h } from "./widget.js";
  */
 const NOTES = {
   tokens: "Count tokens as words: one token a word (in a tool call's JSON, each name and value), the rule the story's numbers use. "
-  + "As an estimate: a quarter of a word's characters, rounded up, and one token for each Chinese, "
-  + "Japanese or Korean character, nearer what a model's tokenizer counts. Either way the budget is in these tokens.",
+  + "As an estimate, nearer what a model's tokenizer counts: Each word (split at whitespace) counts one token for each Chinese, Japanese "
+  + "or Korean character in it, plus a quarter of its other characters, rounded up. Either way the budget is in these tokens.",
   session: "The refund desk is invented. The airline session is real: \u03c4-bench's airline task 26 "
   + "(Sierra, MIT licence), gpt-4o with its tool calls, 31 turns, at a budget of 250 unless you set one.",
 };

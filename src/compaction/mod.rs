@@ -45,7 +45,7 @@ pub use settings::{
 };
 pub use summarizer::{Extractive, Scripted, Summarizer, EXTRACT_WORDS};
 use tokens::Counter;
-pub use tokens::{Estimate, TokenCounter, Words};
+pub use tokens::{Estimate, TokenCounter, Words, ESTIMATE_RULE};
 pub use window::{Line, Window};
 
 use crate::error::{whole_number, Error, ErrorKind};

@@ -61,8 +61,12 @@ impl TokenCounter for Words {
     }
 }
 
+/// How [`Estimate`] counts, in the words the page's "count tokens as" knob says it.
+pub const ESTIMATE_RULE: &str = "Each word (split at whitespace) counts one token for each \
+    Chinese, Japanese or Korean character in it, plus a quarter of its other characters, rounded up.";
+
 /// An estimate of a BPE tokenizer's count: about 4 characters a token, and one a character of
-/// Chinese, Japanese or Korean.
+/// Chinese, Japanese or Korean ([`ESTIMATE_RULE`]).
 ///
 /// Exactly: the text is split into words on Unicode whitespace, as [`Tokens::of`] splits it,
 /// and each word counts `c + ⌈o / 4⌉`, where `c` is its number of CJK characters and `o` the

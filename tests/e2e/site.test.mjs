@@ -153,7 +153,7 @@ test("the knob \"count tokens as\" says what it does, switches the compaction wi
   assert.equal(await knob.inputValue(), "words");
   // What it does is said beside it, and read with it.
   const note = widget.locator(".knobs .caption", { hasText: "Count tokens as words" });
-  assert.match(await note.textContent(), /one token a word.*a quarter of a word's characters, rounded up.*Chinese, Japanese or Korean character/);
+  assert.match(await note.textContent(), /one token a word.*one token for each Chinese, Japanese or Korean character in it, plus a quarter of its other characters, rounded up/);
   assert.match(await knob.getAttribute("aria-describedby"), new RegExp(await note.getAttribute("id")));
 
   await knob.selectOption("estimate");
