@@ -38,12 +38,12 @@ pub use playground::{
 use policy::keep_pairs;
 pub use policy::{ClonePolicy, Compaction, CompactionPolicy, HotWarmCold, GIST_TERMS, WARM_SHARE};
 pub use saved::{SavedSession, SavedTurn};
-pub use script::{Kind, Role, Script, Turn, TurnSpec};
+pub use script::{Kind, Role, Script, Turn, TurnSpec, EXTRACT_WORDS};
 pub use settings::{
     framework_triggers, FrameworkSetting, Trigger, TriggerAt, FRAMEWORK_SETTINGS, MAX_WINDOW,
     MIN_WINDOW, REFERENCE_MAX_OUTPUT, REFERENCE_WINDOW,
 };
-pub use summarizer::{Extractive, Scripted, Summarizer, EXTRACT_WORDS};
+pub use summarizer::{Extractive, Scripted, Summarizer};
 use tokens::Counter;
 pub use tokens::{Estimate, TokenCounter, Words, ESTIMATE_RULE};
 pub use window::{Line, Window};

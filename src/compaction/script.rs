@@ -3,7 +3,6 @@
 use crate::prelude::*;
 use serde::Serialize;
 
-use crate::compaction::summarizer::extract;
 use crate::compaction::tokens::{given_count, Counter};
 use crate::error::Error;
 use crate::limits::{check_len, check_text, TextBudget, MAX_TURNS};
@@ -848,6 +847,30 @@ const REFUND_DESK: [(&str, Kind, &str, Option<&str>); 10] = [
     ),
 ];
 
+/// The most words an [`Extractive`](crate::Extractive) summary keeps.
+pub const EXTRACT_WORDS: usize = 12;
+
+/// The first sentence of `text` (up to a `.`, `!` or `?` that ends a word), at most
+/// [`EXTRACT_WORDS`] words, `…` appended where it was cut.
+pub(crate) fn extract(text: &str) -> String {
+    let mut out = String::new();
+    for (words, word) in crate::text::words(text).enumerate() {
+        if words == EXTRACT_WORDS {
+            out.push('…');
+            return out;
+        }
+        if words > 0 {
+            out.push(' ');
+        }
+        out.push_str(word);
+        // An ASCII last byte is an ASCII last character.
+        if matches!(word.bytes().last(), Some(b'.' | b'!' | b'?')) {
+            break;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -865,6 +888,19 @@ mod tests {
         assert_eq!(
             serde_json::to_value(script.spec_refs()).unwrap(),
             serde_json::to_value(script.to_specs()).unwrap()
+        );
+    }
+
+    #[test]
+    fn an_extract_is_the_first_sentence_cut_at_twelve_words() {
+        let check = |text: &str, expect: &str| assert_eq!(extract(text), expect, "{text}");
+        check("One. Two.", "One.");
+        check("No stop at all", "No stop at all");
+        check("a b c d e f g h i j k l m n.", "a b c d e f g h i j k l…");
+        check("a b c d e f g h i j k l.", "a b c d e f g h i j k l.");
+        check(
+            "ORD-3300 costs $200.00, returned late!  Then more.",
+            "ORD-3300 costs $200.00, returned late!",
         );
     }
 }

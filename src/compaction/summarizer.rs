@@ -1,6 +1,6 @@
 //! Where a turn's one-line summary comes from when it joins a live session.
 
-use crate::compaction::script::{Kind, Turn};
+use crate::compaction::script::{extract, Kind, Turn};
 use crate::error::{Error, ErrorKind};
 use crate::prelude::*;
 use alloc::sync::Arc;
@@ -126,9 +126,6 @@ impl Summarizer for Scripted {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Extractive;
 
-/// The most words an [`Extractive`] summary keeps.
-pub const EXTRACT_WORDS: usize = 12;
-
 impl Summarizer for Extractive {
     /// The turn's first sentence, cut to [`EXTRACT_WORDS`] words.
     ///
@@ -143,44 +140,5 @@ impl Summarizer for Extractive {
             ));
         }
         Ok(extract(turn.text()))
-    }
-}
-
-/// The first sentence of `text` (up to a `.`, `!` or `?` that ends a word), at most
-/// [`EXTRACT_WORDS`] words, `…` appended where it was cut.
-pub(crate) fn extract(text: &str) -> String {
-    let mut out = String::new();
-    for (words, word) in crate::text::words(text).enumerate() {
-        if words == EXTRACT_WORDS {
-            out.push('…');
-            return out;
-        }
-        if words > 0 {
-            out.push(' ');
-        }
-        out.push_str(word);
-        // An ASCII last byte is an ASCII last character.
-        if matches!(word.bytes().last(), Some(b'.' | b'!' | b'?')) {
-            break;
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_extract_is_the_first_sentence_cut_at_twelve_words() {
-        let check = |text: &str, expect: &str| assert_eq!(extract(text), expect, "{text}");
-        check("One. Two.", "One.");
-        check("No stop at all", "No stop at all");
-        check("a b c d e f g h i j k l m n.", "a b c d e f g h i j k l…");
-        check("a b c d e f g h i j k l.", "a b c d e f g h i j k l.");
-        check(
-            "ORD-3300 costs $200.00, returned late!  Then more.",
-            "ORD-3300 costs $200.00, returned late!",
-        );
     }
 }
