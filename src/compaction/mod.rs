@@ -78,9 +78,9 @@ pub const HOT_N: u32 = 2;
 /// ```
 ///
 /// Serialised as `{ "budget": 40, "hotN": 2 }`, with `"compactAt": 70` and `"compactTo": 50`
-/// when they are set; read back, every value is checked again.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// when they are set (a format that is not human-readable, such as postcard, always has both);
+/// read back, every value is checked again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(
     feature = "deserialize",
     derive(serde::Deserialize),
@@ -89,9 +89,7 @@ pub const HOT_N: u32 = 2;
 pub struct SessionConfig {
     budget: Tokens,
     hot_n: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
     compact_at: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     compact_to: Option<u32>,
 }
 

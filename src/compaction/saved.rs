@@ -3,6 +3,7 @@
 
 use crate::prelude::*;
 use alloc::sync::Arc;
+use serde::ser::SerializeStruct;
 use serde::Serialize;
 
 use crate::compaction::script::{Kind, Role, Script, Turn, TurnSpec};
@@ -20,14 +21,15 @@ use crate::units::Tokens;
 /// Serialised as `{ "speaker": "Dana", "kind": "question", "text": "...", "summary": "...",
 /// "tokens": 10 }`, with `"summaryByRule": true` when the first-sentence rule wrote the summary,
 /// `"ownTokens": true` when the caller gave the count ([`Turn::with_tokens`]), `"role"` when one
-/// was given ([`Turn::with_role`]), and `"toolCallId"` when the turn has one.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// was given ([`Turn::with_role`]), and `"toolCallId"` when the turn has one. A format that is
+/// not human-readable (postcard, bincode), which has no field names to miss, always has every
+/// field, in this order.
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(
     feature = "deserialize",
     derive(serde::Deserialize),
-    serde(deny_unknown_fields)
+    serde(deny_unknown_fields, rename_all = "camelCase")
 )]
-#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SavedTurn {
     /// Who spoke.
@@ -37,11 +39,9 @@ pub struct SavedTurn {
     /// The turn's role, when one was given: `None` for
     /// [`Role::default_for`](crate::Role::default_for) its speaker and kind.
     #[cfg_attr(feature = "deserialize", serde(default))]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<Role>,
     /// The id the turn shares with its tool call or result ([`Turn::tool_call_id`]).
     #[cfg_attr(feature = "deserialize", serde(default))]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
     /// The verbatim text.
     pub text: String,
@@ -50,19 +50,13 @@ pub struct SavedTurn {
     pub summary: Option<String>,
     /// Whether the first-sentence rule wrote the summary ([`Turn::summary_by_rule`]).
     #[cfg_attr(feature = "deserialize", serde(default))]
-    #[serde(skip_serializing_if = "is_false")]
     pub summary_by_rule: bool,
     /// The verbatim text's token count.
     pub tokens: Tokens,
     /// Whether the caller gave `tokens` ([`Turn::has_own_tokens`]) rather than the session's
     /// counter.
     #[cfg_attr(feature = "deserialize", serde(default))]
-    #[serde(skip_serializing_if = "is_false")]
     pub own_tokens: bool,
-}
-
-fn is_false(value: &bool) -> bool {
-    !*value
 }
 
 impl From<&Turn> for SavedTurn {
@@ -117,13 +111,16 @@ impl From<&Turn> for SavedTurn {
 /// # Ok(())
 /// # }
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+///
+/// In JSON, `counting` and `policy` are left out when they are `None`, and so is each turn's
+/// field that holds nothing ([`SavedTurn`]); a format that is not human-readable (postcard,
+/// bincode) has every field, in the order of this struct's, and loads as exactly.
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(
     feature = "deserialize",
     derive(serde::Deserialize),
-    serde(deny_unknown_fields)
+    serde(deny_unknown_fields, rename_all = "camelCase")
 )]
-#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SavedSession {
     /// The session's settings.
@@ -141,47 +138,201 @@ pub struct SavedSession {
     /// for words, `estimate` for [`Estimate`](crate::Estimate), or a counter's own name, which
     /// [`Session::load_counting`] needs again.
     #[cfg_attr(feature = "deserialize", serde(default))]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub counting: Option<String>,
     /// The policy the session ran under, by its [`name`](CompactionPolicy::name)
     /// (`hot-warm-cold`, ...): [`Session::load`] under another is an error. `None` for a policy
     /// that gives no name, and in a save from before names were recorded.
     #[cfg_attr(feature = "deserialize", serde(default))]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub policy: Option<String>,
 }
 
 /// A session's turns as [`SavedSession`] writes them, borrowed.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 struct TurnRef<'a> {
     speaker: &'a str,
     kind: Kind,
-    #[serde(skip_serializing_if = "Option::is_none")]
     role: Option<Role>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     tool_call_id: Option<&'a str>,
     text: &'a str,
     summary: Option<&'a str>,
-    #[serde(skip_serializing_if = "is_false")]
     summary_by_rule: bool,
     tokens: Tokens,
-    #[serde(skip_serializing_if = "is_false")]
     own_tokens: bool,
 }
 
-/// A session as [`SavedSession`] writes it, borrowed.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
+impl<'a> From<&'a Turn> for TurnRef<'a> {
+    fn from(turn: &'a Turn) -> TurnRef<'a> {
+        TurnRef {
+            speaker: turn.speaker(),
+            kind: turn.kind(),
+            role: turn.given_role(),
+            tool_call_id: turn.tool_call_id(),
+            text: turn.text(),
+            summary: turn.summary(),
+            summary_by_rule: turn.summary_by_rule(),
+            tokens: turn.tokens(),
+            own_tokens: turn.has_own_tokens(),
+        }
+    }
+}
+
+impl<'a> From<&'a SavedTurn> for TurnRef<'a> {
+    fn from(turn: &'a SavedTurn) -> TurnRef<'a> {
+        TurnRef {
+            speaker: &turn.speaker,
+            kind: turn.kind,
+            role: turn.role,
+            tool_call_id: turn.tool_call_id.as_deref(),
+            text: &turn.text,
+            summary: turn.summary.as_deref(),
+            summary_by_rule: turn.summary_by_rule,
+            tokens: turn.tokens,
+            own_tokens: turn.own_tokens,
+        }
+    }
+}
+
+/// A session as [`SavedSession`] writes it, borrowed: the one writer of both.
 struct SessionRef<'a> {
     config: SessionConfig,
     turns: Vec<TurnRef<'a>>,
     added: u32,
     pushed: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
     counting: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    policy: Option<&'static str>,
+    policy: Option<&'a str>,
+}
+
+/// Writes the fields of one struct of a saved form. A field that holds nothing (`None`, or a
+/// `false` flag) is left out in a human-readable format, as it always was in JSON; a format that
+/// is not (postcard, bincode) reads fields by their place, not their name, so it gets every one.
+struct Record<S: serde::Serializer> {
+    fields: S::SerializeStruct,
+    readable: bool,
+}
+
+impl<S: serde::Serializer> Record<S> {
+    /// A struct named `name` of `fields` fields, of which `empty` are left out when readable.
+    fn new(
+        serializer: S,
+        name: &'static str,
+        fields: usize,
+        empty: usize,
+    ) -> Result<Record<S>, S::Error> {
+        let readable = serializer.is_human_readable();
+        let len = if readable { fields - empty } else { fields };
+        Ok(Record {
+            fields: serializer.serialize_struct(name, len)?,
+            readable,
+        })
+    }
+
+    fn field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), S::Error> {
+        self.fields.serialize_field(key, value)
+    }
+
+    /// `value` under `key`, unless it is `empty` and the format readable.
+    fn unless_empty<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+        empty: bool,
+    ) -> Result<(), S::Error> {
+        if empty && self.readable {
+            self.fields.skip_field(key)
+        } else {
+            self.fields.serialize_field(key, value)
+        }
+    }
+
+    fn end(self) -> Result<S::Ok, S::Error> {
+        self.fields.end()
+    }
+}
+
+impl Serialize for TurnRef<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let empty = usize::from(self.role.is_none())
+            + usize::from(self.tool_call_id.is_none())
+            + usize::from(!self.summary_by_rule)
+            + usize::from(!self.own_tokens);
+        let mut record = Record::new(serializer, "SavedTurn", 9, empty)?;
+        record.field("speaker", self.speaker)?;
+        record.field("kind", &self.kind)?;
+        record.unless_empty("role", &self.role, self.role.is_none())?;
+        record.unless_empty(
+            "toolCallId",
+            &self.tool_call_id,
+            self.tool_call_id.is_none(),
+        )?;
+        record.field("text", self.text)?;
+        record.field("summary", &self.summary)?;
+        record.unless_empty(
+            "summaryByRule",
+            &self.summary_by_rule,
+            !self.summary_by_rule,
+        )?;
+        record.field("tokens", &self.tokens)?;
+        record.unless_empty("ownTokens", &self.own_tokens, !self.own_tokens)?;
+        record.end()
+    }
+}
+
+impl Serialize for SessionRef<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let empty = usize::from(self.counting.is_none()) + usize::from(self.policy.is_none());
+        let mut record = Record::new(serializer, "SavedSession", 6, empty)?;
+        record.field("config", &self.config)?;
+        record.field("turns", &self.turns)?;
+        record.field("added", &self.added)?;
+        record.field("pushed", &self.pushed)?;
+        record.unless_empty("counting", &self.counting, self.counting.is_none())?;
+        record.unless_empty("policy", &self.policy, self.policy.is_none())?;
+        record.end()
+    }
+}
+
+impl Serialize for SessionConfig {
+    /// `{ "budget": 40, "hotN": 2 }`, with `compactAt` and `compactTo` when they are set (in a
+    /// format that is not human-readable, always).
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (compact_at, compact_to) = (self.compact_at(), self.compact_to());
+        let empty = usize::from(compact_at.is_none()) + usize::from(compact_to.is_none());
+        let mut record = Record::new(serializer, "SessionConfig", 4, empty)?;
+        record.field("budget", &self.budget())?;
+        record.field("hotN", &self.hot_n())?;
+        record.unless_empty("compactAt", &compact_at, compact_at.is_none())?;
+        record.unless_empty("compactTo", &compact_to, compact_to.is_none())?;
+        record.end()
+    }
+}
+
+impl Serialize for SavedSession {
+    /// As [`Session`] serialises: see [`SavedSession`].
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut turns = Vec::with_capacity(self.turns.len());
+        for turn in &self.turns {
+            turns.push(TurnRef::from(turn));
+        }
+        SessionRef {
+            config: self.config,
+            turns,
+            added: self.added,
+            pushed: self.pushed,
+            counting: self.counting.as_deref(),
+            policy: self.policy.as_deref(),
+        }
+        .serialize(serializer)
+    }
+}
+
+impl Serialize for SavedTurn {
+    /// See [`SavedTurn`].
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        TurnRef::from(self).serialize(serializer)
+    }
 }
 
 impl Serialize for Session {
@@ -189,17 +340,7 @@ impl Serialize for Session {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut turns = Vec::with_capacity(self.script.len());
         for turn in self.script.turns() {
-            turns.push(TurnRef {
-                speaker: turn.speaker(),
-                kind: turn.kind(),
-                role: turn.given_role(),
-                tool_call_id: turn.tool_call_id(),
-                text: turn.text(),
-                summary: turn.summary(),
-                summary_by_rule: turn.summary_by_rule(),
-                tokens: turn.tokens(),
-                own_tokens: turn.has_own_tokens(),
-            });
+            turns.push(TurnRef::from(turn));
         }
         SessionRef {
             config: self.config,
