@@ -283,9 +283,10 @@ fn a_config_round_trips_through_postcard_with_or_without_its_options() {
                 .with_compact_to(compact_to)
                 .unwrap();
             let bytes = postcard::to_allocvec(&config).unwrap();
-            // budget (2 bytes), hot_n, then each option's tag and, when set, its value.
+            // budget (2 bytes), hot_n, each option's tag and, when set, its value, then
+            // hard_budget.
             let set = usize::from(compact_at.is_some()) + usize::from(compact_to.is_some());
-            assert_eq!(bytes.len(), 2 + 1 + 2 + set);
+            assert_eq!(bytes.len(), 2 + 1 + 2 + set + 1);
             assert_eq!(
                 postcard::from_bytes::<SessionConfig>(&bytes).unwrap(),
                 config

@@ -7,6 +7,7 @@
 use crate::prelude::*;
 mod formats;
 mod frameworks;
+mod hard_budget;
 mod import;
 mod logs;
 pub(crate) use import::too_big;
@@ -91,6 +92,7 @@ pub struct SessionConfig {
     hot_n: u32,
     compact_at: Option<u32>,
     compact_to: Option<u32>,
+    hard_budget: bool,
 }
 
 /// A [`SessionConfig`] as saved, checked when read back.
@@ -104,6 +106,8 @@ struct SessionConfigRecord {
     compact_at: Option<u32>,
     #[serde(default)]
     compact_to: Option<u32>,
+    #[serde(default)]
+    hard_budget: bool,
 }
 
 #[cfg(feature = "deserialize")]
@@ -111,9 +115,13 @@ impl TryFrom<SessionConfigRecord> for SessionConfig {
     type Error = Error;
 
     fn try_from(record: SessionConfigRecord) -> Result<SessionConfig, Error> {
-        SessionConfig::new(record.budget, record.hot_n)?
+        let config = SessionConfig::new(record.budget, record.hot_n)?
             .with_compact_at(record.compact_at)?
-            .with_compact_to(record.compact_to)
+            .with_compact_to(record.compact_to)?;
+        Ok(SessionConfig {
+            hard_budget: record.hard_budget,
+            ..config
+        })
     }
 }
 
@@ -154,6 +162,7 @@ impl SessionConfig {
             hot_n,
             compact_at: None,
             compact_to: None,
+            hard_budget: false,
         })
     }
 
@@ -293,6 +302,7 @@ impl SessionConfig {
             hot_n: HOT_N,
             compact_at: None,
             compact_to: None,
+            hard_budget: false,
         }
     }
 }
@@ -307,6 +317,7 @@ pub struct SessionConfigBuilder {
     hot_n: Option<u32>,
     compact_at: Option<u32>,
     compact_to: Option<u32>,
+    hard_budget: bool,
 }
 
 impl SessionConfigBuilder {
@@ -356,9 +367,13 @@ impl SessionConfigBuilder {
                 "budget must be set: the window's size in tokens has no default",
             ));
         };
-        SessionConfig::new(Tokens(budget), self.hot_n.unwrap_or(HOT_N))?
+        let config = SessionConfig::new(Tokens(budget), self.hot_n.unwrap_or(HOT_N))?
             .with_compact_at(self.compact_at)?
-            .with_compact_to(self.compact_to)
+            .with_compact_to(self.compact_to)?;
+        Ok(SessionConfig {
+            hard_budget: self.hard_budget,
+            ..config
+        })
     }
 }
 
@@ -421,6 +436,11 @@ pub struct Step {
     pub to_cold: Vec<TurnNumber>,
     /// Chatter turns dropped.
     pub dropped: Vec<TurnNumber>,
+    /// Turns the hard budget took out of the window ([`SessionConfig::with_hard_budget`]),
+    /// verbatim or in a WARM line or the COLD gist it removed, ascending; left out of the
+    /// serialised step when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub trimmed: Vec<TurnNumber>,
 }
 
 /// A verbatim turn as the state shows it.
@@ -854,6 +874,7 @@ impl Session {
                 .policy
                 .compact(&mut self.window, &self.script, &self.config)?;
             let compaction = keep_pairs(&mut self.window, &self.script, compaction, verbatim);
+            let trimmed = hard_budget::trim(&mut self.window, &self.script, &self.config);
             if let Some(step) = &compaction {
                 if let Some(&first) = self.waiting(&step.asked).first() {
                     return Err(Error::new(
@@ -874,6 +895,7 @@ impl Session {
                 tokens_before,
                 peak_tokens,
                 compaction,
+                trimmed,
             )));
         }
         // The step runs on copies, kept when it succeeds having read only written summaries.
@@ -894,6 +916,7 @@ impl Session {
                 None => Vec::new(),
             };
             if asked.is_empty() {
+                let trimmed = hard_budget::trim(&mut window, &self.script, &self.config);
                 self.window = window;
                 self.policy = policy;
                 return Ok(Some(self.log_step(
@@ -901,6 +924,7 @@ impl Session {
                     tokens_before,
                     peak_tokens,
                     compaction,
+                    trimmed,
                 )));
             }
             let result = self.write_summaries(&asked);
@@ -918,6 +942,7 @@ impl Session {
         tokens_before: Tokens,
         peak_tokens: Tokens,
         compaction: Option<Compaction>,
+        trimmed: Vec<TurnNumber>,
     ) -> Step {
         let compacted = compaction.is_some();
         let Compaction {
@@ -936,6 +961,7 @@ impl Session {
             to_warm,
             to_cold,
             dropped,
+            trimmed,
         };
         self.log.push(step.clone());
         step
@@ -1215,6 +1241,9 @@ impl Session {
         let (tokens, budget) = (self.window.tokens(), self.config.budget);
         if tokens <= budget {
             return None;
+        }
+        if hard_budget::HARD_BUDGET && self.config.hard_budget {
+            return Some(hard_budget::over_budget_reason(&self.window, &self.config));
         }
         if let Some(reason) = self.policy.over_budget_reason(&self.window, &self.config) {
             return Some(reason);

@@ -295,16 +295,20 @@ impl Serialize for SessionRef<'_> {
 }
 
 impl Serialize for SessionConfig {
-    /// `{ "budget": 40, "hotN": 2 }`, with `compactAt` and `compactTo` when they are set (in a
-    /// format that is not human-readable, always).
+    /// `{ "budget": 40, "hotN": 2 }`, with `compactAt` and `compactTo` when they are set and
+    /// `"hardBudget": true` when it is on (in a format that is not human-readable, always).
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (compact_at, compact_to) = (self.compact_at(), self.compact_to());
-        let empty = usize::from(compact_at.is_none()) + usize::from(compact_to.is_none());
-        let mut record = Record::new(serializer, "SessionConfig", 4, empty)?;
+        let hard_budget = self.hard_budget();
+        let empty = usize::from(compact_at.is_none())
+            + usize::from(compact_to.is_none())
+            + usize::from(!hard_budget);
+        let mut record = Record::new(serializer, "SessionConfig", 5, empty)?;
         record.field("budget", &self.budget())?;
         record.field("hotN", &self.hot_n())?;
         record.unless_empty("compactAt", &compact_at, compact_at.is_none())?;
         record.unless_empty("compactTo", &compact_to, compact_to.is_none())?;
+        record.unless_empty("hardBudget", &hard_budget, !hard_budget)?;
         record.end()
     }
 }
