@@ -438,8 +438,10 @@ pub struct Step {
     pub dropped: Vec<TurnNumber>,
     /// Turns the hard budget took out of the window ([`SessionConfig::with_hard_budget`]),
     /// verbatim or in a WARM line or the COLD gist it removed, ascending; left out of the
-    /// serialised step when empty.
+    /// serialised step when empty. (Always empty in the project's own wasm builds, which have
+    /// no hard budget, so they never write it.)
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(all(target_arch = "wasm32", feature = "wasm-runtime"), serde(skip))]
     pub trimmed: Vec<TurnNumber>,
 }
 
