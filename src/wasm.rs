@@ -175,13 +175,17 @@ export interface StepLoss {
 export interface PolicyRow {
   info: PolicyInfo;
   series: number[]; peaks: number[]; compactions: number; tokens: number; kept: Named[];
+  /** The turns of the whole script after whose step the window is over the budget. */
+  overTurns: number[];
   /** What each compaction so far took from the window, oldest first. */
   losses: StepLoss[];
   /** The session state at the playground's turn, with an empty transcript. */
   window: SessionState;
 }
 export interface PlaygroundState {
-  turn: number; totalTurns: number; budget: number; compactAt: number | null; facts: string[];
+  turn: number; totalTurns: number; budget: number; compactAt: number | null;
+  /** `compactAt`% of the budget in tokens, rounded down (`null` without it). */
+  trigger: number | null; facts: string[];
   factsRule: string;
   /** How the facts were chosen, and that rule in words. */
   factsFrom: "refundDesk" | "toolResults" | "keyTerms"; factsChosen: string; policies: PolicyRow[];

@@ -1192,3 +1192,52 @@ fn each_framework_is_cited_at_one_version_in_its_row_and_in_the_triggers() {
         }
     }
 }
+
+/// The verdicts a page draws without comparing a count with the budget itself: the turns after
+/// which each window is over the budget (Letta's from turn 8: 43, 51 and 64 tokens of 40; the
+/// summary buffer's from turn 6: 43 tokens), and the knob's trigger in tokens (a share of the
+/// budget, rounded down).
+#[test]
+fn the_state_gives_the_verdicts_the_page_draws() {
+    let state = Playground::default().state();
+    let over = |id: &str| -> Vec<u32> {
+        let row = state
+            .policies
+            .iter()
+            .find(|row| row.info.id.name() == id)
+            .unwrap();
+        row.over_turns.iter().map(|turn| turn.0).collect()
+    };
+    assert_eq!(over("hot-warm-cold"), [] as [u32; 0]);
+    assert_eq!(over("sliding-window"), [8, 9, 10]);
+    assert_eq!(over("summary-buffer"), [6, 7, 8, 9, 10]);
+    for row in &state.policies {
+        let counted: Vec<u32> = (1..)
+            .zip(&row.series)
+            .filter(|(_, tokens)| **tokens > state.budget)
+            .map(|(turn, _)| turn)
+            .collect();
+        assert_eq!(
+            row.over_turns.iter().map(|turn| turn.0).collect::<Vec<_>>(),
+            counted,
+            "{}",
+            row.info.id
+        );
+    }
+    assert_eq!(state.trigger, None);
+    for (budget, compact_at, trigger) in
+        [(40.0, 70.0, 28), (30.0, 75.0, 22), (8_000.0, 83.0, 6_640)]
+    {
+        let options = SessionOptions {
+            budget: Some(budget),
+            compact_at: Some(compact_at),
+            ..SessionOptions::default()
+        };
+        let state = Playground::from_options(options).unwrap().state();
+        assert_eq!(
+            state.trigger,
+            Some(Tokens(trigger)),
+            "{compact_at}% of {budget}"
+        );
+    }
+}

@@ -9,12 +9,15 @@
 //   { op: "import", core, file }     reads `file` (a File), reports { progress }, then sends the
 //                                    turns in parts ({ turns }) and { result }: what importConversation
 //                                    gave but the turns, with `script` (the turns' handle here), and
-//                                    its subagent's turns as their count, `subagentCount`
+//                                    its subagent's turns as their count, `subagentCount`; or
+//                                    { result: { superseded: true } } when another import came
+//                                    while it read, and only the newest is kept
 //   { op: "script", turns }          keeps turns the page changed; { result: script }
 //   { op: "playground", script, options, turn }
 //                                    a Playground of those turns (options as withConfig takes them),
 //                                    at `turn`: { result: { model, state } }
-//   { op: "final", model }           how each policy ends (its tokens and the facts it keeps), the
+//   { op: "final", model }           how each policy ends (its tokens, the facts it keeps, whether
+//                                    it is over the budget: `window.overBudget`), the
 //                                    playground back where it stood: { result: state }
 //   { op: "goTo", model, turn }      { result: state } at `turn`
 //   { op: "free", model }            frees a playground; { result: null }
@@ -50,15 +53,17 @@ async function loadCore(name) {
  */
 function drawn(state, whole) {
   for (const row of state.policies) {
+    const over = new Set(row.overTurns);
     if (!whole) {
       delete row.series;
       delete row.peaks;
+      delete row.overTurns;
     }
     const window = row.window;
     window.droppedCount = window.dropped.length;
     window.dropped = [];
     window.steps = window.log.length;
-    window.log = window.log.filter((step) => step.compacted || step.crossed || step.tokensAfter > state.budget);
+    window.log = window.log.filter((step) => step.compacted || step.crossed || over.has(step.turn));
   }
   return state;
 }
@@ -85,10 +90,16 @@ async function readText(file, report) {
   return parts.join("");
 }
 
+/** The newest import asked for: an older one still reading when it came is dropped. */
+let latest = 0;
+
 const ops = {
   async import({ id, core: name, file }) {
+    latest = id;
     const report = (progress) => postMessage({ id, progress });
     const [text, glue] = await Promise.all([readText(file, report), loadCore(name)]);
+    // A file picked since has taken over: its turns, not these, are the ones kept.
+    if (id !== latest) return { superseded: true };
     report({ phase: "parse" });
     const result = glue.importConversation(text);
     // A subagent's turns, kept apart in the log, are only counted on the page.
@@ -126,7 +137,7 @@ const ops = {
     // Of the last turn, the page says only how each policy ends: its tokens and the facts kept.
     const last = playground.state();
     playground.goTo(was);
-    return { ...last, policies: last.policies.map(({ info, tokens, kept }) => ({ info, tokens, kept })) };
+    return { ...last, policies: last.policies.map(({ info, tokens, kept, window }) => ({ info, tokens, kept, window: { overBudget: window.overBudget } })) };
   },
   goTo({ model, turn }) {
     const playground = models.get(model);

@@ -7,6 +7,7 @@
 
 import { h, plural, svg, adoptMoreStyles } from "./widget.js";
 import { coreFor, own } from "./cores.js";
+import { readAfter } from "./settings.js";
 
 /**
  * More turns than this draw in pages and a bar a pixel (and a conversation of a file changed in
@@ -71,19 +72,21 @@ class Link {
  * it to its end, after the first state is drawn).
  */
 class RemotePlayground {
+  #el;
   #link;
   #handle;
   #state;
   #want;
   #moving = null;
-  constructor(link, { model, state, final = null }) {
-    this.#link = link;
+  constructor(el, { model, state, final = null }) {
+    this.#el = el;
+    this.#link = el.remote.link;
     this.#handle = model;
     this.#state = state;
     this.#want = state.turn;
     this.final = final;
     // The whole run's series and peaks come once; a later state leaves them out.
-    this.runs = state.policies.map((row) => ({ series: row.series, peaks: row.peaks }));
+    this.runs = state.policies.map((row) => ({ series: row.series, peaks: row.peaks, overTurns: row.overTurns }));
   }
 
   state() {
@@ -92,6 +95,11 @@ class RemotePlayground {
 
   get turn() {
     return this.#state.turn;
+  }
+
+  /** The worker's playground this stands for: the prepared replay on screen is never freed. */
+  get handle() {
+    return this.#handle;
   }
 
   /** Moves to `turn`; resolves once the state is at the last turn asked for. */
@@ -117,11 +125,14 @@ class RemotePlayground {
     return this.#link.call("final", { model: this.#handle });
   }
 
-  /** The worker's playground is freed when the element's cache lets it go (prepared, below). */
-  free() {}
-
-  release() {
-    this.#link.call("free", { model: this.#handle }).catch(() => {});
+  /**
+   * The element lets its model go when it builds another or leaves the page. The worker's
+   * playground stays while the element's cache holds it (prepared, below); the worker itself
+   * ends once the element has left the page (not when it is only moved).
+   */
+  free() {
+    const el = this.#el;
+    setTimeout(() => el.isConnected || detach(el));
   }
 }
 
@@ -164,42 +175,39 @@ const keyOf = (options, handle, turn) => JSON.stringify([options, handle, turn])
  */
 export async function prepare(el, change, turn, report) {
   if (!el.remote?.link) return null;
-  const names = el.constructor.observedAttributes;
-  const before = names.map((name) => [name, el.getAttribute(name)]);
-  const conversation = el.conversation;
   let read = null;
-  let problem = null;
-  el.quietly(() => {
-    try {
-      change();
-      if (playsRemotely(el)) read = optionsNow(el);
-    } catch (error) {
-      problem = String(error?.message ?? error);
-    } finally {
-      for (const [name, value] of before) {
-        if (value === null) el.removeAttribute(name);
-        else el.setAttribute(name, value);
-      }
-      el.conversation = conversation;
-    }
-  });
-  if (problem !== null || read === null) return null; // createModel says what is wrong, as before
+  try {
+    read = readAfter(el, change, () => (playsRemotely(el) ? optionsNow(el) : null));
+  } catch {
+    // createModel says what is wrong, as before
+  }
+  if (read === null) return null;
   const { link, scripts } = el.remote;
+  // A knob's replay is said as progress, in the status line and the panel's bar; an import's
+  // replay is its bar's third phase.
+  const say = report ?? el.remote.report ?? ((progress) => el.announce(showProgress(el, "", progress)));
   try {
     if (!scripts.has(read.script)) scripts.set(read.script, await link.call("script", { turns: read.script }));
     const handle = scripts.get(read.script);
     const key = keyOf(read.options, handle, turn ?? 0);
     if (el.remote.prepared.some((entry) => entry.key === key)) return null;
-    const made = await link.call("playground", { script: handle, options: read.options, turn: turn ?? 0 }, { progress: report ?? el.remote.report });
+    const made = await link.call("playground", { script: handle, options: read.options, turn: turn ?? 0 }, { progress: say });
     const entry = { key, options: read.options, handle, made };
-    el.remote.prepared.unshift(entry);
-    // Two kept: the model shown and the one about to replace it.
-    for (const gone of el.remote.prepared.splice(2)) new RemotePlayground(link, gone.made).release();
+    // Kept: the two newest (the model shown and the one about to replace it, or two about to),
+    // and whichever is on screen, however old: freeing it would leave the page nothing to move.
+    const shown = el.model?.handle;
+    const all = [entry, ...el.remote.prepared];
+    el.remote.prepared = all.filter((e, i) => i < 2 || e.made.model === shown);
+    for (const gone of all) {
+      if (!el.remote.prepared.includes(gone)) link.call("free", { model: gone.made.model }).catch(() => {});
+    }
     // The build and its drawing in a task of their own, not the one that read the answer.
     await new Promise((done) => setTimeout(done, 0));
     return null;
   } catch (error) {
     return String(error?.message ?? error);
+  } finally {
+    if (!report && !el.remote?.report && el.ownUi?.progressBox) el.ownUi.progressBox.hidden = true;
   }
 }
 
@@ -214,12 +222,10 @@ export function modelClass(el) {
       const { script, turn: _turn, ...rest } = options;
       const handle = el.remote.scripts.get(script);
       const entry = el.remote.prepared.find((e) => e.handle === handle && JSON.stringify(e.options) === JSON.stringify(rest));
-      if (!entry) {
-        // Settings an author changed on the element itself: replayed now, then built again.
-        prepare(el, () => {}, el.model?.turn ?? 0).then(() => el.isConnected && el.rebuild());
-        throw new Error(`Replaying the log's ${number(script.length)} turns under the new settings\u2026`);
-      }
-      const model = new RemotePlayground(el.remote.link, entry.made);
+      // Every change of settings is replayed in the worker first (the knobs, and an author's
+      // attributes: `attach`), so this is not reached; were it, the page's core plays it.
+      if (!entry) return el.core.Playground.withConfig(options);
+      const model = new RemotePlayground(el, entry.made);
       // How each policy ends comes after the first state is drawn: the result line then.
       if (!entry.made.final) {
         entry.ending ??= model.ending().then((final) => (entry.made.final = final));
@@ -246,19 +252,19 @@ function progressBar(el) {
   return ui;
 }
 
-/** The phases of an import as the bar shows them: reading the file is the first half. */
+/** The phases of an import as the bar shows them (reading the file is the first half); returns what it says. */
 function showProgress(el, name, { phase, done, total }) {
   const ui = progressBar(el);
   ui.progressBox.hidden = false;
   const [value, text] = {
     read: [0.5 * (done / Math.max(1, total)), `Reading ${name}: ${megabytes(done ?? 0)} of ${megabytes(total ?? 0)}`],
     parse: [0.55, `Reading the log's records`],
-    replay: [0.75, "Replaying the seven policies"],
+    replay: [0.75, "Replaying the seven policies\u2026"],
     draw: [0.95, "Drawing"],
   }[phase];
   ui.progress.value = value;
   ui.progress.setAttribute("aria-valuetext", text);
-  ui.progressText.textContent = text;
+  return (ui.progressText.textContent = text);
 }
 
 /**
@@ -267,7 +273,7 @@ function showProgress(el, name, { phase, done, total }) {
  * Resolves to `false` when the page cannot run the worker (the one-file bundle, or a policy that
  * refuses it): own.js then imports it as before.
  */
-export async function importFile(el, file, use) {
+export async function importFile(el, file, use, latest = () => true) {
   if (!HAS_WORKER_FILE || typeof Worker !== "function") return false;
   const state = remote(el);
   try {
@@ -276,7 +282,8 @@ export async function importFile(el, file, use) {
     return false;
   }
   attach(el);
-  const report = (progress) => showProgress(el, file.name, progress);
+  // A file picked since takes over: this one's reports, result and errors are dropped.
+  const report = (progress) => latest() && showProgress(el, file.name, progress);
   report({ phase: "read", done: 0, total: file.size });
   const turns = [];
   let result;
@@ -286,6 +293,7 @@ export async function importFile(el, file, use) {
       turns: (part) => turns.push(...part),
     });
   } catch (error) {
+    if (!latest()) return true;
     el.ownUi.progressBox.hidden = true;
     if (state.link.broken) {
       state.link.terminate();
@@ -295,6 +303,8 @@ export async function importFile(el, file, use) {
     el.fail(error);
     return true;
   }
+  // The worker keeps only its newest import's turns (`superseded`, the others).
+  if (!latest() || result.superseded) return true;
   const { script, turnCount: _count, ...read } = result;
   state.scripts.set(turns, script);
   state.report = report; // the replay's progress (prepare)
@@ -316,6 +326,19 @@ export function attach(el) {
   // widget.js's `reconfigure` waits for this before it builds the next model.
   el.prepareModel = (change, turn, report) => prepare(el, change, turn, report);
   el.modelClass = () => modelClass(el);
+  // An attribute an author sets on the element replays in the worker too, as a knob does.
+  const changed = el.attributeChanged;
+  el.attributeChanged = (name) => {
+    if (!playsRemotely(el) || name === "src" || name === "session") return changed.call(el, name);
+    el.reconfigure(() => {}, `${name} set to ${el.getAttribute(name) ?? "its default"}`)
+      .then((problem) => problem && el.fail(new Error(problem)));
+  };
+}
+
+/** Ends the element's worker, when it has left the page: its replays go with it. */
+function detach(el) {
+  el.remote?.link?.terminate();
+  el.remote = null;
 }
 
 // --- Drawing ----------------------------------------------------------------------------------
@@ -352,15 +375,20 @@ export function highest(list, from = 0) {
   return most;
 }
 
+/** A long sparkline's size and margins, and the pixels its turns share. */
+const [w, hgt, left, right, top, bottom] = [320, 110, 30, 8, 10, 16];
+const plot = w - left - right;
+/** Whether a sparkline of `n` turns draws a bar a pixel (else a line through each turn). */
+const banded = (n) => n > plot;
+
 /**
  * A sparkline of a long series (`series(i)` and `peaks(i)` for turn i + 1 of `n`): per pixel,
  * the lowest and highest window after the step (a bar), the highest peak above it (a thin bar),
- * red where over the budget; the turns to come faded; `marks`, turns where something happened
- * (the log's own compactions), as ticks on the axis; `trigger`, a second dashed line.
+ * red where `over(i)` (the core's verdict); the turns to come faded; `marks`, the numbers of
+ * turns after which something happened (the log's own compactions), as ticks between that turn
+ * and the next, faded until then; `trigger`, a second dashed line.
  */
-export function longSparkline({ n, series, peaks = () => null, budget, turn, yMax, label, marks = [], trigger = null }) {
-  const [w, hgt, left, right, top, bottom] = [320, 110, 30, 8, 10, 16];
-  const plot = w - left - right;
+export function longSparkline({ n, series, peaks = () => null, over = () => false, budget, turn, yMax, label, marks = [], trigger = null }) {
   const x = (i) => left + (n <= 1 ? 0 : (i / (n - 1)) * plot);
   const y = (tokens) => hgt - bottom - (Math.min(tokens, yMax) / yMax) * (hgt - top - bottom);
   const f = (v) => v.toFixed(1);
@@ -398,7 +426,7 @@ export function longSparkline({ n, series, peaks = () => null, budget, turn, yMa
     for (let i = from; i < to; i++) if (series(i) !== null) points.push(`${f(x(i))},${f(y(series(i)))}`);
     if (points.length) parts.push(svg("polyline", { points: points.join(" "), class: cls }));
   };
-  if (n <= plot) {
+  if (!banded(n)) {
     line(Math.max(0, turn - 1), n, "future");
     line(0, turn, "series");
   } else {
@@ -409,12 +437,13 @@ export function longSparkline({ n, series, peaks = () => null, budget, turn, yMa
     const peak = peaks(i);
     return peak !== null && peak > series(i) ? peak : null;
   }, "drop bars");
-  bars(0, turn, (i) => (series(i) > budget ? series(i) : null), "over bars");
+  bars(0, turn, (i) => (over(i) ? series(i) : null), "over bars");
   for (const mark of marks) {
-    parts.push(svg("line", { x1: x(mark - 1), x2: x(mark - 1), y1: y(0) + 4, y2: y(yMax), class: mark <= turn ? "log-mark" : "log-mark future-mark" }));
+    const at = x(Math.max(0, mark - 0.5));
+    parts.push(svg("line", { x1: at, x2: at, y1: y(0) + 4, y2: y(yMax), class: mark <= turn ? "log-mark" : "log-mark future-mark" }));
   }
   if (turn > 0 && series(turn - 1) !== null) {
-    parts.push(svg("circle", { cx: x(turn - 1), cy: y(series(turn - 1)), r: 3.4, class: series(turn - 1) > budget ? "now over" : "now" }));
+    parts.push(svg("circle", { cx: x(turn - 1), cy: y(series(turn - 1)), r: 3.4, class: over(turn - 1) ? "now over" : "now" }));
   }
   return svg("svg", { viewBox: `0 0 ${w} ${hgt}`, width: w, height: hgt, role: "img", "aria-label": label, class: "spark long" }, ...parts);
 }
@@ -431,11 +460,19 @@ export function policySparkline(row, budget, turn, yMax, realMarks) {
   const [low, high] = lowHigh(row.series.slice(0, turn));
   const label = turn === 0
     ? `${row.info.name}: no turns yet of ${number(n)}. Budget ${number(budget)}, y axis 0 to ${number(yMax)} tokens.`
-    : `${row.info.name}, turns 1 to ${number(turn)} of ${number(n)}, each pixel the lowest and highest window of its turns: after each step from ${number(low)} to ${number(high)} tokens, ${number(row.series[turn - 1])} now; the highest peak before compacting ${number(highest(row.peaks.slice(0, turn)))}. Budget ${number(budget)}, y axis 0 to ${number(yMax)} tokens.`;
+    : `${row.info.name}, turns 1 to ${number(turn)} of ${number(n)}, ${banded(n) ? "each pixel the lowest and highest window of its turns" : "a point a turn"}: after each step from ${number(low)} to ${number(high)} tokens, ${number(row.series[turn - 1])} now; the highest peak before compacting ${number(highest(row.peaks.slice(0, turn)))}. Budget ${number(budget)}, y axis 0 to ${number(yMax)} tokens.`;
+  const over = overSet(row);
   return longSparkline({
-    n, series: (i) => row.series[i], peaks: (i) => row.peaks[i], budget, turn, yMax, label,
+    n, series: (i) => row.series[i], peaks: (i) => row.peaks[i], over: (i) => over.has(i + 1), budget, turn, yMax, label,
     marks: realMarks,
   });
+}
+
+/** The turns after which the core found `row`'s window over the budget, as a set (made once a row). */
+const overSets = new WeakMap();
+function overSet(row) {
+  if (!overSets.has(row.overTurns)) overSets.set(row.overTurns, new Set(row.overTurns));
+  return overSets.get(row.overTurns);
 }
 
 /** [lowest, highest] of `list` in one loop (0 and 0 when empty). */
@@ -484,14 +521,13 @@ export function realRow(el, state, yMax) {
   const done = log.compactions.filter((c) => c.turn <= turn);
   let now = null;
   for (let i = Math.min(turn, n) - 1; i >= 0 && now === null; i--) now = tokens[i];
-  const trigger = state.compactAt === null ? null : Math.floor((state.budget * state.compactAt) / 100);
+  const trigger = state.trigger;
   const cited = log.compactions.map((c) => `after turn ${number(c.turn)}${c.preTokens ? ` at ${number(c.preTokens)} tokens` : ""}`);
-  const label = `${log.formatName}, as its log records it: the tokens sent each turn, ${tokens.filter((t) => t !== null).length} turns with a count; `
-    + (log.compactions.length ? `its own compactions ${cited.join(", ")}.` : "no compaction of its own.")
-    + ` Budget ${number(state.budget)}${trigger === null ? "" : `, compact at ${state.compactAt}% (${number(trigger)})`}.`;
+  // Where it compacted and the trigger are said beside the chart, in the note it is read with.
+  const label = `${log.formatName}, as its log records it: the tokens sent each turn, ${tokens.filter((t) => t !== null).length} turns with a count. Budget ${number(state.budget)}.`;
   const spark = longSparkline({
     n, series: (i) => tokens[i], budget: state.budget, turn, yMax, label, trigger,
-    marks: log.compactions.map((c) => c.turn + 1),
+    marks: log.compactions.map((c) => c.turn),
   });
   const where = log.compactions.length === 0 ? "It never compacted."
     : `It compacted ${plural(log.compactions.length, "time")} (dotted): ${cited.join("; ")}.`;
@@ -585,7 +621,7 @@ export function numbersPage(state, head, rows) {
     head.replaceChildren(h("th", { scope: "col" }, "policy"), ...turns.map((i) => h("th", { scope: "col" }, `turn ${i + 1}`)));
     rows.replaceChildren(...state.policies.map((row) => h("tr", {}, h("th", { scope: "row" }, row.info.name), ...turns.map((i) => {
       const [tokens, peak] = [row.series[i], row.peaks[i]];
-      return h("td", { className: tokens > state.budget ? "over" : "", attrs: { "data-label": `turn ${i + 1}` } }, peak > tokens ? `${peak} \u2192 ${tokens}` : String(tokens));
+      return h("td", { className: overSet(row).has(i + 1) ? "over" : "", attrs: { "data-label": `turn ${i + 1}` } }, peak > tokens ? `${peak} \u2192 ${tokens}` : String(tokens));
     }))));
   } });
 }
@@ -615,10 +651,10 @@ export function turnsSaid(turns) {
 /** One step of the turn slider with Page Up and Page Down: a tenth of the session, at least 1. */
 export const pageStep = (total) => Math.max(1, Math.round(total / 10));
 
-/** What the sparklines of a long session draw, under the table. */
-const SPARK_KEY = "Each pixel a bar from the lowest to the highest window of its turns after the step; grey above it: "
+/** What the sparklines of a session of `n` turns draw, under the table. */
+const SPARK_KEY = (n) => `${banded(n) ? "Each pixel a bar from the lowest to the highest window of its turns after the step" : "Line: the window after each step"}; grey above it: `
   + "the peaks, the new turn in before compacting. Dashed: the budget; red: over it. Faded: the future. "
-  + "As the log sent it: the tokens its agent was really sent at each reply; dotted: where it compacted itself; "
-  + "long dashes: compact at the knob's %. Every row has the same scale.";
+  + "As the log sent it: the tokens its agent was sent at each reply; dotted: its own compactions; "
+  + "long dashes: compact at %. Every row has the same scale.";
 
 const LARGE = { SPARK_KEY, LARGE_TURNS, fill, policySparkline, realRow, realSummaries, yMaxWith, numbersPage, factCounts, paged, turnsSaid };

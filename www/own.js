@@ -108,7 +108,7 @@ export async function buildOwnPanel(el, typing) {
       h("div", { className: "field-row" }, field(ui.speaker, "Speaker"), field(ui.kind, "Kind")),
       field(ui.summary, "Summary (optional)"),
       h("button", { type: "submit", className: "primary" }, "Add my turn"),
-      h("p", { className: "caption" }, "Your turn comes next, after the turn shown now; the turns that would have followed are left out, as in a live conversation. It is counted and compacted like any other. Without a summary of your own, a rule writes one: the first sentence, cut at a word to at most 12 words, with … where it was cut.")));
+      h("p", { className: "caption" }, "Your turn follows the turn shown now, in place of the turns after it, and is counted and compacted like any other. Without a summary, a rule writes one: the first sentence, cut at a word to at most 12 words, with … where it was cut.")));
   }
   ui.paste = h("textarea", { id: "own-import", rows: 4, placeholder: "Dana: Hi! My order ORD-7 never came.\nagent: I'm sorry. I've sent a new one." });
   ui.kinds = h("ol", { className: "own-kinds" });
@@ -123,7 +123,7 @@ export async function buildOwnPanel(el, typing) {
     field(ui.paste, "Conversation to import"),
     h("button", { type: "button", on: { click: () => importText(el, ui.paste.value) } }, "Import"),
     field(ui.file, "Or choose a file"),
-    h("p", { className: "caption" }, "Plain lines, one turn each as Speaker: text (a leading [timestamp] is left out); chat messages as OpenAI's Chat Completions or Anthropic's Messages API writes them, tool calls and tool results included; or a Claude Code, Codex CLI or Gemini CLI session file. The format is told by its shape, and a token count the log carries (usage) is kept. At most 64 MB. Nothing leaves this page."),
+    h("p", { className: "caption" }, "Lines of Speaker: text; chat messages of OpenAI's or Anthropic's API, tool calls included; or a Claude Code, Codex CLI or Gemini CLI session log, up to 64 MB. Nothing leaves this page."),
     h("p", { className: "caption" }, "A rule guesses each turn's kind. A tool's turn (role or speaker \"tool\") is a tool output. A turn of at most 12 words with a greeting or thanks in it (hi, hello, hey, thanks, thank, thx, bye, goodbye, cheers) and no digit is chatter. A turn with a question mark is a question. Anything else is a decision.")),
     ui.kindsBox);
   el.own.append(...parts);
@@ -208,13 +208,17 @@ function keepLog(el, read) {
  */
 async function importFile(el) {
   const file = el.ownUi.file.files?.[0];
+  // The newest pick wins: one made while an earlier is read drops that one.
+  const pick = (el.picks = (el.picks ?? 0) + 1);
+  const latest = () => el.picks === pick;
   if (!file) return;
   if (file.size > MAX_PICKED_BYTES) {
     el.fail(new Error(`${file.name} is over ${MAX_PICKED_BYTES / 1_000_000} MB`));
     return;
   }
-  if (await importInWorker(el, file, (read) => useImported(el, read))) return;
-  await importText(el, await file.text());
+  if (await importInWorker(el, file, (read) => useImported(el, read), latest)) return;
+  const text = await file.text();
+  if (latest()) await importText(el, text);
 }
 
 /** Imports `text` as the element's conversation and says what was read. */

@@ -19,10 +19,9 @@ const countWord = (n) => NUMBER_WORDS[n] ?? String(n);
  * after the step (the window the model is sent) or at the peak (the new turn in, before any
  * compaction).
  */
-function moments(row, budget, say = turnList) {
-  const log = row.window.log;
+function moments(row, say = turnList) {
   if (row.window.turn === 0) return "No turns yet.";
-  const after = log.filter((step) => step.tokensAfter > budget).map((step) => step.turn);
+  const after = row.overTurns.filter((turn) => turn <= row.window.turn);
   const peaks = row.window.crossings;
   const afterText = after.length
     ? `After the step: over budget on ${say(after)}.`
@@ -89,13 +88,13 @@ function sparkline(row, budget, turn, yMax) {
     const peak = row.peaks[i];
     if (peak > tokens) {
       parts.push(svg("line", { x1: x(i), x2: x(i), y1: y(peak), y2: y(tokens), class: "drop" }),
-        svg("circle", { cx: x(i), cy: y(peak), r: 2.4, class: peak > budget ? "peak over" : "peak" }));
+        svg("circle", { cx: x(i), cy: y(peak), r: 2.4, class: row.window.crossings.includes(i + 1) ? "peak over" : "peak" }));
     }
-    if (tokens > budget) parts.push(svg("circle", { cx: x(i), cy: y(tokens), r: 2.4, class: "point over" }));
+    if (row.overTurns.includes(i + 1)) parts.push(svg("circle", { cx: x(i), cy: y(tokens), r: 2.4, class: "point over" }));
   });
   if (turn > 0) {
     const tokens = row.series[turn - 1];
-    parts.push(svg("circle", { cx: x(turn - 1), cy: y(tokens), r: 3.4, class: tokens > budget ? "now over" : "now" }));
+    parts.push(svg("circle", { cx: x(turn - 1), cy: y(tokens), r: 3.4, class: row.window.overBudget ? "now over" : "now" }));
   }
   const label = turn === 0
     ? `${row.info.name}: no turns yet; the ${n} turns to come are drawn faded as the future. Budget ${budget}, y axis 0 to ${yMax} tokens.`
@@ -157,6 +156,11 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
   static observedAttributes = ["budget", "hot", "tokens", "turn", "compact-at", "session", "scenario", "src"];
 
   #open = null;
+  /** The turn last asked of `model`: a playground in a worker (large.js) moves when it answers. */
+  #asked = null;
+  #at() {
+    return this.#asked?.model === this.model ? this.#asked.turn : this.model.turn;
+  }
 
   createModel({ fallback = false } = {}) {
     // A large log of a file plays in a worker (large.js): its class, else the core's.
@@ -187,14 +191,14 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
           if (event.key !== "PageUp" && event.key !== "PageDown") return;
           event.preventDefault();
           const tenth = Math.max(1, Math.round(this.model.state().totalTurns / 10));
-          this.goTo(this.model.turn + (event.key === "PageUp" ? tenth : -tenth));
+          this.goTo(this.#at() + (event.key === "PageUp" ? tenth : -tenth));
         },
       },
     });
     this.ui = {
       slider,
-      back: h("button", { type: "button", on: { click: () => this.goTo(this.model.turn - 1) } }, "Back one turn"),
-      next: h("button", { type: "button", className: "primary", on: { click: () => this.goTo(this.model.turn + 1) } }, "Forward one turn"),
+      back: h("button", { type: "button", on: { click: () => this.goTo(this.#at() - 1) } }, "Back one turn"),
+      next: h("button", { type: "button", className: "primary", on: { click: () => this.goTo(this.#at() + 1) } }, "Forward one turn"),
       turnValue: h("span", { className: "t-value", attrs: { "aria-hidden": "true" } }),
       result: h("p", { className: "result" }),
       count: h("p", { className: "lede" }),
@@ -253,7 +257,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     const state = this.model && "final" in this.model ? this.model.final : this.probeState((model) => model.goTo(model.state().totalTurns));
     if (!state) return "";
     const names = (rows) => listed(rows.map((row) => row.info.name));
-    const within = state.policies.filter((row) => row.tokens <= state.budget);
+    const within = state.policies.filter((row) => !row.window.overBudget);
     const whole = state.policies.filter((row) => row.kept.every((named) => named === "meaning" || named === "notYetSaid"));
     const ends = within.length === 0 ? "no policy ends within the budget"
       : within.length === state.policies.length ? "every policy ends within the budget" : `${names(within)} end within the budget`;
@@ -268,6 +272,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     if (!this.model) return;
     const state0 = this.model.state();
     const clamped = Math.max(0, Math.min(state0.totalTurns, turn));
+    this.#asked = { model: this.model, turn: clamped };
     const moved = this.attempt(() => this.model.goTo(clamped));
     if (!moved.ok) return;
     // A playground in a worker (large.js) moves when the worker answers.
@@ -278,7 +283,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     }
     const state = this.model.state();
     this.render(state);
-    const over = state.policies.filter((row) => row.tokens > state.budget).map((row) => row.info.name);
+    const over = state.policies.filter((row) => row.window.overBudget).map((row) => row.info.name);
     this.announce(`Turn ${state.turn}: ${over.length ? `over budget after the step: ${over.join(", ")}` : "every policy within the budget after the step"}.`);
     this.emit("memory-step", { state });
   }
@@ -315,9 +320,9 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     const large = this.large && state.totalTurns > this.large.LARGE_TURNS ? this.large : null;
     const say = large ? (turns) => large.turnsSaid(turns) ?? turnList(turns) : turnList;
     const yMax = this.large?.yMaxWith(this, sharedMax(state.policies, state.budget)) ?? sharedMax(state.policies, state.budget);
-    if (large) ui.sparkKey.textContent = large.SPARK_KEY;
+    if (large) ui.sparkKey.textContent = large.SPARK_KEY(state.totalTurns);
     ui.rows.replaceChildren(...state.policies.map((row) => {
-      const over = row.tokens > state.budget;
+      const over = row.window.overBudget;
       const { info } = row;
       return h("tr", { className: over ? "over" : "", attrs: { role: "row" } },
         h("th", { scope: "row", attrs: { role: "rowheader" } },
@@ -330,7 +335,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
           ruleDetails(info, ruleNow(info, state))),
         h("td", { className: "chart", attrs: { role: "cell" } },
           large ? large.policySparkline(row, state.budget, state.turn, yMax) : sparkline(row, state.budget, state.turn, yMax),
-          h("span", { className: "note moments" }, moments(row, state.budget, say))),
+          h("span", { className: "note moments" }, moments(row, say))),
         h("td", { className: "compactions", attrs: { role: "cell", "data-label": "compactions so far" } }, String(row.compactions),
           noSmaller(row, say)),
         h("td", { className: "tokens-now", attrs: { role: "cell", "data-label": "tokens now" } }, `${row.tokens} / ${state.budget}`,
@@ -359,7 +364,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
       ui.dataHead.replaceChildren(h("th", { scope: "col" }, "policy"), ...turns.map((t) => h("th", { scope: "col" }, `turn ${t}`)));
       ui.dataRows.replaceChildren(...state.policies.map((row) =>
         h("tr", {}, h("th", { scope: "row" }, row.info.name), ...row.series.map((tokens, i) =>
-          h("td", { className: tokens > state.budget ? "over" : "", attrs: { "data-label": `turn ${i + 1}` } }, row.peaks[i] > tokens ? `${row.peaks[i]} \u2192 ${tokens}` : String(tokens))))));
+          h("td", { className: row.overTurns.includes(i + 1) ? "over" : "", attrs: { "data-label": `turn ${i + 1}` } }, row.peaks[i] > tokens ? `${row.peaks[i]} \u2192 ${tokens}` : String(tokens))))));
     }
 
     const open = state.policies.find((row) => row.info.id === this.#open);

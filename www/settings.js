@@ -101,7 +101,10 @@ export async function applyKnob(el, input) {
  * What `el` will need of a core once `change` is made (widget.js, `coreNeed`): the change is
  * made quietly, read, and undone.
  */
-export function needAfter(el, change) {
+export const needAfter = (el, change) => readAfter(el, change, () => el.coreNeed());
+
+/** What `read()` gives once `change` is made, quietly; the change is then undone. */
+export function readAfter(el, change, read) {
   const names = el.constructor.observedAttributes;
   const before = names.map((name) => [name, el.getAttribute(name)]);
   const conversation = el.conversation;
@@ -109,7 +112,7 @@ export function needAfter(el, change) {
   el.quietly(() => {
     try {
       change();
-      need = el.coreNeed();
+      need = read();
     } finally {
       for (const [name, value] of before) {
         if (value === null) el.removeAttribute(name);

@@ -14,9 +14,12 @@ const WINDOWS = [[128000, "128K"], [200000, "200K"], [272000, "272K"], [400000, 
  * of a context window the reader chooses, with a button that sets **compact at %** to it.
  */
 export function buildTriggers(el) {
-  // When each policy compacts, said by the knob that changes it: the table opens the widget, its
-  // settings fold away here.
-  const note = el.knobs.appendChild(h("p", { className: "caption trigger-note" }));
+  // When each policy compacts and where ours stops, said next to the knob that changes it (and
+  // as its description): the table opens the widget, its settings fold away here.
+  const note = h("p", { className: "caption trigger-note", id: "knob-compact-at-note" });
+  el.knobs.querySelector(".knob-row").after(note);
+  const knob = el.knobs.querySelector("#knob-compact-at");
+  knob.setAttribute("aria-describedby", `${knob.getAttribute("aria-describedby")} ${note.id}`);
   el.showTriggers = (state) => {
     note.textContent = triggerNote(state);
   };
@@ -79,9 +82,9 @@ function useTrigger(el, trigger) {
   applyKnob(el, input);
 }
 
-/** `Every policy with a token trigger compacts at 60% of the budget (24 tokens)`. */
+/** `Every policy with a token trigger compacts at 60% of the budget (24 tokens)`: the core's trigger. */
 const atShare = (state) =>
-  `Every policy with a token trigger compacts at ${state.compactAt}% of the budget (${plural(Math.floor((state.budget * state.compactAt) / 100), "token")})`;
+  `Every policy with a token trigger compacts at ${state.compactAt}% of the budget (${plural(state.trigger, "token")})`;
 
 /**
  * When the policies compact, from each policy's own trigger (`info.trigger`): each at its own,
@@ -102,12 +105,13 @@ function triggerNote(state) {
 
 /**
  * Where a compaction stops under a lower trigger: the knob moves when a policy starts, not how
- * far it shrinks the window. Ours still folds only until the window fits the whole budget; the
- * range it reached so far comes from its log.
+ * far it shrinks the window. Ours folds only until the window fits the budget (its target: the
+ * page sets no compact_to); the range it reached so far comes from its log.
  */
 function stopsAt(state) {
   const ours = state.policies[0];
   const after = ours.window.log.filter((step) => step.compacted).map((step) => step.tokensAfter);
-  const reached = after.length === 0 ? "" : ` (so far its compactions left ${Math.min(...after) === Math.max(...after) ? Math.min(...after) : `${Math.min(...after)} to ${Math.max(...after)}`} tokens)`;
-  return `The knob moves when a compaction starts, not where it stops: ${ours.info.name} still keeps the last ${plural(ours.window.hotN, "turn")} verbatim and compacts only down to the whole budget${reached}, and Letta's sliding window cuts until the turns it keeps are under 70% of the budget; the summary buffer and truncation stop at the trigger.`;
+  const [low, high] = [Math.min(...after), Math.max(...after)];
+  const reached = after.length === 0 ? "" : `; so far its compactions left ${low === high ? low : `${low} to ${high}`}`;
+  return `The knob moves when a compaction starts, not where it stops: ${ours.info.name} keeps the last ${plural(ours.window.hotN, "turn")} verbatim and compacts only until the window holds the budget's ${plural(state.budget, "token")} or fewer (its target, which the library's compact_to lowers${reached}). Each other policy stops where its rule says.`;
 }

@@ -573,6 +573,9 @@ pub struct PolicyRow {
     pub series: Vec<Tokens>,
     /// The window's tokens with each turn, before that turn's compaction.
     pub peaks: Vec<Tokens>,
+    /// The turns of the whole script after whose step the window is over the budget: the
+    /// verdict for each point of `series`, so that a page draws it without comparing.
+    pub over_turns: Vec<TurnNumber>,
     /// Compaction steps up to the playground's turn.
     pub compactions: u32,
     /// The window's tokens at the playground's turn.
@@ -601,6 +604,9 @@ pub struct PlaygroundState {
     /// The share of the budget, in percent, at which every policy with a token trigger compacts;
     /// `None` when each keeps its own ([`SessionConfig::with_compact_at`]).
     pub compact_at: Option<u32>,
+    /// That share of the budget in tokens, rounded down ([`SessionConfig::threshold`]): the
+    /// window a policy with a token trigger compacts past; `None` without `compact_at`.
+    pub trigger: Option<Tokens>,
     /// The labels of the facts looked for, in the order of each row's `kept`: [`KEY_FACTS`]'
     /// for the refund desk, else as `facts_from` says.
     pub facts: Vec<String>,
@@ -918,10 +924,21 @@ impl Playground {
                 }
             }
             let compactions = losses.len() as u32;
+            let series = self.series.get(i).cloned().unwrap_or_default();
+            // One plain loop (an iterator chain is code of its own in the wasm).
+            let mut over_turns = Vec::new();
+            let mut number = 0;
+            for tokens in &series {
+                number += 1;
+                if *tokens > window.budget {
+                    over_turns.push(TurnNumber(number));
+                }
+            }
             policies.push(PolicyRow {
                 info: *info,
-                series: self.series.get(i).cloned().unwrap_or_default(),
+                series,
                 peaks: self.peaks.get(i).cloned().unwrap_or_default(),
+                over_turns,
                 compactions,
                 tokens: window.tokens,
                 kept,
@@ -934,6 +951,12 @@ impl Playground {
             total_turns: first.map_or(0, |s| s.script().len() as u32),
             budget: first.map_or(Tokens(0), |s| s.config().budget()),
             compact_at: first.and_then(|s| s.config().compact_at()),
+            trigger: first.and_then(|s| {
+                let config = s.config();
+                config
+                    .compact_at()
+                    .map(|_| Tokens(config.threshold(100) as u32))
+            }),
             facts: self.facts.iter().map(|(label, _)| label.clone()).collect(),
             facts_rule: FACTS_RULE,
             facts_from: self.facts_from,

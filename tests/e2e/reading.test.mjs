@@ -204,7 +204,12 @@ test("#55.15 next to compact at %, the knobs say that a lower trigger moves wher
   await widget.locator("summary", { hasText: "Knobs" }).click();
   await widget.locator(".knobs .trigger-note").waitFor({ timeout: 5000 });
   const note = await widget.locator(".knobs .trigger-note").textContent();
+  // The core's numbers, in words: the trigger (60% of 40 tokens) and the budget.
+  assert.equal(await widget.evaluate((el) => el.model.state().trigger), 24);
   assert.match(note, /^Every policy with a token trigger compacts at 60% of the budget \(24 tokens\), in place of its own trigger\./);
-  assert.match(note, new RegExp(`still keeps the last 2 turns verbatim and compacts only down to the whole budget \\(so far its compactions left ${Math.min(...ours)} to ${Math.max(...ours)} tokens\\)`));
+  assert.match(note, new RegExp(`keeps the last 2 turns verbatim and compacts only until the window holds the budget's 40 tokens or fewer \\(its target, which the library's compact_to lowers; so far its compactions left ${Math.min(...ours)} to ${Math.max(...ours)}\\)\\. Each other policy stops where its rule says\\.$`));
+  // Next to the knob: right under the knobs' row, and the knob's own description.
+  assert.equal(await widget.locator(".knobs .knob-row + .trigger-note").count(), 1);
+  assert.match(await widget.getByRole("spinbutton", { name: "compact at %", exact: true }).evaluate((input) => input.getAttribute("aria-describedby")), /knob-compact-at-note/);
   assert.deepEqual(problems, []);
 });
