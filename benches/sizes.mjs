@@ -27,16 +27,16 @@ export const PAGES = [
   { name: "only <memory-forgetting> with settings of its own", needs: [config("forgetting")], budget: 50_800 },
   { name: "only <memory-playground>", needs: ["playground"], budget: 48_200 },
   { name: "only <memory-playground> with settings of its own", needs: [config("playground")], budget: 59_600 },
-  { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], budget: 37_200 },
+  { name: "only <memory-forgetting-playground>", needs: ["forgetting-playground"], budget: 37_500 },
   // index.html's first two widgets are `guided`: they fetch guide.js too.
-  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, guided: true, budget: 94_700 },
+  { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, guided: true, budget: 94_800 },
 ];
 /** What opening the own-conversation panel fetches (own.js, settings.js and the core that imports), at most.
  * Issue 51 moved it +7.5 KB on purpose (52.5 -> 60.0): the session logs read line by line (src/compaction/logs.rs:
  * Claude Code's parentUuid chain, compactions, tokens sent, Gemini CLI), only in the cores that import. */
 export const ON_DEMAND_BUDGET = 60_000;
 /** The one-file bundle, everything inlined (+7.4 KB for issue 51's session logs, as above). */
-export const DIST = { name: "dist/agent-memory-widgets.js", budget: 143_000 };
+export const DIST = { name: "dist/agent-memory-widgets.js", budget: 143_200 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {

@@ -205,6 +205,8 @@ export interface ForgettingPlaygroundState {
   reads: number; totalReads: number; capacity: number; halfLife: number;
   facts: { id: number; text: string; supersededBy: number | null }[];
   policies: { info: ForgettingPolicyInfo; held: number[]; hits: number; stale: number; series: { at: number; rate: number }[] }[];
+  /** Indexes into `policies`: the rows that found the most reads so far (none before the first read), and those holding no stale fact. */
+  leaders: number[]; fresh: number[];
 }
 export interface ChartLine { id: number; text: string; kind: string; points: [number, number][]; retiredAt: number | null; }
 export interface TranscriptTurn {

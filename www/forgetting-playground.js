@@ -177,15 +177,16 @@ class MemoryForgettingPlayground extends MemoryWidget {
   result() {
     const state = this.probeState((model) => model.setTime(model.state().until));
     if (!state || state.reads === 0) return "";
-    const names = (rows) => listed(rows.map((row) => row.info.name));
-    const best = Math.max(...state.policies.map((row) => row.hits));
-    const leaders = state.policies.filter((row) => row.hits === best);
-    const ours = state.policies.find((row) => row.info.name === "Ours");
-    const fresh = state.policies.filter((row) => row.stale === 0);
+    const rows = (indexes) => indexes.map((i) => state.policies[i]);
+    const names = (indexes) => listed(rows(indexes).map((row) => row.info.name));
+    const leaders = rows(state.leaders);
+    const best = leaders[0].hits;
+    const ours = state.policies.find((row) => row.info.id === "ours");
     const oursFound = ours && !leaders.includes(ours) ? `; ours finds ${hitText(ours.hits, state.reads)}` : "";
+    const fresh = state.fresh;
     const stale = fresh.length === 0 ? "every policy holds a stale fact at the end"
       : `${names(fresh)} ${fresh.length === 1 ? "is the only one that holds" : "hold"} no stale fact at the end`;
-    return `Over the whole stream, ${names(leaders)} find${leaders.length === 1 ? "s" : ""} the most reads, ${hitText(best, state.reads)}${oursFound}; ${stale}.`;
+    return `Over the whole stream, ${names(state.leaders)} find${leaders.length === 1 ? "s" : ""} the most reads, ${hitText(best, state.reads)}${oursFound}; ${stale}.`;
   }
 
   setTime(t) {
@@ -193,11 +194,10 @@ class MemoryForgettingPlayground extends MemoryWidget {
     if (!this.attempt(() => this.model.setTime(t)).ok) return;
     const state = this.model.state();
     this.render(state);
-    const best = Math.max(...state.policies.map((row) => row.hits));
-    const leaders = state.policies.filter((row) => row.hits === best).map((row) => row.info.name);
+    const leaders = state.leaders.map((i) => state.policies[i]);
     this.announce(state.reads === 0
       ? `t = ${state.t}: no reads yet.`
-      : `t = ${state.t}: ${plural(state.reads, "read")} so far; most found by ${leaders.join(", ")}: ${hitText(best, state.reads)}.`);
+      : `t = ${state.t}: ${plural(state.reads, "read")} so far; most found by ${leaders.map((row) => row.info.name).join(", ")}: ${hitText(leaders[0]?.hits, state.reads)}.`);
     this.emit("memory-step", { state });
   }
 

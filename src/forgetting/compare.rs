@@ -641,6 +641,11 @@ pub struct ForgettingPlaygroundState {
     pub facts: Vec<FactLabel>,
     /// One row per policy, in the order of [`FORGETTING_POLICIES`].
     pub policies: Vec<PolicyNow>,
+    /// The rows (indexes into `policies`) whose reads found the most facts so far, all of them
+    /// when tied; none before the first read.
+    pub leaders: Vec<u32>,
+    /// The rows (indexes into `policies`) that hold no stale fact at `t`.
+    pub fresh: Vec<u32>,
 }
 
 /// The seven forgetting policies over one stream, with a time slider.
@@ -769,7 +774,7 @@ impl ForgettingPlayground {
             }
         }
         let mut held_ids: Vec<FactId> = Vec::new();
-        let policies = self
+        let policies: Vec<PolicyNow> = self
             .comparison
             .runs
             .iter()
@@ -808,18 +813,31 @@ impl ForgettingPlayground {
                     .map(|(_, new)| *new),
             })
             .collect();
+        let reads = count(&self.comparison.reads);
+        let best = policies.iter().map(|row| row.hits).max().unwrap_or(0);
+        let (mut leaders, mut fresh) = (Vec::new(), Vec::new());
+        for (i, row) in (0u32..).zip(&policies) {
+            if reads > 0 && row.hits == best {
+                leaders.push(i);
+            }
+            if row.stale == 0 {
+                fresh.push(i);
+            }
+        }
         ForgettingPlaygroundState {
             t: self.time,
             until: events.last().map_or(Time::ZERO, |event| event.at),
             stream: self.which,
             events: events.len() as u32,
             events_done: done as u32,
-            reads: count(&self.comparison.reads),
+            reads,
             total_reads: self.comparison.reads.last().copied().unwrap_or(0),
             capacity: self.config.capacity(),
             half_life: self.config.half_life(),
             facts,
             policies,
+            leaders,
+            fresh,
         }
     }
 }
@@ -827,6 +845,38 @@ impl ForgettingPlayground {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_state_names_the_leaders_and_the_fresh_rows() {
+        let check = |stream, t: Option<f64>, leaders: &[u32], fresh: &[u32]| {
+            let mut playground = ForgettingPlayground::new(stream, StoreConfig::default());
+            let until = playground.state().until;
+            playground.set_time(t.map_or(until, |t| Time::new(t).unwrap()));
+            let state = playground.state();
+            assert_eq!(
+                (&state.leaders[..], &state.fresh[..]),
+                (leaders, fresh),
+                "{stream:?} at {t:?}"
+            );
+            // A leader found as many reads as any row, and every other row found fewer.
+            let best = state.policies.iter().map(|row| row.hits).max().unwrap();
+            for (i, row) in (0u32..).zip(&state.policies) {
+                let leads = state.reads > 0 && row.hits == best;
+                assert_eq!(state.leaders.contains(&i), leads, "row {i}");
+                assert_eq!(state.fresh.contains(&i), row.stale == 0, "row {i}");
+            }
+        };
+        // Before the first read nobody leads, and nothing is stale yet.
+        check(StreamId::RefundDesk, Some(0.0), &[], &[0, 1, 2, 3, 4, 5, 6]);
+        // Importance only evicted Dana before her second read; FIFO and it hold a stale fact.
+        check(
+            StreamId::RefundDesk,
+            None,
+            &[0, 1, 2, 4, 5, 6],
+            &[1, 2, 4, 5, 6],
+        );
+        check(StreamId::Tickets, None, &[0, 1, 5], &[3, 6]);
+    }
 
     #[test]
     fn the_recency_constant_is_log2_of_0_995() {

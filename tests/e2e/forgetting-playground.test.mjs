@@ -58,9 +58,14 @@ test("seven policies over one stream: the slider moves every row, and each row i
   assert.equal(cells[6], "46 of 159 (29%)");
   assert.equal((await cellTexts(rows, "td.stale"))[6], "0");
   assert.match(await widget.getByRole("status").textContent(), /^t = 239: 159 reads so far; most found by FIFO, LRU, MemoryBank: 81 of 159 \(51%\)\.$/);
+  const expected239 = await coreState(page, 239);
+  // The result: the leaders and the fresh rows are the core's (`leaders`, `fresh`), named in order.
+  assert.equal(await widget.locator("p.result").textContent(), "Over the whole stream, FIFO, LRU and MemoryBank find the most reads, " +
+    "81 of 159 (51%); ours finds 46 of 159 (29%); Importance only and Ours hold no stale fact at the end.");
+  assert.deepEqual([expected239.leaders, expected239.fresh], [[0, 1, 5], [3, 6]]);
 
   // The matrix: which facts each policy holds at t = 239, the stale one marked.
-  const expected = await coreState(page, 239);
+  const expected = expected239;
   const matrix = widget.getByRole("table", { name: "Facts each policy holds at t = 239" });
   const held = await matrix.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
   assert.deepEqual(held, expected.facts.map((fact) => expected.policies.map((row) => (row.held.includes(fact.id) ? "\u2713 held" : "\u00b7"))));
