@@ -330,7 +330,7 @@ export function attach(el) {
   const changed = el.attributeChanged;
   el.attributeChanged = (name) => {
     if (!playsRemotely(el) || name === "src" || name === "session") return changed.call(el, name);
-    el.reconfigure(() => {}, `${name} set to ${el.getAttribute(name) ?? "its default"}`)
+    el.reconfigure(() => {}, `${name} changed`)
       .then((problem) => problem && el.fail(new Error(problem)));
   };
 }

@@ -114,7 +114,7 @@ export async function buildOwnPanel(el, typing) {
   ui.kinds = h("ol", { className: "own-kinds" });
   ui.kindsBox = h("div", { hidden: true },
     h("h3", {}, "Your conversation"),
-    h("p", { className: "caption" }, "Each turn with its kind (the script's, the one you chose, or the import rule's guess): change any that is wrong."),
+    h("p", { className: "caption" }, "Each turn and its kind: change any that is wrong."),
     ui.kinds,
     (ui.back = h("button", { type: "button", className: "quiet", on: { click: () => el.useConversation(el.sourceConversation ?? null, ui.back.textContent) } })));
   ui.file = h("input", { type: "file", id: "own-file", accept: ".jsonl,.json,.txt,application/json,text/plain", on: { change: () => importFile(el) } });

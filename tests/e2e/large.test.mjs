@@ -396,7 +396,7 @@ test("an attribute set on the element replays in the worker once, said as progre
   const seen = await page.evaluate(() => window.seen);
   assert.deepEqual(seen.errors, []);
   assert.ok(seen.status.includes("Replaying the seven policies\u2026"), seen.status.join(" | "));
-  assert.match(await playground.getByRole("status").textContent(), /^budget set to 5000\. Every policy replayed to turn 0 \(budget 5000/);
+  assert.match(await playground.getByRole("status").textContent(), /^budget changed\. Every policy replayed to turn 0 \(budget 5000/);
   // A budget the core refuses: said once, and not asked again and again; the model stays.
   await playground.evaluate((el) => el.setAttribute("budget", "0"));
   await page.waitForFunction(() => !document.querySelector("memory-playground").errorBox.hidden);
