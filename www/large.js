@@ -375,8 +375,8 @@ export function highest(list, from = 0) {
   return most;
 }
 
-/** A long sparkline's size and margins, and the pixels its turns share. */
-const [w, hgt, left, right, top, bottom] = [320, 110, 30, 8, 10, 16];
+/** A long sparkline's size and margins (room for "149K" on the left), and the pixels its turns share. */
+const [w, hgt, left, right, top, bottom] = [320, 110, 38, 8, 10, 16];
 const plot = w - left - right;
 /** Whether a sparkline of `n` turns draws a bar a pixel (else a line through each turn). */
 const banded = (n) => n > plot;
@@ -448,10 +448,9 @@ export function longSparkline({ n, series, peaks = () => null, over = () => fals
   return svg("svg", { viewBox: `0 0 ${w} ${hgt}`, width: w, height: hgt, role: "img", "aria-label": label, class: "spark long" }, ...parts);
 }
 
-/** 155000 as "155K", 200000 as "200K", 40 as "40": for an axis. */
+/** 155000 as "155K", 20900 as "21K", 8400 as "8400": for an axis, in at most four characters. */
 export function short(n) {
-  if (n >= 10_000) return `${Number((n / 1000).toFixed(n >= 100_000 ? 0 : 1))}K`;
-  return String(n);
+  return n >= 10_000 ? `${Math.round(n / 1000)}K` : String(n);
 }
 
 /** A long policy row's sparkline, and its label: a summary, not every number. */
@@ -499,12 +498,13 @@ export function realLog(el) {
   return log && log.conversation === el.conversation && (log.sentTokens.length || log.compactions.length) ? log : null;
 }
 
-/** The y range every row shares, with the log's own curve in it too. */
-export function yMaxWith(el, yMax) {
-  const log = realLog(el);
-  if (!log) return yMax;
-  const most = highest(log.sentTokens.map((s) => s.tokens), highest(log.compactions.map((c) => c.preTokens ?? 0)));
-  return Math.max(yMax, Math.ceil((most * 1.05) / 10) * 10);
+/**
+ * The y range of the log's own row, its own: the tokens a real agent was sent (155,000 before
+ * Claude Code compacts) would flatten the policies' rows at a budget of 40 were they to share it.
+ */
+function yMaxOf(log, budget) {
+  const most = highest(log.sentTokens.map((s) => s.tokens), highest(log.compactions.map((c) => c.preTokens ?? 0), budget));
+  return Math.ceil((most * 1.05) / 10) * 10;
 }
 
 /**
@@ -512,9 +512,10 @@ export function yMaxWith(el, yMax) {
  * turn, its own compactions marked, and the trigger the knobs set, for the reader to see whether
  * the agent compacted where its cited trigger says.
  */
-export function realRow(el, state, yMax) {
+export function realRow(el, state) {
   const log = realLog(el);
   if (!log) return null;
+  const yMax = yMaxOf(log, state.budget);
   const n = state.totalTurns;
   const tokens = sentByTurn(log, n);
   const turn = state.turn;
@@ -655,6 +656,6 @@ export const pageStep = (total) => Math.max(1, Math.round(total / 10));
 const SPARK_KEY = (n) => `${banded(n) ? "Each pixel a bar from the lowest to the highest window of its turns after the step" : "Line: the window after each step"}; grey above it: `
   + "the peaks, the new turn in before compacting. Dashed: the budget; red: over it. Faded: the future. "
   + "As the log sent it: the tokens its agent was sent at each reply; dotted: its own compactions; "
-  + "long dashes: compact at %. Every row has the same scale.";
+  + "long dashes: compact at %. Every policy's row has the same scale; the log's, its own.";
 
-const LARGE = { SPARK_KEY, LARGE_TURNS, fill, policySparkline, realRow, realSummaries, yMaxWith, numbersPage, factCounts, paged, turnsSaid };
+const LARGE = { SPARK_KEY, LARGE_TURNS, fill, policySparkline, realRow, realSummaries, numbersPage, factCounts, paged, turnsSaid };

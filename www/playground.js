@@ -61,7 +61,8 @@ function sharedMax(policies, budget) {
  * faded and labelled "future".
  */
 function sparkline(row, budget, turn, yMax) {
-  const [w, hgt, left, right, top, bottom] = [320, 110, 30, 8, 10, 16];
+  // Room on the left for a four-digit top of the axis ("8400") at the ticks' size.
+  const [w, hgt, left, right, top, bottom] = [320, 110, 38, 8, 10, 16];
   const n = row.series.length;
   const x = (i) => left + (n <= 1 ? 0 : (i / (n - 1)) * (w - left - right));
   const y = (tokens) => hgt - bottom - (tokens / yMax) * (hgt - top - bottom);
@@ -319,7 +320,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     // a pixel and long lists in pages, beside the log's own curve.
     const large = this.large && state.totalTurns > this.large.LARGE_TURNS ? this.large : null;
     const say = large ? (turns) => large.turnsSaid(turns) ?? turnList(turns) : turnList;
-    const yMax = this.large?.yMaxWith(this, sharedMax(state.policies, state.budget)) ?? sharedMax(state.policies, state.budget);
+    const yMax = sharedMax(state.policies, state.budget);
     if (large) ui.sparkKey.textContent = large.SPARK_KEY(state.totalTurns);
     ui.rows.replaceChildren(...state.policies.map((row) => {
       const over = row.window.overBudget;
@@ -341,7 +342,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
         h("td", { className: "tokens-now", attrs: { role: "cell", "data-label": "tokens now" } }, `${row.tokens} / ${state.budget}`,
           over ? h("span", { className: "verdict-over" }, " over budget") : ""));
     }));
-    const real = this.large?.realRow(this, state, yMax);
+    const real = this.large?.realRow(this, state);
     if (real) ui.rows.append(real);
 
     const NAMED = { meaning: ["\u2713", "meaning"], bareTerm: ["~", "bare term"], gone: ["\u2717", "gone"], notYetSaid: ["\u2013", "not yet said"] };

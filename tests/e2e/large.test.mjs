@@ -438,6 +438,36 @@ test("the import's worker ends when its element leaves the page", async () => {
   assert.deepEqual(problems, []);
 });
 
+test("at 390 px, an imported log's charts keep their axis labels whole, and the policies' rows are not flattened by the log's own", async () => {
+  const { page, problems, playground } = await openLarge({ width: 390, height: 900 });
+  // The top of each chart's axis, in the chart's own units: it starts inside the chart (a
+  // 13-unit "149K" or "8400" at x = 27 was cut at its left).
+  const cut = () => playground.locator("svg.spark").evaluateAll((svgs) => svgs
+    .map((svg) => svg.querySelector("text.tick"))
+    .filter((tick) => tick.getBBox().x < 0)
+    .map((tick) => tick.textContent));
+  await playground.evaluate((el) => el.reconfigure(() => el.setAttribute("budget", "8000"), "Budget 8000"));
+  await playground.evaluate((el) => el.goTo(10));
+  assert.deepEqual(await cut(), []);
+  await playground.evaluate((el) => el.reconfigure(() => el.setAttribute("budget", "40"), "Budget 40"));
+  await pick(page, playground, smallFile);
+  await playground.evaluate((el) => el.goTo(40));
+  await page.waitForFunction(() => document.querySelector("memory-playground").model.turn === 40);
+  await playground.locator("tr.real-log").waitFor();
+  assert.deepEqual(await cut(), []);
+  // The policies share a scale a little over their highest peak; the log's row, which reaches
+  // Claude Code's 155,000 tokens, has its own.
+  const top = (label) => Number(/y axis 0 to ([\d,]+) tokens/.exec(label)[1].replace(/,/g, ""));
+  const policies = await playground.locator("tbody tr:not(.real-log) svg.spark").evaluateAll((svgs) => svgs.map((svg) => svg.getAttribute("aria-label")));
+  const highestPeak = await playground.evaluate((el) => Math.max(el.model.state().budget, ...el.model.runs.flatMap((run) => run.peaks)));
+  for (const label of policies) assert.equal(top(label), Math.max(10, Math.ceil((highestPeak * 1.05) / 10) * 10), label);
+  const logTop = await playground.locator("tr.real-log text.tick").first().textContent();
+  assert.match(logTop, /^1\d\dK$/);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth), 0);
+  await playground.locator("tbody tr").first().screenshot({ path: join(SCREENSHOTS, "large-row-390.png") });
+  assert.deepEqual(problems, []);
+});
+
 test("a long session in <memory-compaction>: its transcript and its steps in pages", async () => {
   const { page, problems } = await open(env.browser, env.server.url);
   await page.goto(`${env.server.url}tests/e2e/pages/own.html`);
