@@ -335,9 +335,11 @@ test("the turn slider steps a tenth of the session with Page Up and Page Down, a
   await pager.getByRole("button", { name: "Later turns" }).click();
   assert.equal(await numbers.locator("thead th").nth(1).textContent(), "turn 51");
   assert.match(await pager.textContent(), new RegExp(`turns 51 to 100 of ${total.toLocaleString("en-US")}`));
-  // The panel's list of turns and their kinds: fifty a page too.
+  // The panel's list of turns and their kinds: fifty a page too, each painted as soon as it is
+  // laid out (no content-visibility: auto, which left the list blank in a screenshot).
   const kinds = playground.locator(".own-kinds > li");
   assert.equal(await kinds.count(), 50);
+  assert.deepEqual(await kinds.evaluateAll((items) => [...new Set(items.map((li) => getComputedStyle(li).contentVisibility))]), ["visible"]);
   await playground.locator(".own-kinds + .pager").getByRole("button", { name: "Later turns" }).click();
   assert.equal(await kinds.first().getByRole("combobox").getAttribute("id"), "kind-51");
   // Each policy's sparkline is drawn at most a bar a pixel, not a point a turn, and says so.
