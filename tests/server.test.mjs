@@ -14,12 +14,15 @@ import { pathToFileURL } from "node:url";
 const ROOT = resolve(import.meta.dirname, "..");
 const PACKAGE = join(ROOT, "dist/agent-memory-widgets");
 
-/** Each JavaScript entry point of the package's `exports`, as a file. */
+/**
+ * Each JavaScript entry point of the package's `exports`, as a file; not the import's worker,
+ * which is exported for bundlers to find (www/located.js), and which a page starts, never imports.
+ */
 function entries() {
   const { exports } = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8"));
   return Object.entries(exports)
     .map(([name, target]) => [name, typeof target === "string" ? target : target.default])
-    .filter(([, file]) => file.endsWith(".js"));
+    .filter(([name, file]) => file.endsWith(".js") && name !== "./import-worker.js");
 }
 
 /** Imports `file` in a fresh Node and returns the globals it added, or throws what the import threw. */

@@ -6,6 +6,8 @@
 //   site/links-*.js,
 //   site/settings-*.js
 //   site/import-worker.js            the Web Worker that imports and replays a large log file
+//   site/agent-memory-widgets/import-worker.js
+//                                    the same worker as one file, for hosts' bundlers (www/located.js)
 //   site/chunk-*.js                  code two elements share (the base class), loaded once
 //   site/pkg/<core>_bg.wasm          the wasm cores of www/cores.js, the one table of them
 //   site/pkg/<core>.js               each core's glue at the name it has in www/pkg/, for direct use
@@ -24,12 +26,15 @@ import { build, transform } from "esbuild";
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CORES as CORE_TABLE, FAMILIES, coreFor, config, own } from "../www/cores.js";
+import { RELATIVE } from "../www/located.js";
 
 const root = resolve(import.meta.dirname, "..");
 const www = join(root, "www");
 const out = join(root, "site");
 export { FAMILIES };
 const CORES = Object.keys(CORE_TABLE);
+/** What each glue's literal names (www/located.js): a relative path and a package path at once. */
+const WASM_ALIAS = "agent-memory-widgets/wasm/";
 
 /** Replaces exactly one occurrence of `from`, or stops the build. */
 export function replaceOnce(text, from, to, what) {
@@ -139,10 +144,11 @@ export function adoptMoreStyles(root, name) {
 /**
  * An esbuild plugin that points each core's glue at its wasm where the build puts it. Given no
  * wasm, the glue's `init()` fetches `new URL("<core>_bg.wasm", import.meta.url)`, beside the glue
- * in www/pkg/; built, the glue is a chunk in site/ and the wasm in site/pkg/. The loader relies on
- * that default, a static URL, which bundlers follow: Vite's dependency pre-bundling moves the code
- * and rewrites such a URL to the package's file (a URL with a variable part it cannot), and
- * `vite build` copies the file.
+ * in www/pkg/; built, the glue is a chunk in site/ and the wasm in site/pkg/. The URL is written
+ * as www/located.js says: a literal that is a relative path and a package path at once, which
+ * Vite (in dev too, after its dependency pre-bundling has moved the code) and webpack rewrite to
+ * the file, and which the glue turns into pkg/<core>_bg.wasm beside the chunk where it was read
+ * as a relative path (`located`).
  */
 export const wasmInPkg = {
   name: "wasm-in-pkg",
@@ -150,7 +156,9 @@ export const wasmInPkg = {
     build.onLoad({ filter: /[\\/]www[\\/]pkg[\\/][\w-]+\.js$/ }, (args) => {
       const core = args.path.match(/([\w-]+)\.js$/)[1];
       const from = `new URL('${core}_bg.wasm', import.meta.url)`;
-      return { contents: replaceOnce(readFileSync(args.path, "utf8"), from, `new URL("./pkg/${core}_bg.wasm", import.meta.url)`, `wasm URL in www/pkg/${core}.js`), loader: "js" };
+      // located(), written out: a page loads one glue, and a module of its own would be one more request.
+      const to = `new URL("${WASM_ALIAS}${core}_bg.wasm", import.meta.url).href.replace(${JSON.stringify(RELATIVE)}, "/pkg/")`;
+      return { contents: replaceOnce(readFileSync(args.path, "utf8"), from, to, `wasm URL in www/pkg/${core}.js`), loader: "js" };
     });
   },
 };
@@ -175,6 +183,38 @@ export function pageFiles(meta, needs) {
   if (!glue) throw new Error(`build: no chunk for the ${core} core`);
   visit(glue);
   return [`site/pkg/${core}_bg.wasm`, ...files];
+}
+
+/** The cores the import's worker loads: one for each family's `own` need that has a core of its own. */
+export const WORKER_CORES = FAMILIES.map(own).filter((name) => CORES.includes(name));
+
+/**
+ * site/agent-memory-widgets/import-worker.js: the import's worker as one file, for the hosts'
+ * bundlers, where large.js names it (www/located.js). It holds the cores of WORKER_CORES, not a
+ * chunk for each: Vite 5 to 7 build a worker as one file, and fail on a dynamic import.
+ */
+async function buildOneFileWorker() {
+  const cores = `{ ${WORKER_CORES.map((name) => `${JSON.stringify(name)}: () => import("./pkg/${name}.js")`).join(", ")} }`;
+  const workerCores = {
+    name: "worker-cores",
+    setup(build) {
+      build.onLoad({ filter: /[\\/]www[\\/]import-worker\.js$/ }, (args) => ({
+        contents: replaceOnce(readFileSync(args.path, "utf8"), "import(`./pkg/${name}.js`)", `(${cores})[name]()`, "core import in www/import-worker.js"),
+        loader: "js",
+      }));
+    },
+  };
+  await build({
+    entryPoints: [join(www, "import-worker.js")],
+    outfile: join(out, "agent-memory-widgets/import-worker.js"),
+    bundle: true,
+    format: "esm",
+    minify: true,
+    target: "es2022",
+    legalComments: "none",
+    plugins: [workerCores, wasmInPkg],
+    logLevel: "warning",
+  });
 }
 
 async function main() {
@@ -214,6 +254,7 @@ async function main() {
     ].join("\n"));
   }
   copyFileSync(join(www, "favicon.svg"), join(out, "favicon.svg"));
+  await buildOneFileWorker();
 
   // The page: besides widgets.js, preload what its elements will ask for, so that the element
   // modules, the shared chunk and the wasm download in parallel with the loader, not after it.

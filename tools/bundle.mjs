@@ -29,11 +29,13 @@ const fullCore = {
       contents: replaceOnce(readFileSync(args.path, "utf8"), "import(`./pkg/${name}.js`)", 'import("full-core")', "core import in www/cores.js"),
       loader: "js",
     }));
-    // No worker file sits beside the one-file module: a picked file is imported in the page.
+    // No worker file sits beside the one-file module: a picked file is imported in the page (and
+    // the test for a worker beside it, located.js, goes).
     build.onLoad({ filter: /[\\/]www[\\/]large\.js$/ }, (args) => ({
       contents: replaceOnce(readFileSync(args.path, "utf8"), "const HAS_WORKER_FILE = true;", "const HAS_WORKER_FILE = false;", "worker flag in www/large.js"),
       loader: "js",
     }));
+    build.onLoad({ filter: /[\\/]www[\\/]located\.js$/ }, () => ({ contents: "export const workerBeside = () => null;", loader: "js" }));
     build.onResolve({ filter: /^full-core$/ }, () => ({ path: "full-core", namespace: "full-core" }));
     build.onLoad({ filter: /.*/, namespace: "full-core" }, () => ({
       resolveDir: join(www, "pkg"),

@@ -8,6 +8,9 @@
 //                                 a shadow root, where the loader cannot see it)
 //   chunk-*.js, <core>-*.js, ...  what they share and load on demand (site/'s names)
 //   pkg/<core>_bg.wasm            the wasm cores (www/cores.js)
+//   import-worker.js              the worker that imports a reader's log, and
+//   agent-memory-widgets/import-worker.js
+//                                 the same as one file, for hosts' bundlers (www/located.js)
 //   core.js, core.d.ts            the full core for direct use (`agent-memory-widgets/core`), with
 //                                 its types from wasm-bindgen
 //   custom-elements.json, *.d.ts  the elements' manifest and types (tools/manifest.mjs)
@@ -45,6 +48,8 @@ function main() {
     writeFileSync(join(OUT, file), code);
   }
   for (const core of Object.keys(CORES)) copyFileSync(join(site, `pkg/${core}_bg.wasm`), join(OUT, `pkg/${core}_bg.wasm`));
+  mkdirSync(join(OUT, "agent-memory-widgets"));
+  copyFileSync(join(site, "agent-memory-widgets/import-worker.js"), join(OUT, "agent-memory-widgets/import-worker.js"));
   // Beside the other modules, so that its wasm is in pkg/ whether the folder is served as it is or
   // a bundler moves the code: a bundle's modules resolve `./pkg/` next to the bundle.
   const meta = JSON.parse(readFileSync(join(site, "meta.json"), "utf8"));
@@ -53,9 +58,9 @@ function main() {
   const from = JSON.stringify(`./${glue.slice("site/".length)}`);
   writeFileSync(join(OUT, "core.js"), [
     '// The full core, for direct use: import init, { Session, FactStore } from "agent-memory-widgets/core".',
-    `import init from ${from};`,
+    "// Its `init()` finds the wasm in pkg/, wherever a bundler puts the code (www/located.js).",
+    `export { default } from ${from};`,
     `export * from ${from};`,
-    'export default (input) => init(input ?? { module_or_path: new URL("./pkg/agent_memory_widgets_bg.wasm", import.meta.url) });',
     "",
   ].join("\n"));
   copyFileSync(join(root, "www/pkg/agent_memory_widgets.d.ts"), join(OUT, "core.d.ts"));

@@ -8,6 +8,7 @@
 import { h, plural, svg, adoptMoreStyles } from "./widget.js";
 import { coreFor, own } from "./cores.js";
 import { readAfter } from "./settings.js";
+import { workerBeside } from "./located.js";
 
 /**
  * More turns than this draw in pages and a bar a pixel (and a conversation of a file changed in
@@ -31,7 +32,11 @@ class Link {
   #calls = new Map();
   #next = 0;
   constructor() {
-    this.#worker = new Worker(new URL("./import-worker.js", import.meta.url), { type: "module", name: "agent-memory-widgets import" });
+    // Beside the code, or the worker a host's bundler builds from the literal (located.js).
+    const beside = workerBeside();
+    this.#worker = beside
+      ? new Worker(beside, { type: "module", name: "agent-memory-widgets import" })
+      : new Worker(new URL("agent-memory-widgets/import-worker.js", import.meta.url), { type: "module", name: "agent-memory-widgets import" });
     this.#worker.addEventListener("message", ({ data }) => {
       const call = this.#calls.get(data.id);
       if (!call) return;
