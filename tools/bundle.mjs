@@ -10,7 +10,7 @@ import { build } from "esbuild";
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { join, resolve } from "node:path";
-import { inlineStyles, minifiedCss, replaceOnce } from "./build-site.mjs";
+import { inlineStyles, minifiedCss, replaceOnce, shortWarnings } from "./build-site.mjs";
 import { FAMILIES } from "../www/cores.js";
 
 const root = resolve(import.meta.dirname, "..");
@@ -33,6 +33,10 @@ const fullCore = {
     // the test for a worker beside it, located.js, goes).
     build.onLoad({ filter: /[\\/]www[\\/]large\.js$/ }, (args) => ({
       contents: replaceOnce(readFileSync(args.path, "utf8"), "const HAS_WORKER_FILE = true;", "const HAS_WORKER_FILE = false;", "worker flag in www/large.js"),
+      loader: "js",
+    }));
+    build.onLoad({ filter: /[\\/]www[\\/]pkg[\\/]agent_memory_widgets\.js$/ }, (args) => ({
+      contents: shortWarnings(readFileSync(args.path, "utf8"), "www/pkg/agent_memory_widgets.js"),
       loader: "js",
     }));
     build.onLoad({ filter: /[\\/]www[\\/]located\.js$/ }, () => ({ contents: "export const workerBeside = () => null;", loader: "js" }));
