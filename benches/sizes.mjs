@@ -82,6 +82,21 @@ function onDemandFiles(meta, loaded, entries) {
   return files;
 }
 
+/**
+ * What a page of one element with the seed's settings saves over one whose element has settings
+ * of its own (its core without `withConfig`), each family's, in whole KB: `{ least, most }`. The
+ * README states it, as `make bench-sizes` writes it there (benches/report.mjs).
+ */
+export function seedSavings(pages) {
+  const gzip = (name) => pages.find((page) => page.name === name).total.gzip;
+  const savings = ["compaction", "forgetting", "playground"]
+    .map((family) => gzip(`only <memory-${family}> with settings of its own`) - gzip(`only <memory-${family}>`));
+  return { least: Math.round(Math.min(...savings) / 1000), most: Math.round(Math.max(...savings) / 1000) };
+}
+
+/** The README's words for seedSavings, which benches/report.mjs writes and the size test reads. */
+export const SEED_SAVINGS = /\((\d+) to (\d+) KB gzip lighter\)/;
+
 /** Every page kind with the files it fetches, their sizes, the bundle, and what loads on demand. */
 export function measurePages() {
   const meta = JSON.parse(readFileSync(join(ROOT, "site/meta.json"), "utf8"));

@@ -94,6 +94,15 @@ test(`the .crate is at most ${MAX_CRATE / 1024} KB`, () => {
   assert.ok(size <= MAX_CRATE, `${size} B is over ${MAX_CRATE} B`);
 });
 
+test("the README states the .crate's limit as this test holds it, wherever it names it", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8").replace(/\s+/g, " ");
+  for (const context of ["ready for crates.io:", "the crate as `cargo package` packs it"]) {
+    const at = readme.indexOf(context);
+    assert.ok(at >= 0, `README.md no longer says "${context}"`);
+    assert.equal(/at most (\d+) KB/.exec(readme.slice(at, at + 120))?.[1], String(MAX_CRATE / 1024), `README.md, after "${context}"`);
+  }
+});
+
 test("a dependent builds no cdylib: the lib is an rlib, and the wasm build asks for the cdylib itself", () => {
   const lib = crate.targets.filter((t) => t.kind.includes("lib") || t.kind.includes("cdylib") || t.kind.includes("rlib"));
   assert.equal(lib.length, 1);
