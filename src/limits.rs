@@ -8,6 +8,12 @@
 //! (1,000,000 characters, each summary nearly its whole turn: under 200 ms, a long task but not
 //! a frozen page); a decay chart at its limit takes under 10 ms natively.
 //!
+//! Two limits hold one text. The library's, [`MAX_TEXT_CHARS`], is sized for an agent's real
+//! turns and facts (a long tool output, a file read whole); the page's, [`MAX_PAGE_TEXT_CHARS`],
+//! is smaller and holds what the widgets take (options and imported turns), so that a page that
+//! draws every text stays quick. The README's table of limits is generated from this file
+//! (`tests/limits.rs`).
+//!
 //! [`Error`]: crate::Error
 
 use crate::prelude::*;
@@ -20,10 +26,22 @@ pub const MAX_TURNS: usize = 100_000;
 pub const MAX_SCRIPT_TEXT_CHARS: usize = MAX_IMPORT_BYTES;
 /// The most bytes [`import_conversation`](crate::import_conversation) reads: 64 MiB, a session
 /// log of tens of thousands of records. Nothing else of an import is limited: not its lines,
-/// its turns nor its text in all (a turn's own text is cut at [`MAX_TEXT_CHARS`], with a mark).
+/// its turns nor its text in all (a turn's own text is cut at [`MAX_PAGE_TEXT_CHARS`], with a
+/// mark).
 pub const MAX_IMPORT_BYTES: usize = 64 * 1024 * 1024;
-/// The most characters in one text: a turn, a summary, a speaker, a fact or a label.
-pub const MAX_TEXT_CHARS: usize = 10_000;
+/// The most characters in one text of the library: a turn's text, summary, speaker or tool-call
+/// id ([`Turn`](crate::Turn), a [`TurnSpec`](crate::TurnSpec) read by [`Script::new`](crate::Script::new),
+/// a summarizer's summary, a saved session), and a fact's text
+/// ([`LiveStore::write`](crate::LiveStore::write), a distilled fact, a saved store). Room for a
+/// long tool output or a file read whole.
+pub const MAX_TEXT_CHARS: usize = 1_000_000;
+/// The most characters in one text the widgets take: each text of a script or scenario given as
+/// options ([`Script::within_limits`](crate::Script::within_limits),
+/// [`Session::from_options`](crate::Session::from_options), a scenario, `withConfig`), and each
+/// imported turn, which [`import_conversation`](crate::import_conversation) cuts to it with a
+/// mark (`… [cut: 13500 characters]`). Smaller than [`MAX_TEXT_CHARS`], so that a page that
+/// draws every text of a session stays quick.
+pub const MAX_PAGE_TEXT_CHARS: usize = 10_000;
 /// The most facts a scenario starts with.
 pub const MAX_FACTS: usize = 1_000;
 /// The most write events in a scenario.
@@ -61,16 +79,22 @@ pub(crate) fn char_count(text: &str) -> usize {
 
 /// Checks that `text` has at most [`MAX_TEXT_CHARS`] characters; the message names `path`.
 pub(crate) fn check_text(path: &str, text: &str) -> Result<(), Error> {
+    check_chars(path, text, MAX_TEXT_CHARS, "MAX_TEXT_CHARS")
+}
+
+/// Checks that `text` has at most `max` characters, the limit named `limit`; the message names
+/// `path`.
+fn check_chars(path: &str, text: &str, max: usize, limit: &'static str) -> Result<(), Error> {
     let chars = char_count(text);
-    if chars <= MAX_TEXT_CHARS {
+    if chars <= max {
         Ok(())
     } else {
         Err(Error::over_limit(
-            "MAX_TEXT_CHARS",
+            limit,
             text!(
                 path,
                 ": must have at most ",
-                MAX_TEXT_CHARS,
+                max,
                 " characters, got ",
                 chars
             ),
@@ -98,8 +122,9 @@ pub(crate) fn check_len(
 /// The most characters in all the texts of one scenario together.
 pub const MAX_TOTAL_TEXT_CHARS: usize = 1_000_000;
 
-/// Counts texts against a limit on all of them together as a script or scenario is read:
-/// [`MAX_TOTAL_TEXT_CHARS`] by default, [`MAX_SCRIPT_TEXT_CHARS`] for a script.
+/// Counts texts against a limit on all of them together as a script or scenario given as options
+/// is read: [`MAX_TOTAL_TEXT_CHARS`] by default, [`MAX_SCRIPT_TEXT_CHARS`] for a script; each
+/// text on its own is held to [`MAX_PAGE_TEXT_CHARS`].
 #[derive(Debug)]
 pub(crate) struct TextBudget {
     used: usize,
@@ -127,9 +152,10 @@ impl TextBudget {
         }
     }
 
-    /// Checks `text` on its own ([`check_text`]) and against what is left of the budget.
+    /// Checks `text` on its own, against the page's [`MAX_PAGE_TEXT_CHARS`], and against what
+    /// is left of the budget.
     pub(crate) fn take(&mut self, path: &str, text: &str) -> Result<(), Error> {
-        check_text(path, text)?;
+        check_chars(path, text, MAX_PAGE_TEXT_CHARS, "MAX_PAGE_TEXT_CHARS")?;
         self.used += char_count(text);
         if self.used <= self.max {
             Ok(())

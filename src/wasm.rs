@@ -756,7 +756,7 @@ mod options {
     use js_sys::Object;
 
     use super::*;
-    use crate::limits::MAX_TEXT_CHARS;
+    use crate::limits::MAX_PAGE_TEXT_CHARS;
 
     /// A JS object being read, with the path that error messages name (`script[3]`).
     pub(super) struct Fields {
@@ -843,7 +843,7 @@ mod options {
         }
 
         /// An optional string. Its JS length is checked before it is copied into wasm memory: a
-        /// string of more than twice [`MAX_TEXT_CHARS`] UTF-16 units has more than that many
+        /// string of more than twice [`MAX_PAGE_TEXT_CHARS`] UTF-16 units has more than that many
         /// characters; the core checks the exact count.
         pub(super) fn text(&self, key: &str) -> Result<Option<String>, JsError> {
             let value = self.get(key)?;
@@ -859,11 +859,11 @@ mod options {
                 )));
             };
             let units = string.length() as usize;
-            if units > 2 * MAX_TEXT_CHARS {
+            if units > 2 * MAX_PAGE_TEXT_CHARS {
                 return Err(JsError::new(&text!(
                     name,
                     ": must have at most ",
-                    MAX_TEXT_CHARS,
+                    MAX_PAGE_TEXT_CHARS,
                     " characters, got ",
                     units
                 )));

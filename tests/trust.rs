@@ -4,8 +4,8 @@
 //! `tests/fuzz.test.mjs` against the release build.
 
 use agent_memory_widgets::limits::{
-    MAX_CHART_POINTS, MAX_EVENTS, MAX_FACTS, MAX_HALF_LIFE, MAX_READS, MAX_RULES, MAX_TEXT_CHARS,
-    MAX_TIME, MAX_TURNS,
+    MAX_CHART_POINTS, MAX_EVENTS, MAX_FACTS, MAX_HALF_LIFE, MAX_PAGE_TEXT_CHARS, MAX_READS,
+    MAX_RULES, MAX_TEXT_CHARS, MAX_TIME, MAX_TURNS,
 };
 use agent_memory_widgets::EventIndex;
 use agent_memory_widgets::{
@@ -143,7 +143,7 @@ fn every_list_and_text_has_a_limit_named_in_its_error() {
     // A native script may be longer: long sessions are the library's business.
     assert!(Script::new(vec![turn("hi".into()); MAX_TURNS + 1]).is_ok());
     // All texts together are limited too.
-    let long = "word ".repeat(MAX_TEXT_CHARS / 5);
+    let long = "word ".repeat(MAX_PAGE_TEXT_CHARS / 5);
     let err = Script::within_limits(vec![turn(long.clone()); 6_800]).unwrap_err();
     assert_eq!(
         err.message(),
@@ -152,7 +152,7 @@ fn every_list_and_text_has_a_limit_named_in_its_error() {
     let err = Script::new(vec![turn("é".repeat(MAX_TEXT_CHARS + 1))]).unwrap_err();
     assert_eq!(
         err.message(),
-        "script[0].text (turn 1): must have at most 10000 characters, got 10001"
+        "script[0].text (turn 1): must have at most 1000000 characters, got 1000001"
     );
     assert!(Script::new(vec![turn("é".repeat(MAX_TEXT_CHARS))]).is_ok());
 
@@ -196,7 +196,7 @@ fn every_list_and_text_has_a_limit_named_in_its_error() {
     check(
         ScenarioSpec {
             facts: vec![SeedFactSpec {
-                text: Some("x".repeat(MAX_TEXT_CHARS + 1)),
+                text: Some("x".repeat(MAX_PAGE_TEXT_CHARS + 1)),
                 importance: Some(0.5),
             }],
             ..ScenarioSpec::default()

@@ -124,7 +124,7 @@ impl Imported {
 /// by line, as its agent reads it back (see [`Imported`] for all it gives): the compactions the
 /// agent made, the tokens it really sent at each reply, a subagent's turns kept apart, and a
 /// line that cannot be read named in [`Imported::broken`] while the rest imports. Only the
-/// text's size is limited: a turn over [`MAX_TEXT_CHARS`](crate::limits::MAX_TEXT_CHARS) (a
+/// text's size is limited: a turn over [`MAX_PAGE_TEXT_CHARS`](crate::limits::MAX_PAGE_TEXT_CHARS) (a
 /// long tool output) is cut with a mark, `… [cut: 13500 characters]`; base64 (images,
 /// documents, thinking signatures, encrypted reasoning) never becomes text.
 ///

@@ -9,7 +9,7 @@
 use crate::compaction::script::{Kind, TurnSpec};
 use crate::compaction::tokens::given_count;
 use crate::error::Error;
-use crate::limits::MAX_TEXT_CHARS;
+use crate::limits::MAX_PAGE_TEXT_CHARS;
 use crate::prelude::*;
 use crate::text::{lines, split_at_byte};
 use crate::units::Tokens;
@@ -85,7 +85,7 @@ pub fn infer_kind(speaker: &str, text: &str) -> Kind {
 /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming `conversation` when it has no
 /// turn or its first line has no speaker, and [`ErrorKind::OverLimit`](crate::ErrorKind) past
 /// [`MAX_IMPORT_BYTES`](crate::limits::MAX_IMPORT_BYTES) bytes. A turn over
-/// [`MAX_TEXT_CHARS`] characters is cut, with a mark that says so.
+/// [`MAX_PAGE_TEXT_CHARS`] characters is cut, with a mark that says so.
 pub fn import_lines(text: &str) -> Result<Vec<TurnSpec>, Error> {
     check_size(text.len())?;
     let mut turns: Vec<(String, String, Option<Tokens>)> = Vec::new();
@@ -362,17 +362,17 @@ pub(crate) fn too_big() -> Error {
     )
 }
 
-/// `text`, or when it has more than [`MAX_TEXT_CHARS`] characters (a long tool output: a file
+/// `text`, or when it has more than [`MAX_PAGE_TEXT_CHARS`] characters (a long tool output: a file
 /// read, a command's output), its first characters and a mark that says how long it was, in
-/// [`MAX_TEXT_CHARS`] in all: `… [cut: 13500 characters]`. A count the log gives for the turn is
+/// [`MAX_PAGE_TEXT_CHARS`] in all: `… [cut: 13500 characters]`. A count the log gives for the turn is
 /// kept; without one, the session counts what is left.
 pub(crate) fn cut_to_limit(text: String) -> String {
     let chars = crate::limits::char_count(&text);
-    if chars <= MAX_TEXT_CHARS {
+    if chars <= MAX_PAGE_TEXT_CHARS {
         return text;
     }
     let mark = text!(" \u{2026} [cut: ", chars, " characters]");
-    let keep = MAX_TEXT_CHARS - crate::limits::char_count(&mark);
+    let keep = MAX_PAGE_TEXT_CHARS - crate::limits::char_count(&mark);
     let end = text
         .char_indices()
         .nth(keep)
@@ -506,23 +506,23 @@ mod tests {
         let too_big = "conversation: must have at most 67108864 bytes of text";
         let huge = format!("Dana: {}", "a".repeat(MAX_IMPORT_BYTES));
         assert_eq!(import_lines(&huge).unwrap_err().message(), too_big);
-        // A turn over MAX_TEXT_CHARS is cut to it, with a mark.
-        let big = format!("Dana: {}", "д".repeat(MAX_TEXT_CHARS + 1));
+        // A turn over MAX_PAGE_TEXT_CHARS is cut to it, with a mark.
+        let big = format!("Dana: {}", "д".repeat(MAX_PAGE_TEXT_CHARS + 1));
         let cut = import_lines(&big).unwrap();
         let text = cut[0].text.as_deref().unwrap();
-        assert_eq!(text.chars().count(), MAX_TEXT_CHARS);
+        assert_eq!(text.chars().count(), MAX_PAGE_TEXT_CHARS);
         assert!(
             text.ends_with("д \u{2026} [cut: 10001 characters]"),
             "{text}"
         );
-        let exact = format!("Dana: {}", "a".repeat(MAX_TEXT_CHARS));
+        let exact = format!("Dana: {}", "a".repeat(MAX_PAGE_TEXT_CHARS));
         assert_eq!(
             import_lines(&exact).unwrap()[0]
                 .text
                 .as_deref()
                 .unwrap()
                 .len(),
-            MAX_TEXT_CHARS
+            MAX_PAGE_TEXT_CHARS
         );
         let message = |text: String| ChatMessage::new("user", &text);
         let halves = vec![

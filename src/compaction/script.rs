@@ -495,9 +495,11 @@ impl Script {
     }
 
     /// Validates `specs` from an untrusted source, such as a page's options, within the limits
-    /// of [`limits`](crate::limits): at most [`MAX_TURNS`] turns and
-    /// [`MAX_SCRIPT_TEXT_CHARS`](crate::limits::MAX_SCRIPT_TEXT_CHARS) characters in all. The
-    /// library's own [`Script::new`] takes any length, for long native sessions.
+    /// of [`limits`](crate::limits): at most [`MAX_TURNS`] turns,
+    /// [`MAX_SCRIPT_TEXT_CHARS`](crate::limits::MAX_SCRIPT_TEXT_CHARS) characters in all, and
+    /// the page's [`MAX_PAGE_TEXT_CHARS`](crate::limits::MAX_PAGE_TEXT_CHARS) in each text. The
+    /// library's own [`Script::new`] takes any length, for long native sessions, and texts of up
+    /// to [`MAX_TEXT_CHARS`](crate::limits::MAX_TEXT_CHARS).
     ///
     /// A turn that is not chatter and comes without a summary gets one from the first-sentence
     /// rule of [`Extractive`](crate::Extractive), and says so

@@ -444,8 +444,10 @@ impl LiveStore {
     /// # Errors
     ///
     /// An [`ErrorKind::InvalidOption`] for an importance outside (0, 1] or an empty text,
-    /// [`ErrorKind::NoSuchFact`] when `supersedes` names no fact, and [`ErrorKind::DuplicateId`]
-    /// when `id` is taken. A failed write changes nothing.
+    /// [`ErrorKind::OverLimit`] naming `text` for a text of more than
+    /// [`MAX_TEXT_CHARS`](crate::limits::MAX_TEXT_CHARS) characters (the limit of a turn's
+    /// text), [`ErrorKind::NoSuchFact`] when `supersedes` names no fact, and
+    /// [`ErrorKind::DuplicateId`] when `id` is taken. A failed write changes nothing.
     pub fn write(
         &mut self,
         id: FactId,
@@ -532,7 +534,8 @@ impl LiveStore {
     /// # Errors
     ///
     /// When the distiller fails, or a distilled fact has an importance outside (0, 1], an empty
-    /// text, or an id that is already taken (by a fact in the store or an earlier one of the
+    /// text or one past [`MAX_TEXT_CHARS`](crate::limits::MAX_TEXT_CHARS), or an id that is
+    /// already taken (by a fact in the store or an earlier one of the
     /// same pass).
     pub fn consolidate(&mut self, distiller: &dyn Distiller) -> Result<Vec<WriteOutcome>, Error> {
         let outcomes = self.consolidate_with::<true>(distiller)?;
@@ -557,7 +560,7 @@ impl LiveStore {
         let distilled = distiller.distill(self)?;
         // Validate everything first: after this loop no write below can fail.
         for (i, fact) in distilled.iter().enumerate() {
-            check_fact(fact.importance, &fact.text)?;
+            check_fact::<LINK>(fact.importance, &fact.text)?;
             // A plain scan keeps the WebAssembly build small; a pass distills few facts.
             let mut taken = self.facts.contains_key(&fact.id);
             for earlier in distilled.iter().take(i) {
@@ -633,7 +636,7 @@ impl LiveStore {
         supersedes: Option<FactId>,
         sources: Vec<FactId>,
     ) -> Result<WriteOutcome, Error> {
-        check_fact(importance, text)?;
+        check_fact::<LINK>(importance, text)?;
         if let Some(old) = supersedes {
             if !self.facts.contains_key(&old) {
                 return Err(Error::new(
@@ -1090,6 +1093,7 @@ impl TryFrom<SavedStore> for LiveStore {
                     text!(field, " must be a non-empty text"),
                 ));
             }
+            crate::limits::check_text(&at("text"), &fact.text)?;
             if fact.last_touch > store.time {
                 let field = at("lastTouch");
                 return Err(Error::invalid(
@@ -1225,10 +1229,16 @@ impl StoreConfig {
 }
 
 /// Checks what every written fact needs: an importance in (0, 1] and a text with a word.
-fn check_fact(importance: f64, text: &str) -> Result<(), Error> {
+/// Checks a fact's importance and text. A library write (`LIMIT`) holds the text to
+/// [`MAX_TEXT_CHARS`](crate::limits::MAX_TEXT_CHARS), as a turn is held; the widget's replays
+/// write only texts their scenario checked, to the page's smaller limit.
+fn check_fact<const LIMIT: bool>(importance: f64, text: &str) -> Result<(), Error> {
     check_importance("importance", importance)?;
     if text.trim().is_empty() {
         return Err(Error::invalid("text", "text must be a non-empty text"));
+    }
+    if LIMIT {
+        crate::limits::check_text("text", text)?;
     }
     Ok(())
 }
