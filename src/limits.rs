@@ -79,27 +79,27 @@ pub(crate) fn char_count(text: &str) -> usize {
 
 /// Checks that `text` has at most [`MAX_TEXT_CHARS`] characters; the message names `path`.
 pub(crate) fn check_text(path: &str, text: &str) -> Result<(), Error> {
-    check_chars(path, text, MAX_TEXT_CHARS, "MAX_TEXT_CHARS")
-}
-
-/// Checks that `text` has at most `max` characters, the limit named `limit`; the message names
-/// `path`.
-fn check_chars(path: &str, text: &str, max: usize, limit: &'static str) -> Result<(), Error> {
     let chars = char_count(text);
-    if chars <= max {
+    if chars <= MAX_TEXT_CHARS {
         Ok(())
     } else {
-        Err(Error::over_limit(
-            limit,
-            text!(
-                path,
-                ": must have at most ",
-                max,
-                " characters, got ",
-                chars
-            ),
-        ))
+        Err(too_long(path, chars, MAX_TEXT_CHARS, "MAX_TEXT_CHARS"))
     }
+}
+
+/// The error for a text named `path` of `chars` characters, more than `max`, the limit named
+/// `limit`.
+fn too_long(path: &str, chars: usize, max: usize, limit: &'static str) -> Error {
+    Error::over_limit(
+        limit,
+        text!(
+            path,
+            ": must have at most ",
+            max,
+            " characters, got ",
+            chars
+        ),
+    )
 }
 
 /// Checks that a list named `path` has at most `max` items, the limit named `limit`.
@@ -155,8 +155,16 @@ impl TextBudget {
     /// Checks `text` on its own, against the page's [`MAX_PAGE_TEXT_CHARS`], and against what
     /// is left of the budget.
     pub(crate) fn take(&mut self, path: &str, text: &str) -> Result<(), Error> {
-        check_chars(path, text, MAX_PAGE_TEXT_CHARS, "MAX_PAGE_TEXT_CHARS")?;
-        self.used += char_count(text);
+        let chars = char_count(text);
+        if chars > MAX_PAGE_TEXT_CHARS {
+            return Err(too_long(
+                path,
+                chars,
+                MAX_PAGE_TEXT_CHARS,
+                "MAX_PAGE_TEXT_CHARS",
+            ));
+        }
+        self.used += chars;
         if self.used <= self.max {
             Ok(())
         } else {

@@ -20,9 +20,11 @@ const TARGET = join(ROOT, "target", "crate-package");
  * for issue 52's source and tests, Turn's role, messages, tool pairs, compact_to and builders,
  * the session golden trace's messages, and what landed beside them: 346 KB measured; 376 for
  * issue 51's session-log readers, the generator of logs its tests write, and their fixtures: 372
- * KB measured; 392 for both together on main, 378 KB measured).
+ * KB measured; 392 for both together on main, 378 KB measured; 400 for issue 52's saved
+ * formats, hard budget and one set of limits, their property tests and the generated limits
+ * table: 393 KB measured).
  */
-const MAX_CRATE = 392 * 1024;
+const MAX_CRATE = 400 * 1024;
 
 function cargo(...args) {
   const run = spawnSync("cargo", [...args, "--offline"], {
