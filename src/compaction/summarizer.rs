@@ -121,13 +121,13 @@ impl Summarizer for Scripted {
 }
 
 /// A deterministic extractive summary: the turn's first sentence, cut at a word boundary to at
-/// most [`EXTRACT_WORDS`] words, with `…` where it was cut. A session asks it only about turns
-/// pushed without a summary of their own.
+/// most [`EXTRACT_WORDS`](crate::EXTRACT_WORDS) words, with `…` where it was cut. A session asks
+/// it only about turns pushed without a summary of their own.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Extractive;
 
 impl Summarizer for Extractive {
-    /// The turn's first sentence, cut to [`EXTRACT_WORDS`] words.
+    /// The turn's first sentence, cut to [`EXTRACT_WORDS`](crate::EXTRACT_WORDS) words.
     ///
     /// # Errors
     ///
