@@ -64,6 +64,9 @@ export interface SessionConfig {
   /** Compact at this percent of the budget, 1 to 100, every policy with a token trigger
    * (default: each policy's own: ours 100, Letta's and Codex's 90). */
   compactAt?: number;
+  /** Compact our policy's window down to this percent of the budget, 1 to 100 (default: the
+   * whole budget); the framework policies keep their own targets. */
+  compactTo?: number;
   /** How tokens are counted: "words" (the default) or "estimate", about 4 characters a token
    * and one a Chinese, Japanese or Korean character. A turn's own `tokens` are kept. */
   tokens?: "words" | "estimate";
@@ -184,8 +187,9 @@ export interface PolicyRow {
 }
 export interface PlaygroundState {
   turn: number; totalTurns: number; budget: number; compactAt: number | null;
-  /** `compactAt`% of the budget in tokens, rounded down (`null` without it). */
-  trigger: number | null; facts: string[];
+  /** `compactAt`% of the budget in tokens, rounded down (`null` without it); `target`, what our
+   * policy's compaction brings the window down to (`compactTo`% of the budget, or all of it). */
+  trigger: number | null; target: number; facts: string[];
   factsRule: string;
   /** How the facts were chosen, and that rule in words. */
   factsFrom: "refundDesk" | "toolResults" | "keyTerms"; factsChosen: string; policies: PolicyRow[];
@@ -587,7 +591,14 @@ impl Default for JsFactStore {
     any(feature = "element-compaction", feature = "element-playground")
 ))]
 fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
-    let known = ["budget", "hotN", "script", "compactAt", "tokens"];
+    let known = [
+        "budget",
+        "hotN",
+        "script",
+        "compactAt",
+        "compactTo",
+        "tokens",
+    ];
     let Some(options) = options::Fields::root(value, &known)? else {
         return Ok(SessionOptions::default());
     };
@@ -596,6 +607,7 @@ fn session_options(value: &JsValue) -> Result<SessionOptions, JsError> {
         hot_n: options.number("hotN")?,
         script: script_specs(&options)?,
         compact_at: options.number("compactAt")?,
+        compact_to: options.number("compactTo")?,
         tokens: options.text("tokens")?,
     })
 }

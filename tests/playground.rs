@@ -380,6 +380,7 @@ fn a_playground_from_options_replays_their_script_under_their_budget() {
             ),
         ]),
         compact_at: None,
+        compact_to: None,
         tokens: None,
     };
     let Ok(mut playground) = Playground::from_options(options) else {
@@ -1224,7 +1225,7 @@ fn the_state_gives_the_verdicts_the_page_draws() {
             row.info.id
         );
     }
-    assert_eq!(state.trigger, None);
+    assert_eq!((state.trigger, state.target), (None, Tokens(40)));
     for (budget, compact_at, trigger) in
         [(40.0, 70.0, 28), (30.0, 75.0, 22), (8_000.0, 83.0, 6_640)]
     {
@@ -1240,4 +1241,39 @@ fn the_state_gives_the_verdicts_the_page_draws() {
             "{compact_at}% of {budget}"
         );
     }
+}
+
+/// `compact_to` through the options a page gives: ours compacts the window down to that share of
+/// the budget (or as near as its HOT turns and gist allow), and the state says the target.
+#[test]
+fn compact_to_in_the_options_sets_what_ours_compacts_down_to() {
+    let options = SessionOptions {
+        compact_at: Some(60.0),
+        compact_to: Some(50.0),
+        ..SessionOptions::default()
+    };
+    let mut playground = Playground::from_options(options).unwrap();
+    playground.go_to(10);
+    let state = playground.state();
+    assert_eq!(
+        (state.trigger, state.target),
+        (Some(Tokens(24)), Tokens(20))
+    );
+    let lower = series_at(Some(60.0));
+    let ours: Vec<u32> = state.policies[0].series.iter().map(|t| t.0).collect();
+    assert!(
+        ours.iter().sum::<u32>() < lower[0].iter().sum::<u32>(),
+        "{ours:?} against {:?}",
+        lower[0]
+    );
+    let err = Playground::from_options(SessionOptions {
+        compact_to: Some(0.0),
+        ..SessionOptions::default()
+    })
+    .err()
+    .unwrap();
+    assert_eq!(
+        err.message(),
+        "compact_to must be a whole number of at least 1, got 0"
+    );
 }

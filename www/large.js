@@ -660,7 +660,7 @@ export const pageStep = (total) => Math.max(1, Math.round(total / 10));
 /** What the sparklines of a session of `n` turns draw, under the table. */
 const SPARK_KEY = (n) => `${banded(n) ? "Each pixel a bar from the lowest to the highest window of its turns after the step" : "Line: the window after each step"}; grey above it: `
   + "the peaks, the new turn in before compacting. Dashed: the budget; red: over it. Faded: the future. "
-  + "As the log sent it: the tokens its agent was sent at each reply; dotted: its own compactions; "
+  + "As the log sent it: the tokens sent at each reply; dotted: its own compactions; "
   + "long dashes: compact at %. Every policy's row has the same scale; the log's, its own.";
 
 const LARGE = { SPARK_KEY, LARGE_TURNS, fill, policySparkline, realRow, realSummaries, numbersPage, factCounts, paged, turnsSaid };

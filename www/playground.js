@@ -146,7 +146,10 @@ const ruleNow = (info, state) => state.compactAt === null || info.trigger === nu
  * @prop {number | null} budget - The `budget` attribute as a number; `null` when absent.
  * @prop {number | null} hot - The `hot` attribute as a number; `null` when absent.
  * @prop {number | null} turn - The `turn` attribute as a number; `null` when absent.
+ * @attr {number} compact-to - Our policy's compactions bring the window down to this percent of
+ *   the budget (1 to 100); by default the whole budget. The other policies keep their own.
  * @prop {number | null} compactAt - The `compact-at` attribute as a number; `null` when absent.
+ * @prop {number | null} compactTo - The `compact-to` attribute as a number; `null` when absent.
  * @prop {{ script: TurnSpec[] } | TurnSpec[] | undefined} scenario - A custom script, in place of
  *   the `scenario` attribute.
  * @fires {CustomEvent<{ state: PlaygroundState }>} memory-step - The turn moved (the slider or the
@@ -154,7 +157,7 @@ const ruleNow = (info, state) => state.compactAt === null || info.trigger === nu
  */
 class MemoryPlayground extends WithConversation(MemoryWidget) {
   static family = "playground";
-  static observedAttributes = ["budget", "hot", "tokens", "turn", "compact-at", "session", "scenario", "src"];
+  static observedAttributes = ["budget", "hot", "tokens", "turn", "compact-at", "compact-to", "session", "scenario", "src"];
 
   #open = null;
   /** The turn last asked of `model`: a playground in a worker (large.js) moves when it answers. */
@@ -165,7 +168,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
 
   createModel({ fallback = false } = {}) {
     // A large log of a file plays in a worker (large.js): its class, else the core's.
-    return fallback ? new this.core.Playground() : sessionModel(this, this.modelClass?.() ?? this.core.Playground, { "compact-at": "compactAt" });
+    return fallback ? new this.core.Playground() : sessionModel(this, this.modelClass?.() ?? this.core.Playground, { "compact-at": "compactAt", "compact-to": "compactTo" });
   }
 
   /** What a knob change keeps: the turn every policy stands at. */
@@ -244,9 +247,10 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
       ["budget", "budget", { min: 1, step: 1 }],
       ["hot", "HOT turns", { min: 1, step: 1 }],
       ["compact-at", "compact at %", { min: 1, max: 100, step: 1, placeholder: "each policy's own" }],
+      ["compact-to", "compact ours to %", { min: 1, max: 100, step: 1, placeholder: "100" }],
       ["tokens", "count tokens as", { choices: TOKEN_CHOICES }],
       ["session", "session", { choices: SESSION_CHOICES, loads: true }],
-    ], { budget: 40, hot: 2, "compact-at": "", tokens: "words", session: "refund-desk" });
+    ], { budget: 40, hot: 2, "compact-at": "", "compact-to": "", tokens: "words", session: "refund-desk" });
     this.ensureOwnPanel(false);
     this.render(state);
     this.announce(`Ready: ${plural(state.policies.length, "policy", "policies")} at turn ${state.turn} of ${state.totalTurns}, budget ${state.budget} tokens.`);
@@ -410,4 +414,4 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
   }
 }
 
-define("memory-playground", MemoryPlayground, { budget: "budget", hot: "hot", turn: "turn", compactAt: "compact-at" });
+define("memory-playground", MemoryPlayground, { budget: "budget", hot: "hot", turn: "turn", compactAt: "compact-at", compactTo: "compact-to" });

@@ -18,8 +18,9 @@ export function buildTriggers(el) {
   // as its description): the table opens the widget, its settings fold away here.
   const note = h("p", { className: "caption trigger-note", id: "knob-compact-at-note" });
   el.knobs.querySelector(".knob-row").after(note);
-  const knob = el.knobs.querySelector("#knob-compact-at");
-  knob.setAttribute("aria-describedby", `${knob.getAttribute("aria-describedby")} ${note.id}`);
+  for (const knob of el.knobs.querySelectorAll("#knob-compact-at, #knob-compact-to")) {
+    knob.setAttribute("aria-describedby", `${knob.getAttribute("aria-describedby")} ${note.id}`);
+  }
   el.showTriggers = (state) => {
     note.textContent = triggerNote(state);
   };
@@ -98,20 +99,19 @@ function triggerNote(state) {
   if (state.compactAt === null) {
     const shares = [...new Set(infos.map((info) => info.trigger).filter((share) => share !== null))].sort((a, b) => b - a);
     const own = shares.map((share) => `${names(infos.filter((info) => info.trigger === share))} at ${share}%`);
-    return `With compact at % empty, each policy compacts at its own trigger, a share of the budget: ${listed(own)}.${none}`;
+    return `With compact at % empty, each policy compacts at its own trigger, a share of the budget: ${listed(own)}.${none} ${stopsAt(state)}`;
   }
-  return `${atShare(state)}, in place of its own trigger.${none} ${stopsAt(state)}`;
+  return `${atShare(state)}, in place of its own trigger.${none} The knob moves when a compaction starts, not where it stops: ${stopsAt(state)}`;
 }
 
 /**
- * Where a compaction stops under a lower trigger: the knob moves when a policy starts, not how
- * far it shrinks the window. Ours folds only until the window fits the budget (its target: the
- * page sets no compact_to); the range it reached so far comes from its log.
+ * Where a compaction stops: ours folds until the window holds the core's `target` (compact ours
+ * to %, else the whole budget); the range it reached so far comes from its log.
  */
 function stopsAt(state) {
   const ours = state.policies[0];
   const after = ours.window.log.filter((step) => step.compacted).map((step) => step.tokensAfter);
   const [low, high] = [Math.min(...after), Math.max(...after)];
   const reached = after.length === 0 ? "" : `; so far its compactions left ${low === high ? low : `${low} to ${high}`}`;
-  return `The knob moves when a compaction starts, not where it stops: ${ours.info.name} keeps the last ${plural(ours.window.hotN, "turn")} verbatim and compacts only until the window holds the budget's ${plural(state.budget, "token")} or fewer (its target, which the library's compact_to lowers${reached}). Each other policy stops where its rule says.`;
+  return `${ours.info.name} keeps the last ${plural(ours.window.hotN, "turn")} verbatim and compacts only until the window holds ${plural(state.target, "token")} or fewer (compact ours to %${reached}). The others stop where their rules say.`;
 }

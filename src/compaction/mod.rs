@@ -146,7 +146,13 @@ impl SessionConfig {
             Some(percent) => Some(whole_number("compact_at", percent, 1, 100)?),
             None => None,
         };
-        SessionConfig::new(Tokens(budget), hot_n)?.with_compact_at(compact_at)
+        let compact_to = match options.compact_to {
+            Some(percent) => Some(whole_number("compact_to", percent, 1, 100)?),
+            None => None,
+        };
+        SessionConfig::new(Tokens(budget), hot_n)?
+            .with_compact_at(compact_at)?
+            .with_compact_to(compact_to)
     }
 
     /// Checks that `budget` and `hot_n` are at least 1.
@@ -407,6 +413,11 @@ pub struct SessionOptions {
     /// [`SessionConfig::with_compact_at`]).
     #[serde(default)]
     pub compact_at: Option<f64>,
+    /// The share of the budget, in percent, that a [`HotWarmCold`] compaction brings the window
+    /// down to: a whole number from 1 to 100 (default: the whole budget,
+    /// [`SessionConfig::with_compact_to`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compact_to: Option<f64>,
     /// How tokens are counted: `"words"` ([`Words`], the default) or `"estimate"`
     /// ([`Estimate`]). A turn with its own `tokens` keeps them.
     #[serde(default, skip_serializing_if = "Option::is_none")]

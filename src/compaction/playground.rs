@@ -607,6 +607,9 @@ pub struct PlaygroundState {
     /// That share of the budget in tokens, rounded down ([`SessionConfig::threshold`]): the
     /// window a policy with a token trigger compacts past; `None` without `compact_at`.
     pub trigger: Option<Tokens>,
+    /// What a [`HotWarmCold`](crate::HotWarmCold) compaction brings the window down to
+    /// ([`SessionConfig::target`]): the whole budget unless `compact_to` is set.
+    pub target: Tokens,
     /// The labels of the facts looked for, in the order of each row's `kept`: [`KEY_FACTS`]'
     /// for the refund desk, else as `facts_from` says.
     pub facts: Vec<String>,
@@ -957,6 +960,7 @@ impl Playground {
                     .compact_at()
                     .map(|_| Tokens(config.threshold(100) as u32))
             }),
+            target: first.map_or(Tokens(0), |s| s.config().target()),
             facts: self.facts.iter().map(|(label, _)| label.clone()).collect(),
             facts_rule: FACTS_RULE,
             facts_from: self.facts_from,

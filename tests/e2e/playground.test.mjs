@@ -295,7 +295,9 @@ test("the compact-at knob moves every token trigger, and only those, and clears 
   await note.waitFor({ timeout: 5000 });
   assert.equal(await note.textContent(), "With compact at % empty, each policy compacts at its own trigger, a share of the budget: " +
     "HOT / WARM / COLD, Summary buffer and Truncate at 100% and Sliding window + recursive summary and Handoff checkpoint at 90%. " +
-    "Interval compaction and Observation masking compact whatever the tokens, so the knob does not move them.");
+    "Interval compaction and Observation masking compact whatever the tokens, so the knob does not move them. " +
+    "HOT / WARM / COLD keeps the last 2 turns verbatim and compacts only until the window holds 40 tokens or fewer " +
+    "(compact ours to %; so far its compactions left 30 to 40). The others stop where their rules say.");
   // #55.14: a compaction that left the window no smaller is said under the count, in words, so
   // the count and the numbers table (which shows no drop there) agree: Letta at turns 8 and 10,
   // Codex at turn 8.

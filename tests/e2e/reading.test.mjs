@@ -207,9 +207,19 @@ test("#55.15 next to compact at %, the knobs say that a lower trigger moves wher
   // The core's numbers, in words: the trigger (60% of 40 tokens) and the budget.
   assert.equal(await widget.evaluate((el) => el.model.state().trigger), 24);
   assert.match(note, /^Every policy with a token trigger compacts at 60% of the budget \(24 tokens\), in place of its own trigger\./);
-  assert.match(note, new RegExp(`keeps the last 2 turns verbatim and compacts only until the window holds the budget's 40 tokens or fewer \\(its target, which the library's compact_to lowers; so far its compactions left ${Math.min(...ours)} to ${Math.max(...ours)}\\)\\. Each other policy stops where its rule says\\.$`));
+  assert.match(note, new RegExp(`The knob moves when a compaction starts, not where it stops: HOT / WARM / COLD keeps the last 2 turns verbatim and compacts only until the window holds 40 tokens or fewer \\(compact ours to %; so far its compactions left ${Math.min(...ours)} to ${Math.max(...ours)}\\)\\. The others stop where their rules say\\.$`));
   // Next to the knob: right under the knobs' row, and the knob's own description.
   assert.equal(await widget.locator(".knobs .knob-row + .trigger-note").count(), 1);
   assert.match(await widget.getByRole("spinbutton", { name: "compact at %", exact: true }).evaluate((input) => input.getAttribute("aria-describedby")), /knob-compact-at-note/);
+  // compact ours to %: the core's target moves, ours compacts further, and the note says so.
+  const knob = widget.getByRole("spinbutton", { name: "compact ours to %" });
+  assert.match(await knob.evaluate((input) => input.getAttribute("aria-describedby")), /knob-compact-at-note/);
+  await knob.fill("50");
+  await knob.press("Enter");
+  await page.waitForFunction(() => document.querySelector("#policies").model?.state().target === 20);
+  const lower = await widget.evaluate((el) => el.model.state().policies[0].window.log.filter((s) => s.compacted).map((s) => s.tokensAfter));
+  const mean = (list) => list.reduce((a, b) => a + b, 0) / list.length;
+  assert.ok(mean(lower) < mean(ours), `${lower} against ${ours}`);
+  assert.match(await widget.locator(".knobs .trigger-note").textContent(), new RegExp(`compacts only until the window holds 20 tokens or fewer \\(compact ours to %; so far its compactions left ${Math.min(...lower)} to ${Math.max(...lower)}\\)`));
   assert.deepEqual(problems, []);
 });
