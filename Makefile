@@ -168,6 +168,7 @@ test-native:
 	cargo test
 	cargo test --no-default-features
 	cargo run --quiet --example agent_loop
+	cargo run --quiet --example async_push
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --all-targets --no-default-features -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet

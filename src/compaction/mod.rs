@@ -10,6 +10,7 @@ mod frameworks;
 mod hard_budget;
 mod import;
 mod logs;
+mod lost;
 pub(crate) use import::too_big;
 mod playground;
 mod policy;
@@ -31,6 +32,7 @@ pub use import::{
     import_lines, import_messages, infer_kind, ChatMessage, Content, Usage, KIND_RULE,
 };
 pub use logs::{BrokenLine, LogCompaction, SentTokens, MAX_NAMED_BROKEN};
+pub use lost::Lost;
 pub use playground::{
     policy, window_text, FactsFrom, Named, Playground, PlaygroundState, PolicyId, PolicyInfo,
     PolicyRow, StepLoss, FACTS_RULE, KEY_FACTS, KEY_TERMS_RULE, MAX_FACT_TERMS, POLICIES,
@@ -454,6 +456,12 @@ pub struct Step {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(all(target_arch = "wasm32", feature = "wasm-runtime"), serde(skip))]
     pub trimmed: Vec<TurnNumber>,
+    /// The turns and key terms that left the window at this step ([`Lost`]): empty unless it
+    /// compacted or trimmed. For a library: not in this project's own wasm builds (`wasm-runtime`), whose
+    /// pages never show it, so that no page carries its code (about 3 KB of gzip in each
+    /// compaction core), nor in their JS `Step`.
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    pub lost: Lost,
 }
 
 /// A verbatim turn as the state shows it.
@@ -666,10 +674,58 @@ pub struct Session {
     // Invariant: the number of turns of `script` that wait for a summary (not chatter, none
     // yet). While it is 0 a policy that cannot fail is stepped in place (the scripted path).
     pending: usize,
+    // Invariant: what the window held after the last step, to tell what the next one loses.
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    record: lost::Record,
     // Invariant: the last `pushed` steps of the log were made by `push`, each seeing the script
     // end at its own turn; the steps before were made by `add_turn`, seeing the whole script (a
     // push truncates the script, so no `add_turn` step follows a push until a reset).
     pushed: usize,
+}
+
+/// A push begun with [`Session::begin_push`]: the turn, and the turns to summarise before
+/// [`Session::finish_push`] applies it. It belongs to the session that began it, as that session
+/// stood: once the session changes, finishing it is an error, and the push is begun again.
+#[must_use = "a pending push changes nothing until Session::finish_push applies it"]
+pub struct PendingPush {
+    turn: Turn,
+    // The session's `changes` when the push began.
+    changes: u64,
+    // The turns to summarise, by number, ascending: `turns`' numbers.
+    asked: Vec<TurnNumber>,
+    turns: Vec<Turn>,
+    // The step taken on copies, when it needs no summary: finishing keeps it as it is.
+    prepared: Option<Pass>,
+}
+
+impl PendingPush {
+    /// The turns to summarise, oldest first, none of them chatter: the turns the push folds that
+    /// have no summary yet. Empty for a push that folds none (most pushes).
+    pub fn turns(&self) -> &[Turn] {
+        &self.turns
+    }
+
+    /// The turn being pushed, counted as the session counts.
+    pub fn turn(&self) -> &Turn {
+        &self.turn
+    }
+}
+
+impl core::fmt::Debug for PendingPush {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PendingPush")
+            .field("turn", &self.turn)
+            .field("turns", &self.turns)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One pass of a step on copies of the window and the policy ([`Session::pass`]).
+struct Pass {
+    window: Window,
+    policy: Box<dyn CompactionPolicy>,
+    peak_tokens: Tokens,
+    compaction: Option<Compaction>,
 }
 
 /// How [`Session::advance`] steps.
@@ -720,6 +776,8 @@ impl Session {
             window: Window::default(),
             log: Vec::new(),
             pending,
+            #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+            record: lost::Record::default(),
             pushed: 0,
         }
     }
@@ -802,36 +860,173 @@ impl Session {
     /// holds `u32::MAX` turns ([`ErrorKind::OverLimit`](crate::ErrorKind)). The session is left
     /// exactly as it was: window, log, script, and the policy's own memory.
     pub fn push(&mut self, turn: Turn) -> Result<Step, Error> {
-        if self.next_number().is_none() {
+        let pending = self.begin_push(turn)?;
+        let summaries = match pending.turns.is_empty() {
+            true => Vec::new(),
+            false => self.summarize(&pending.turns)?,
+        };
+        self.finish_push(pending, summaries)
+    }
+
+    /// The first half of [`Session::push`], for a program whose summarizer is asynchronous (a
+    /// model call it awaits): it finds which turns the push folds, and returns them to be
+    /// summarised, without changing the session. Summarise [`PendingPush::turns`] (none, for
+    /// most pushes) however the program likes, then apply the push with
+    /// [`Session::finish_push`].
+    ///
+    /// ```
+    /// use agent_memory_widgets::{HotWarmCold, Session, SessionConfig, Turn};
+    ///
+    /// # fn main() -> Result<(), agent_memory_widgets::Error> {
+    /// let config = SessionConfig::builder().budget(12).hot_n(1).build()?;
+    /// let mut session = Session::live(config, Box::new(HotWarmCold::default()));
+    /// session.push(Turn::user("Where is my refund for ORD-3300? It has been a week.")?)?;
+    /// let pending = session.begin_push(Turn::assistant("It was sent on day 3.")?)?;
+    /// // The first turn folds: it needs a summary, which a model would write here.
+    /// assert_eq!(pending.turns().len(), 1);
+    /// let summaries = vec!["Dana asks where the ORD-3300 refund is.".to_owned()];
+    /// let step = session.finish_push(pending, summaries)?;
+    /// assert_eq!(step.to_warm, [1]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Session::push`], but for the summarizer's: the session already holds `u32::MAX`
+    /// turns, a session without a summarizer is given a turn with no summary, or the policy
+    /// fails. The session is left exactly as it was in every case.
+    pub fn begin_push(&mut self, turn: Turn) -> Result<PendingPush, Error> {
+        let Some(number) = self.next_number() else {
             return Err(Error::over_limit(
                 "u32::MAX",
                 "a session holds at most 4294967295 turns",
             ));
-        }
+        };
         if self.summarizer.is_none() && waits(&turn) {
             Scripted.summarize(&turn)?;
         }
         let turn = turn.counted_by(self.window.counter());
-        let len = self.log.len();
-        let pending = self.pending;
-        let joins = usize::from(waits(&turn));
-        let tail = self.script.replace_from(len, turn);
-        let leaves = tail.iter().filter(|turn| waits(turn)).count();
-        self.pending = self.pending + joins - leaves;
-        match self.advance(Mode::Step) {
+        let tokens = turn.tokens();
+        let (len, pending) = (self.log.len(), self.pending);
+        let tail = self.with_turn(turn.clone());
+        // A step that cannot ask is taken in place by `finish_push`, which then runs it alone.
+        let prepared = match self.pending > 0 || self.policy.can_fail() {
+            true => Some(self.pass(number, tokens)),
+            false => None,
+        };
+        let mut asked = Vec::new();
+        let mut turns = Vec::new();
+        if let Some(Ok(pass)) = &prepared {
+            if let Some(step) = &pass.compaction {
+                asked = self.waiting(&step.asked);
+                for &asked in &asked {
+                    turns.extend(self.script.turn(asked).cloned());
+                }
+            }
+        }
+        self.script.restore_from(len, tail);
+        self.pending = pending;
+        let prepared = match prepared {
+            Some(Err(err)) => return Err(err),
+            Some(Ok(pass)) if asked.is_empty() => Some(pass),
+            _ => None,
+        };
+        Ok(PendingPush {
+            turn,
+            changes: self.changes(),
+            asked,
+            turns,
+            prepared,
+        })
+    }
+
+    /// The second half of [`Session::push`]: applies `pending`, begun with
+    /// [`Session::begin_push`] on this session, with `summaries`, one for each of its
+    /// [`turns`](PendingPush::turns) and in their order, and returns the step. The same step as
+    /// [`Session::push`] would take, applied as atomically: on any error the session is left as
+    /// it was. Should the policy fold more turns once the summaries are in (none of the built-in
+    /// policies does: they fold by the turns' own counts), the session's summarizer writes
+    /// theirs, as [`Session::push`] would.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidState`](crate::ErrorKind) naming `pending` when the session has
+    /// changed since the push began (another push, a step, a reset): begin it again. Another
+    /// number of summaries than turns ([`ErrorKind::InvalidState`](crate::ErrorKind)), a summary
+    /// with no word or over the text limit ([`ErrorKind::InvalidOption`](crate::ErrorKind) and
+    /// [`ErrorKind::OverLimit`](crate::ErrorKind) naming `summary`), and every error of
+    /// [`Session::push`].
+    pub fn finish_push(
+        &mut self,
+        pending: PendingPush,
+        summaries: Vec<String>,
+    ) -> Result<Step, Error> {
+        if pending.changes != self.changes() {
+            return Err(Error::new(
+                ErrorKind::InvalidState,
+                text!(
+                    "pending: the session has changed since this push began (it now holds ",
+                    self.turn_count(),
+                    " turns); begin the push again"
+                ),
+            ));
+        }
+        let PendingPush {
+            turn,
+            asked,
+            prepared,
+            ..
+        } = pending;
+        let (len, count) = (self.log.len(), self.pending);
+        let tail = self.with_turn(turn);
+        let result = match self.write(&asked, summaries) {
+            Ok(()) => match prepared {
+                Some(pass) => {
+                    let tokens_before = self.window.tokens();
+                    let number = TurnNumber(len as u32 + 1);
+                    Ok(Some(self.keep(number, tokens_before, pass)))
+                }
+                None => self.advance(Mode::Step),
+            },
+            Err(err) => Err(err),
+        };
+        match result {
             Ok(Some(step)) => {
                 self.pushed += 1;
                 Ok(step)
             }
             result => {
-                self.script.restore_from(len, tail);
-                self.pending = pending;
-                Err(match result {
+                let err = match result {
                     Err(err) => err,
                     Ok(_) => Error::new(ErrorKind::InvalidState, "the turn did not apply"),
-                })
+                };
+                let err = self.unwrite(&asked, err);
+                self.script.restore_from(len, tail);
+                self.pending = count;
+                Err(err)
             }
         }
+    }
+
+    /// How many times the session changed (a step, a reset): a pending push is for one state.
+    /// (Always 0 in this project's own wasm builds, which push nothing: see [`Step::lost`].)
+    fn changes(&self) -> u64 {
+        #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+        let changes = self.record.changes();
+        #[cfg(all(target_arch = "wasm32", feature = "wasm-runtime"))]
+        let changes = 0;
+        changes
+    }
+
+    /// Puts `turn` in the script as the next turn, in place of the turns not yet played, and
+    /// returns those.
+    fn with_turn(&mut self, turn: Turn) -> Vec<Turn> {
+        let joins = usize::from(waits(&turn));
+        let tail = self.script.replace_from(self.log.len(), turn);
+        let leaves = tail.iter().filter(|turn| waits(turn)).count();
+        self.pending = self.pending + joins - leaves;
+        tail
     }
 
     /// A session from options as JS or JSON gives them, every value checked.
@@ -915,37 +1110,53 @@ impl Session {
         // Each pass that asks writes at least one summary, so the loop ends.
         let mut written: Vec<TurnNumber> = Vec::new();
         loop {
-            let mut window = self.window.clone();
-            let mut policy = self.policy.clone_box();
-            window.push_verbatim(number, tokens);
-            let peak_tokens = window.tokens();
-            let verbatim = window.verbatim().len();
-            let compaction = match policy.compact(&mut window, &self.script, &self.config) {
-                Ok(compaction) => keep_pairs(&mut window, &self.script, compaction, verbatim),
+            let pass = match self.pass(number, tokens) {
+                Ok(pass) => pass,
                 Err(err) => return Err(self.unwrite(&written, err)),
             };
-            let asked = match &compaction {
+            let asked = match &pass.compaction {
                 Some(step) => self.waiting(&step.asked),
                 None => Vec::new(),
             };
             if asked.is_empty() {
-                let trimmed = hard_budget::trim(&mut window, &self.script, &self.config);
-                self.window = window;
-                self.policy = policy;
-                return Ok(Some(self.log_step(
-                    number,
-                    tokens_before,
-                    peak_tokens,
-                    compaction,
-                    trimmed,
-                )));
+                return Ok(Some(self.keep(number, tokens_before, pass)));
             }
-            let result = self.write_summaries(&asked);
+            let result = self
+                .summarize_turns(&asked)
+                .and_then(|summaries| self.write(&asked, summaries));
             match result {
                 Ok(()) => written.extend_from_slice(&asked),
                 Err(err) => return Err(self.unwrite(&written, err)),
             }
         }
+    }
+
+    /// One pass of the step of turn `number` (of `tokens`) on copies of the window and the
+    /// policy.
+    fn pass(&self, number: TurnNumber, tokens: Tokens) -> Result<Pass, Error> {
+        let mut window = self.window.clone();
+        let mut policy = self.policy.clone_box();
+        window.push_verbatim(number, tokens);
+        let peak_tokens = window.tokens();
+        let verbatim = window.verbatim().len();
+        let compaction = policy.compact(&mut window, &self.script, &self.config)?;
+        let compaction = keep_pairs(&mut window, &self.script, compaction, verbatim);
+        Ok(Pass {
+            window,
+            policy,
+            peak_tokens,
+            compaction,
+        })
+    }
+
+    /// Keeps `pass`, the step of turn `number`, and logs it.
+    fn keep(&mut self, number: TurnNumber, tokens_before: Tokens, pass: Pass) -> Step {
+        let mut window = pass.window;
+        let trimmed = hard_budget::trim(&mut window, &self.script, &self.config);
+        self.window = window;
+        self.policy = pass.policy;
+        let (peak, compaction) = (pass.peak_tokens, pass.compaction);
+        self.log_step(number, tokens_before, peak, compaction, trimmed)
     }
 
     /// Appends the step of turn `number` to the log, and returns it.
@@ -964,6 +1175,13 @@ impl Session {
             dropped,
             asked: _,
         } = compaction.unwrap_or_default();
+        #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+        let lost = self.record.step(
+            &self.window,
+            &self.script,
+            number,
+            compacted || !trimmed.is_empty(),
+        );
         let step = Step {
             turn: number,
             tokens_before,
@@ -975,6 +1193,8 @@ impl Session {
             to_cold,
             dropped,
             trimmed,
+            #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+            lost,
         };
         self.log.push(step.clone());
         step
@@ -993,34 +1213,42 @@ impl Session {
         turns
     }
 
-    /// Asks the summarizer for the summaries of `turns` (which wait for one) in one batch, checks
-    /// the answer, and writes it into the script. On an error nothing is written.
-    fn write_summaries(&mut self, turns: &[TurnNumber]) -> Result<(), Error> {
-        let summaries = {
-            let mut batch = Vec::with_capacity(turns.len());
-            for &number in turns {
-                if let Some(turn) = self.script.turn(number) {
-                    batch.push(turn);
-                }
-            }
-            let summaries = match &self.summarizer {
-                Some(summarizer) => summarizer.summarize_batch(&batch)?,
-                None => Scripted.summarize_batch(&batch)?,
-            };
-            if summaries.len() != batch.len() {
-                return Err(Error::new(
-                    ErrorKind::InvalidState,
-                    text!(
-                        "the summarizer gave ",
-                        summaries.len(),
-                        " summaries for ",
-                        batch.len(),
-                        " turns; it must give one a turn, in order"
-                    ),
-                ));
-            }
-            summaries
-        };
+    /// The summaries of `turns` (which wait for one) by the session's summarizer, in one batch.
+    fn summarize_turns(&self, turns: &[TurnNumber]) -> Result<Vec<String>, Error> {
+        let mut batch = Vec::with_capacity(turns.len());
+        for &number in turns {
+            batch.extend(self.script.turn(number).cloned());
+        }
+        self.summarize(&batch)
+    }
+
+    /// The summaries of `turns` by the session's summarizer, in one batch.
+    fn summarize(&self, turns: &[Turn]) -> Result<Vec<String>, Error> {
+        let mut batch = Vec::with_capacity(turns.len());
+        for turn in turns {
+            batch.push(turn);
+        }
+        match &self.summarizer {
+            Some(summarizer) => summarizer.summarize_batch(&batch),
+            None => Scripted.summarize_batch(&batch),
+        }
+    }
+
+    /// Checks `summaries`, one for each of `turns` (which wait for one), and writes them into the
+    /// script. On an error nothing is written.
+    fn write(&mut self, turns: &[TurnNumber], summaries: Vec<String>) -> Result<(), Error> {
+        if summaries.len() != turns.len() {
+            return Err(Error::new(
+                ErrorKind::InvalidState,
+                text!(
+                    "the summarizer gave ",
+                    summaries.len(),
+                    " summaries for ",
+                    turns.len(),
+                    " turns; it must give one a turn, in order"
+                ),
+            ));
+        }
         for (&number, summary) in turns.iter().zip(&summaries) {
             if summary.trim().is_empty() {
                 return Err(Error::invalid(
@@ -1062,6 +1290,8 @@ impl Session {
     pub fn reset(&mut self) {
         self.window = Window::counting(self.window.counter().clone());
         self.log.clear();
+        #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+        self.record.reset();
         self.pushed = 0;
         self.policy.reset();
     }

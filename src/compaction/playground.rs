@@ -6,6 +6,7 @@ use serde::Serialize;
 use crate::compaction::frameworks::{
     HandoffCheckpoint, Interval, ObservationMasking, SlidingWindow, SummaryBuffer, Truncate,
 };
+use crate::compaction::lost::{each_key_term, left, Left, CUT, IN_LINE, VERBATIM};
 use crate::compaction::policy::key_terms;
 use crate::compaction::tokens::Counter;
 use crate::compaction::{
@@ -294,22 +295,14 @@ fn facts_of(script: &Script, refund_desk: bool) -> (Vec<(String, String)>, Facts
         return (facts, FactsFrom::ToolResults);
     }
     for turn in script.turns() {
-        let mut opens_sentence = true;
-        for word in crate::text::words(turn.text()) {
-            let opening = opens_sentence;
-            // An ASCII last byte is an ASCII last character.
-            opens_sentence = matches!(word.bytes().last(), Some(b'.' | b'!' | b'?' | b':'));
-            for term in key_terms(word) {
-                let digit = term.bytes().any(|b| b.is_ascii_digit());
-                let known = facts.iter().any(|(label, _)| label == term);
-                if known || (opening && !digit) || term.chars().nth(1).is_none() {
-                    continue;
-                }
-                if facts.len() == MAX_FACT_TERMS {
-                    return (facts, FactsFrom::KeyTerms);
-                }
+        each_key_term(turn.text(), true, |term| {
+            let known = facts.iter().any(|(label, _)| label == term);
+            if !known && facts.len() < MAX_FACT_TERMS {
                 facts.push((term.to_owned(), term.to_owned()));
             }
+        });
+        if facts.len() == MAX_FACT_TERMS {
+            break;
         }
     }
     (facts, FactsFrom::KeyTerms)
@@ -517,13 +510,6 @@ pub struct StepLoss {
     /// The labels of the facts it named in a sentence before, and only in the gist after.
     pub facts_bare: Vec<String>,
 }
-
-/// Marks for where a turn is in a window ([`Playground::replay`]).
-const VERBATIM: u8 = 1;
-/// In a WARM line or the COLD gist.
-const IN_LINE: u8 = 2;
-/// Verbatim, its text replaced by a stub.
-const CUT: u8 = 4;
 
 /// Marks in `marks` (by turn number) where each turn of `window` is, and returns its verbatim
 /// turns and the turns of its lines (the gist's, then each WARM line's), each in order.
@@ -780,27 +766,26 @@ impl Playground {
                 turn: step.turn,
                 ..StepLoss::default()
             };
+            // What became of each turn held at the peak, by the rule a session's `Lost`
+            // follows: the verbatim turns (the new one among them), then those only in a line.
             for turn in marked_before.0.iter().copied().chain([step.turn]) {
-                let (was, now) = (at(&before, turn), at(&after, turn));
-                if now & VERBATIM == 0 {
-                    loss.left_verbatim.push(turn);
-                    if now & IN_LINE == 0 {
-                        loss.dropped.push(turn);
-                    } else if was & IN_LINE != 0 {
-                        loss.already_summarized.push(turn);
-                    } else {
-                        loss.summarized.push(turn);
+                match left(at(&before, turn) | VERBATIM, at(&after, turn)) {
+                    Some(Left::Cut) if masks => loss.masked.push(turn),
+                    Some(Left::Cut) => loss.cut.push(turn),
+                    Some(kind) => {
+                        loss.left_verbatim.push(turn);
+                        match kind {
+                            Left::Dropped => loss.dropped.push(turn),
+                            Left::AlreadySummarized => loss.already_summarized.push(turn),
+                            _ => loss.summarized.push(turn),
+                        }
                     }
-                } else if now & CUT != 0 && was & CUT == 0 {
-                    if masks {
-                        loss.masked.push(turn);
-                    } else {
-                        loss.cut.push(turn);
-                    }
+                    None => {}
                 }
             }
             for &turn in &marked_before.1 {
-                if at(&before, turn) & VERBATIM == 0 && at(&after, turn) == 0 {
+                let was = at(&before, turn);
+                if was & VERBATIM == 0 && left(was, at(&after, turn)).is_some() {
                     loss.summaries_dropped.push(turn);
                 }
             }

@@ -1,0 +1,311 @@
+//! What each step took from the window ([`Lost`]), and the record a session keeps to tell it.
+
+use crate::prelude::*;
+use serde::Serialize;
+
+use crate::compaction::policy::key_terms;
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+use crate::compaction::{Line, Script, Window};
+use crate::units::TurnNumber;
+
+/// What one step took from the window: [`Step::lost`](crate::Step::lost).
+///
+/// The window at the step's peak (the window before the step, and the new turn) against the
+/// window after it, by the rule the playground's per-step diff ([`StepLoss`](crate::StepLoss))
+/// uses:
+///
+/// - `turns`: the turns the window held verbatim at the peak and no longer holds whole (folded
+///   into a summary, dropped, or newly cut short or masked), and the turns that were in a summary
+///   line at the peak and are now in no line and not verbatim (a summary itself dropped);
+///   ascending.
+/// - `terms`: the key terms ([`KEY_TERMS_RULE`](crate::KEY_TERMS_RULE): names, IDs, amounts)
+///   that some text of the window named at the peak and no text of it names after the step, in
+///   the order the window held them. A term that moved from a sentence into the COLD gist is
+///   still named.
+///
+/// A step that did not compact (nor trim, under a hard budget) lost nothing: both lists are
+/// empty. Serialised as
+/// `{ "turns": [2, 3], "terms": ["ORD-3300"] }`.
+///
+/// ```
+/// use agent_memory_widgets::Session;
+///
+/// let mut session = Session::default(); // the refund desk
+/// let steps: Vec<_> = std::iter::from_fn(|| session.add_turn()).collect();
+/// // Turn 4 takes the window over budget: turns 1 and 2 fold (1 is chatter, and is dropped).
+/// assert_eq!(steps[3].lost.turns, [1, 2]);
+/// assert!(steps[2].lost.turns.is_empty()); // turn 3 compacted nothing
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Lost {
+    /// Turns whose words (or whose summary) left the window at this step, ascending.
+    pub turns: Vec<TurnNumber>,
+    /// Key terms the window named before the step and names nowhere after it.
+    pub terms: Vec<String>,
+}
+
+/// Calls `each` with every key term of `text` by [`KEY_TERMS_RULE`](crate::KEY_TERMS_RULE):
+/// the words the COLD gist would keep (with a digit or a capital letter), less a sentence's
+/// first word without a digit (such as `The` or `Sure`) and any word of one character.
+/// `opening`: whether the text's first word opens a sentence (a text's first word does; a text
+/// that continues another opens one when the other ends a sentence).
+pub(crate) fn each_key_term<'t>(text: &'t str, opening: bool, mut each: impl FnMut(&'t str)) {
+    let mut opens_sentence = opening;
+    for word in crate::text::words(text) {
+        let opening = opens_sentence;
+        // An ASCII last byte is an ASCII last character.
+        opens_sentence = ends_sentence(word);
+        for term in key_terms(word) {
+            let digit = term.bytes().any(|b| b.is_ascii_digit());
+            if (opening && !digit) || term.chars().nth(1).is_none() {
+                continue;
+            }
+            each(term);
+        }
+    }
+}
+
+/// Whether `word` ends a sentence, so that the next word opens one.
+fn ends_sentence(word: &str) -> bool {
+    matches!(word.bytes().last(), Some(b'.' | b'!' | b'?' | b':'))
+}
+
+/// Marks for where a turn is in a window, as the rule [`left`] reads them: held verbatim.
+pub(crate) const VERBATIM: u8 = 1;
+/// In a WARM line or the COLD gist.
+pub(crate) const IN_LINE: u8 = 2;
+/// Verbatim, its text replaced by a stub or cut short.
+pub(crate) const CUT: u8 = 4;
+
+/// What a step did to a turn it took something of ([`left`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Left {
+    /// Its words left the window; it is in a line now, and was in none before.
+    Summarized,
+    /// Its words left the window; a line held it before the step too.
+    AlreadySummarized,
+    /// Its words left the window, and no line holds it.
+    Dropped,
+    /// Still in place, but cut short or masked by the step.
+    Cut,
+    /// Not verbatim before the step, in a line; now in no line and not verbatim.
+    SummaryDropped,
+}
+
+/// The rule of what a step took from a turn, from where the turn was at the step's peak
+/// (`was`) and where it is after the step (`now`): the one rule of a session's [`Lost`] and the
+/// playground's [`StepLoss`](crate::StepLoss). `None`: it lost nothing.
+#[inline(always)]
+pub(crate) fn left(was: u8, now: u8) -> Option<Left> {
+    if was & VERBATIM != 0 {
+        if now & VERBATIM == 0 {
+            Some(if now & IN_LINE == 0 {
+                Left::Dropped
+            } else if was & IN_LINE != 0 {
+                Left::AlreadySummarized
+            } else {
+                Left::Summarized
+            })
+        } else if now & CUT != 0 && was & CUT == 0 {
+            Some(Left::Cut)
+        } else {
+            None
+        }
+    } else if was & IN_LINE != 0 && now == 0 {
+        Some(Left::SummaryDropped)
+    } else {
+        None
+    }
+}
+
+/// What a session knows of its window as the last step left it, to tell what the next step
+/// takes: its verbatim turns, its lines as they were read, and how often each key term is named.
+/// A step that does not compact only appends its turn; a compaction is compared whole, once.
+/// (Not in this project's own wasm builds: see [`Step::lost`](crate::Step::lost).)
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Record {
+    // Invariant: the window's verbatim turns, ascending, each with the text that stood for it
+    // when it was cut short or masked.
+    verbatim: Vec<(TurnNumber, Option<String>)>,
+    // Invariant: the window's lines, the COLD gist first, then the WARM lines, as they were.
+    lines: Vec<Line>,
+    // Invariant: sorted by term, each count at least 1: every key term of the window's texts
+    // (each verbatim turn's words or the text that stands for it, each line), with how many
+    // times they name it.
+    named: Vec<(String, u32)>,
+    // How many steps and resets the session has seen: it only grows.
+    changes: u64,
+}
+
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+impl Record {
+    /// Records the step of turn `number`, which `window` now shows (`compacted`: a compaction
+    /// ran, or the hard budget trimmed), and returns what it lost. O(1) and the new turn's words for a step that does not
+    /// compact (nothing leaves), and O(the window) for one that does; a line that only grew
+    /// (a summary extended in place) is read from where it grew.
+    pub(crate) fn step(
+        &mut self,
+        window: &Window,
+        script: &Script,
+        number: TurnNumber,
+        compacted: bool,
+    ) -> Lost {
+        self.changes += 1;
+        let text_of = |turn: TurnNumber| script.turn(turn).map_or("", |turn| turn.text());
+        self.count(text_of(number), true, None);
+        self.verbatim.push((number, None));
+        if !compacted {
+            return Lost::default();
+        }
+        // The texts that came in are counted before those that left, so that a term that only
+        // moved (from a turn into its summary, or into the gist) is not lost.
+        let peak = core::mem::take(&mut self.verbatim);
+        let mut verbatim = Vec::with_capacity(window.verbatim().len());
+        for (turn, cut) in window.held() {
+            if held_as(&peak, turn) != Some(cut) {
+                self.count(cut.unwrap_or(text_of(turn)), true, None);
+            }
+            verbatim.push((turn, cut.map(str::to_owned)));
+        }
+        // Each line is matched with the first line read before that starts it (a line that
+        // grew), from where the last match was: one that grew is read from where it grew. The
+        // lines passed over left.
+        let mut old = Vec::with_capacity(self.lines.len());
+        for read in core::mem::take(&mut self.lines) {
+            old.push(Some(read));
+        }
+        let (mut from, mut lines) = (0, Vec::with_capacity(window.warm().len() + 1));
+        // Lines that grew but lost a source on the way: their turns are looked at below.
+        let mut shrank = Vec::new();
+        for line in window.cold().into_iter().chain(window.warm()) {
+            let mut found = None;
+            for (at, read) in old.iter_mut().enumerate().skip(from) {
+                if read.as_ref().is_some_and(|read| grew(read, line)) {
+                    found = read.take().map(|read| (at, read));
+                    break;
+                }
+            }
+            match found {
+                Some((at, read)) => {
+                    let growth = line.text().get(read.text().len()..).unwrap_or("");
+                    let before = read.text().trim_end();
+                    self.count(growth, before.is_empty() || ends_sentence(before), None);
+                    if !line.turns().starts_with(read.turns()) {
+                        shrank.push(read);
+                    }
+                    from = at + 1;
+                }
+                None => self.count(line.text(), true, None),
+            }
+            lines.push(line.clone());
+        }
+        // The turns, each judged by `left` from where it was and where it is: those verbatim at
+        // the peak, then those of the lines that left or shrank.
+        let place = |turn: TurnNumber| {
+            let held = match held_as(&verbatim, turn) {
+                Some(Some(_)) => VERBATIM | CUT,
+                Some(None) => VERBATIM,
+                None => 0,
+            };
+            held | if in_lines(&lines, turn) { IN_LINE } else { 0 }
+        };
+        let mut lost = Lost::default();
+        let mut gone = Vec::new();
+        for (turn, cut) in peak {
+            let was = VERBATIM | if cut.is_some() { CUT } else { 0 };
+            if left(was, place(turn)).is_some() {
+                lost.turns.push(turn);
+            }
+            if held_as(&verbatim, turn) != Some(cut.as_deref()) {
+                gone.push((turn, cut));
+            }
+        }
+        for read in shrank.iter().chain(old.iter().flatten()) {
+            for &turn in read.turns() {
+                if left(IN_LINE, place(turn)).is_some() {
+                    lost.turns.push(turn);
+                }
+            }
+        }
+        for (turn, cut) in gone {
+            let text = cut.as_deref().unwrap_or(text_of(turn));
+            self.count(text, true, Some(&mut lost.terms));
+        }
+        for read in old.iter().flatten() {
+            self.count(read.text(), true, Some(&mut lost.terms));
+        }
+        self.verbatim = verbatim;
+        self.lines = lines;
+        crate::sort::sort_by(&mut lost.turns, TurnNumber::cmp);
+        lost.turns.dedup();
+        lost
+    }
+
+    /// Forgets the window, for a session started over: a change too.
+    pub(crate) fn reset(&mut self) {
+        *self = Record {
+            changes: self.changes + 1,
+            ..Record::default()
+        };
+    }
+
+    /// How many steps and resets the session has seen.
+    pub(crate) fn changes(&self) -> u64 {
+        self.changes
+    }
+
+    /// Counts each key term of `text` (read by [`each_key_term`] from `opening`) once more, or,
+    /// with `lost`, once less: a term then named nowhere joins `lost`.
+    fn count(&mut self, text: &str, opening: bool, mut lost: Option<&mut Vec<String>>) {
+        each_key_term(text, opening, |term| {
+            let at = self
+                .named
+                .binary_search_by(|(named, _)| named.as_str().cmp(term));
+            match (at, lost.as_deref_mut()) {
+                (Ok(at), None) => {
+                    if let Some((_, count)) = self.named.get_mut(at) {
+                        *count += 1;
+                    }
+                }
+                (Err(at), None) => self.named.insert(at, (term.to_owned(), 1)),
+                (Ok(at), Some(lost)) => match self.named.get_mut(at) {
+                    Some((_, count)) if *count > 1 => *count -= 1,
+                    _ => lost.push(self.named.remove(at).0),
+                },
+                (Err(_), Some(_)) => {}
+            }
+        });
+    }
+}
+
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+/// Whether `line` is `read` grown in place: the same first turn, and its text followed by more
+/// words (or by nothing).
+fn grew(read: &Line, line: &Line) -> bool {
+    read.turns().first() == line.turns().first()
+        && line.text().as_bytes().starts_with(read.text().as_bytes())
+        && line
+            .text()
+            .get(read.text().len()..)
+            .is_some_and(|growth| growth.is_empty() || growth.starts_with(char::is_whitespace))
+}
+
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+/// Whether any of `lines` stands for `turn`.
+fn in_lines(lines: &[Line], turn: TurnNumber) -> bool {
+    lines
+        .iter()
+        .any(|line| line.turns().binary_search(&turn).is_ok())
+}
+
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+/// How `verbatim` holds `turn`: `None` when it is not there, else the text that stands for it
+/// when it is cut short or masked.
+fn held_as(verbatim: &[(TurnNumber, Option<String>)], turn: TurnNumber) -> Option<Option<&str>> {
+    let at = verbatim
+        .binary_search_by_key(&turn, |(number, _)| *number)
+        .ok()?;
+    verbatim.get(at).map(|(_, cut)| cut.as_deref())
+}
