@@ -22,9 +22,10 @@ const TARGET = join(ROOT, "target", "crate-package");
  * issue 51's session-log readers, the generator of logs its tests write, and their fixtures: 372
  * KB measured; 392 for both together on main, 378 KB measured; 400 for issue 52's saved
  * formats, hard budget and one set of limits, their property tests and the generated limits
- * table: 393 KB measured).
+ * table: 393 KB measured; 412 for issue 52's loss report and two-phase push,
+ * src/compaction/lost.rs and their tests: 403 KB measured).
  */
-const MAX_CRATE = 400 * 1024;
+const MAX_CRATE = 412 * 1024;
 
 function cargo(...args) {
   const run = spawnSync("cargo", [...args, "--offline"], {

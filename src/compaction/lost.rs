@@ -24,7 +24,7 @@ use crate::units::TurnNumber;
 ///   still named.
 ///
 /// A step that did not compact (nor trim, under a hard budget) lost nothing: both lists are
-/// empty. Serialised as
+/// empty, and a serialised [`Step`](crate::Step) leaves `lost` out. Serialised as
 /// `{ "turns": [2, 3], "terms": ["ORD-3300"] }`.
 ///
 /// ```
@@ -43,6 +43,13 @@ pub struct Lost {
     pub turns: Vec<TurnNumber>,
     /// Key terms the window named before the step and names nowhere after it.
     pub terms: Vec<String>,
+}
+
+impl Lost {
+    /// Whether the step lost nothing.
+    pub fn is_empty(&self) -> bool {
+        self.turns.is_empty() && self.terms.is_empty()
+    }
 }
 
 /// Calls `each` with every key term of `text` by [`KEY_TERMS_RULE`](crate::KEY_TERMS_RULE):

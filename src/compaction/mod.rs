@@ -457,10 +457,12 @@ pub struct Step {
     #[cfg_attr(all(target_arch = "wasm32", feature = "wasm-runtime"), serde(skip))]
     pub trimmed: Vec<TurnNumber>,
     /// The turns and key terms that left the window at this step ([`Lost`]): empty unless it
-    /// compacted or trimmed. For a library: not in this project's own wasm builds (`wasm-runtime`), whose
-    /// pages never show it, so that no page carries its code (about 3 KB of gzip in each
-    /// compaction core), nor in their JS `Step`.
+    /// compacted or trimmed, and then left out of the serialised step. For a library: not in
+    /// this project's own wasm builds (`wasm-runtime`), whose pages never show it, so that no
+    /// page carries its code (about 3 KB of gzip in each compaction core), nor in their JS
+    /// `Step`.
     #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    #[serde(skip_serializing_if = "Lost::is_empty")]
     pub lost: Lost,
 }
 
