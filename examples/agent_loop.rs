@@ -2,11 +2,17 @@
 //!
 //! - the model's own token counts (as an API's `usage` gives them) for every turn, and
 //!   [`Estimate`] for the summary lines the policy writes;
-//! - a summarizer shaped like an LLM call: asked once per compaction with the turns that fold,
-//!   and failing now and then (the turn is then retried, and nothing half-happened);
-//! - a fact store the agent writes what it learns into, which answers `top_k` for each prompt;
-//! - the session and the store saved between runs, and loaded with the policy, summarizer and
-//!   counter attached again.
+//! - settings by name: a compaction at 90% of the budget brings the window down to 50%, so the
+//!   next one (a model call) comes that much later;
+//! - tool calls and their results, which stay together or fold together, and the window sent to
+//!   the model as chat messages (`Session::messages`);
+//! - the two-phase push: `begin_push` says which turns fold, the model summarises them (and fails
+//!   now and then: only the model call is retried, as the session has not changed), and
+//!   `finish_push` applies the push;
+//! - what each compaction took from the window (`Step::lost`), whose key terms the agent keeps in
+//!   a fact store that answers `top_k` for each prompt;
+//! - the session and the store saved between runs, the session in postcard (a binary format) and
+//!   the store in JSON, and loaded with the policy, summarizer and counter attached again.
 //!
 //! Run it with `cargo run --example agent_loop`. Everything is deterministic: the "model" is a
 //! function of its input and a call counter, so the output is the same on every run.
@@ -15,8 +21,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use agent_memory_widgets::{
-    Error, ErrorKind, Estimate, FactId, FactKind, HotWarmCold, Kind, LiveStore, SavedSession,
-    SavedStore, Session, SessionConfig, StoreConfig, Summarizer, Time, Tokens, Turn,
+    Error, ErrorKind, Estimate, FactId, FactKind, HotWarmCold, LiveStore, SavedSession, SavedStore,
+    Session, SessionConfig, StoreConfig, Summarizer, Time, Tokens, Turn,
 };
 
 /// The fake model behind the summarizer: one call per batch, every third call fails the way an
@@ -57,25 +63,40 @@ impl Summarizer for FakeLlm {
     }
 }
 
+/// Who sends a message: the user, the agent, or a tool call (the agent's) and its result, which
+/// share a call id.
+#[derive(Clone, Copy)]
+enum From {
+    User,
+    Agent,
+    Call(&'static str),
+    Result(&'static str),
+}
+
 /// One message of the conversation, with the token count the model's API reported for it.
 struct Message {
-    speaker: &'static str,
-    kind: Kind,
+    from: From,
     text: &'static str,
     usage_tokens: u32,
 }
 
-const fn message(
-    speaker: &'static str,
-    kind: Kind,
-    text: &'static str,
-    usage_tokens: u32,
-) -> Message {
+const fn message(from: From, text: &'static str, usage_tokens: u32) -> Message {
     Message {
-        speaker,
-        kind,
+        from,
         text,
         usage_tokens,
+    }
+}
+
+impl Message {
+    fn turn(&self) -> Result<Turn, Error> {
+        let turn = match self.from {
+            From::User => Turn::user(self.text)?,
+            From::Agent => Turn::assistant(self.text)?,
+            From::Call(id) => Turn::tool_call(id, self.text)?,
+            From::Result(id) => Turn::tool(id, self.text)?,
+        };
+        Ok(turn.with_tokens(Tokens(self.usage_tokens)))
     }
 }
 
@@ -83,112 +104,67 @@ const fn message(
 const RUNS: [[Message; 4]; 3] = [
     [
         message(
-            "Dana",
-            Kind::Question,
+            From::User,
             "Hi, my order ORD-3300 arrived broken, can I get my $180.00 back?",
             21,
         ),
+        message(From::Call("call_1"), "lookup_order(ORD-3300)", 9),
         message(
-            "tool",
-            Kind::Tool,
-            "lookup ORD-3300: delivered day 2, total $180.00, card ending 4417.",
-            24,
-        ),
-        message(
-            "agent",
-            Kind::Decision,
-            "Refund approved for ORD-3300: $180.00 to the card ending 4417.",
-            20,
-        ),
-        message("Dana", Kind::Chatter, "Great, thanks so much!", 7),
-    ],
-    [
-        message(
-            "Dana",
-            Kind::Question,
-            "Also, ORD-3301 is late, where is it?",
-            13,
-        ),
-        message(
-            "tool",
-            Kind::Tool,
-            "track ORD-3301: in transit, expected day 9, carrier ParcelCo.",
+            From::Result("call_1"),
+            "ORD-3300: delivered day 2, total $180.00, card ending 4417.",
             22,
         ),
         message(
-            "agent",
-            Kind::Decision,
-            "ORD-3301 arrives on day 9; I set a delivery alert for you.",
-            18,
+            From::Agent,
+            "Refund approved for ORD-3300: $180.00 to the card ending 4417.",
+            20,
+        ),
+    ],
+    [
+        message(From::User, "Also, ORD-3301 is late, where is it?", 13),
+        message(From::Call("call_2"), "track_order(ORD-3301)", 9),
+        message(
+            From::Result("call_2"),
+            "ORD-3301: in transit, expected day 9, carrier ParcelCo.",
+            20,
         ),
         message(
-            "Dana",
-            Kind::Question,
-            "Can you ship future orders to my office instead?",
-            12,
+            From::Agent,
+            "ORD-3301 arrives on day 9; I set a delivery alert for you.",
+            18,
         ),
     ],
     [
         message(
-            "agent",
-            Kind::Decision,
-            "Shipping address updated to the office for future orders.",
+            From::User,
+            "Thanks. When will the $180.00 show on my card?",
             14,
         ),
+        message(From::Call("call_3"), "refund_status(ORD-3300)", 9),
         message(
-            "Dana",
-            Kind::Question,
-            "When will the $180.00 show on my card?",
-            12,
-        ),
-        message(
-            "tool",
-            Kind::Tool,
+            From::Result("call_3"),
             "refund RF-7781: sent day 3, card ending 4417, 3 to 5 days.",
             23,
         ),
         message(
-            "agent",
-            Kind::Decision,
+            From::Agent,
             "RF-7781 was sent on day 3; expect it within 3 to 5 days.",
             19,
         ),
     ],
 ];
 
-/// What the agent writes into its store after a decision: (id, kind, text, importance, supersedes).
-fn learned(run: usize, index: usize) -> Option<(u32, FactKind, &'static str, f64, Option<u32>)> {
+/// What the agent writes into its store after a decision: (id, kind, text, importance).
+fn learned(run: usize, index: usize) -> Option<(u32, FactKind, &'static str, f64)> {
     match (run, index) {
-        (0, 2) => Some((
+        (0, 3) => Some((
             1,
             FactKind::Episodic,
             "refund approved for ORD-3300: $180.00",
             0.9,
-            None,
         )),
-        (0, 3) => Some((2, FactKind::Semantic, "Dana is polite and brief", 0.3, None)),
-        (1, 2) => Some((
-            3,
-            FactKind::Episodic,
-            "ORD-3301 arrives on day 9",
-            0.6,
-            None,
-        )),
-        (1, 3) => Some((4, FactKind::Semantic, "Dana's address: home", 0.5, None)),
-        (2, 0) => Some((
-            5,
-            FactKind::Semantic,
-            "Dana's address: office",
-            0.8,
-            Some(4),
-        )),
-        (2, 3) => Some((
-            6,
-            FactKind::Episodic,
-            "refund RF-7781 sent on day 3",
-            0.9,
-            None,
-        )),
+        (1, 3) => Some((2, FactKind::Episodic, "ORD-3301 arrives on day 9", 0.6)),
+        (2, 3) => Some((3, FactKind::Episodic, "refund RF-7781 sent on day 3", 0.9)),
         _ => None,
     }
 }
@@ -196,31 +172,41 @@ fn learned(run: usize, index: usize) -> Option<(u32, FactKind, &'static str, f64
 /// Where a run leaves its memory: in a real agent, files or a database.
 #[derive(Default)]
 struct Disk {
-    session: Option<String>,
+    session: Option<Vec<u8>>,
     store: Option<String>,
+}
+
+/// A saved session loaded with the code that is not saved: the policy, the summarizer and the
+/// token counter.
+fn load(bytes: &[u8], llm: &Arc<FakeLlm>) -> Result<Session, Box<dyn std::error::Error>> {
+    let saved: SavedSession = postcard::from_bytes(bytes)?;
+    let policy = Box::new(HotWarmCold::default());
+    Ok(Session::load_counting(
+        saved,
+        policy,
+        Box::new(llm.clone()),
+        Estimate,
+    )?)
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let llm = Arc::new(FakeLlm::default());
     let mut disk = Disk::default();
-    let mut failures = 0;
-    let mut compactions = 0;
+    let (mut failures, mut compactions, mut next_fact) = (0, 0, 100);
     for (run, messages) in RUNS.iter().enumerate() {
         // Start (or restart): load what the last run saved, with the code attached again.
         let (mut session, mut store) = match (&disk.session, &disk.store) {
             (Some(session), Some(store)) => {
-                let saved: SavedSession = serde_json::from_str(session)?;
-                let session = Session::load_counting(
-                    saved,
-                    Box::new(HotWarmCold::default()),
-                    Box::new(llm.clone()),
-                    Estimate,
-                )?;
                 let saved: SavedStore = serde_json::from_str(store)?;
-                (session, LiveStore::try_from(saved)?)
+                (load(session, &llm)?, LiveStore::try_from(saved)?)
             }
             _ => {
-                let config = SessionConfig::new(Tokens(80), 2)?;
+                let config = SessionConfig::builder()
+                    .budget(100)
+                    .hot_n(2)
+                    .compact_at(90)
+                    .compact_to(50)
+                    .build()?;
                 let session = Session::live(config, Box::new(HotWarmCold::default()))
                     .with_summarizer(Box::new(llm.clone()))
                     .with_token_counter(Estimate);
@@ -239,7 +225,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for (index, message) in messages.iter().enumerate() {
             let hour = (run * messages.len() + index) as f64;
             store.advance_to(Time::new(hour)?)?;
-            // The prompt: the window as the model sees it, and the store's three best facts.
+            // The prompt: the window as chat messages, and the store's three best facts.
+            let prompt = session.messages();
             let facts: Vec<&str> = store
                 .top_k(3)
                 .into_iter()
@@ -247,73 +234,87 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .map(|fact| fact.text.as_str())
                 .collect();
             println!(
-                "  prompt: {} window tokens, facts {:?}",
+                "  prompt: {} messages ({} tokens), facts {:?}",
+                prompt.len(),
                 session.window().tokens(),
                 facts
             );
 
-            let turn = Turn::new(message.speaker, message.kind, message.text)?
-                .with_tokens(Tokens(message.usage_tokens));
-            // A failed summary leaves the session exactly as it was: retry the same turn.
-            let step = loop {
-                match session.push(turn.clone()) {
-                    Ok(step) => break step,
-                    Err(err) => {
-                        failures += 1;
-                        let cause = std::error::Error::source(&err)
-                            .map(ToString::to_string)
-                            .unwrap_or_default();
-                        println!(
-                            "  turn {}: {} ({cause}); retrying",
-                            session.turn_count() + 1,
-                            err.message()
-                        );
+            // The two-phase push: which turns fold, then their summaries (one model call, which
+            // may fail: the session has not changed, so only the call is retried), then the push.
+            let pending = session.begin_push(message.turn()?)?;
+            let summaries = match pending.turns().is_empty() {
+                true => Vec::new(),
+                false => loop {
+                    let batch: Vec<&Turn> = pending.turns().iter().collect();
+                    match llm.summarize_batch(&batch) {
+                        Ok(summaries) => break summaries,
+                        Err(err) => {
+                            failures += 1;
+                            let cause = std::error::Error::source(&err)
+                                .map(ToString::to_string)
+                                .unwrap_or_default();
+                            println!("  {} ({cause}); retrying", err.message());
+                        }
                     }
-                }
+                },
             };
+            let step = session.finish_push(pending, summaries)?;
             if step.compacted {
                 compactions += 1;
                 println!(
-                    "  turn {}: {} -> {} tokens, folded {:?} into WARM",
+                    "  turn {}: {} -> {} tokens, turns {:?} left the window, and with them {:?}",
                     step.turn.0,
                     step.peak_tokens.0,
                     step.tokens_after.0,
-                    step.to_warm.iter().map(|turn| turn.0).collect::<Vec<_>>()
+                    step.lost
+                        .turns
+                        .iter()
+                        .map(|turn| turn.0)
+                        .collect::<Vec<_>>(),
+                    step.lost.terms
                 );
+                // What left the window is not lost to the agent: it keeps the key terms.
+                for term in &step.lost.terms {
+                    let text = format!("mentioned earlier: {term}");
+                    store.write_as(FactKind::Semantic, FactId(next_fact), &text, 0.4, None)?;
+                    next_fact += 1;
+                }
             }
-            if let Some((id, kind, text, importance, supersedes)) = learned(run, index) {
-                store.write_as(kind, FactId(id), text, importance, supersedes.map(FactId))?;
+            // A tool result never reaches the model without its call.
+            let messages = session.messages();
+            for (at, sent) in messages.iter().enumerate() {
+                if let (Some(id), agent_memory_widgets::Role::Tool) =
+                    (&sent.tool_call_id, sent.role)
+                {
+                    assert!(messages[..at]
+                        .iter()
+                        .any(|call| call.tool_call_id.as_ref() == Some(id)));
+                }
+            }
+            if let Some((id, kind, text, importance)) = learned(run, index) {
+                store.write_as(kind, FactId(id), text, importance, None)?;
             }
         }
 
-        // Shut down: save both.
-        disk.session = Some(serde_json::to_string(&session)?);
+        // Shut down: save both, the session in postcard and the store in JSON.
+        disk.session = Some(postcard::to_allocvec(&session)?);
         disk.store = Some(serde_json::to_string(&store)?);
         // What a restart will see is exactly what was running.
         let reloaded: LiveStore = serde_json::from_str(disk.store.as_deref().unwrap_or_default())?;
         assert_eq!(reloaded, store);
-        let saved: SavedSession =
-            serde_json::from_str(disk.session.as_deref().unwrap_or_default())?;
-        let reloaded = Session::load_counting(
-            saved,
-            Box::new(HotWarmCold::default()),
-            Box::new(llm.clone()),
-            Estimate,
-        )?;
+        let reloaded = load(disk.session.as_deref().unwrap_or_default(), &llm)?;
         assert_eq!(reloaded.state(), session.state());
+        println!(
+            "  saved: the session in {} bytes of postcard",
+            disk.session.as_ref().map_or(0, Vec::len)
+        );
     }
 
     // What the model sees now: the COLD gist and WARM summaries the fake model wrote, then HOT.
-    let saved: SavedSession = serde_json::from_str(disk.session.as_deref().unwrap_or_default())?;
-    let session = Session::load_counting(
-        saved,
-        Box::new(HotWarmCold::default()),
-        Box::new(llm.clone()),
-        Estimate,
-    )?;
-    let window = session.window();
-    for line in window.cold().into_iter().chain(window.warm()) {
-        println!("  {:>2} tokens: {}", line.tokens().0, line.text());
+    let session = load(disk.session.as_deref().unwrap_or_default(), &llm)?;
+    for message in session.messages() {
+        println!("  {:?}: {}", message.role, message.content);
     }
     let calls = llm.calls.load(Ordering::SeqCst);
     println!("{compactions} compactions, {calls} model calls for summaries ({failures} failed and were retried)");
