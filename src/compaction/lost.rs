@@ -128,8 +128,10 @@ pub(crate) fn left(was: u8, now: u8) -> Option<Left> {
 
 /// What a session knows of its window as the last step left it, to tell what the next step
 /// takes: its verbatim turns, its lines as they were read, and how often each key term is named.
-/// A step that does not compact only appends its turn; a compaction is compared whole, once.
-/// (Not in this project's own wasm builds: see [`Step::lost`](crate::Step::lost).)
+/// A step that does not compact only appends its turn. A compaction walks the window once: an
+/// unchanged entry is kept as it is, and a line that grew (a summary extended in place) is
+/// compared with what was read of it and read from where it grew. (Not in this project's own
+/// wasm builds: see [`Step::lost`](crate::Step::lost).)
 #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Record {
@@ -137,7 +139,7 @@ pub(crate) struct Record {
     // when it was cut short or masked.
     verbatim: Vec<(TurnNumber, Option<String>)>,
     // Invariant: the window's lines, the COLD gist first, then the WARM lines, as they were.
-    lines: Vec<Line>,
+    lines: Vec<Read>,
     // Invariant: sorted by term, each count at least 1: every key term of the window's texts
     // (each verbatim turn's words or the text that stands for it, each line), with how many
     // times they name it.
@@ -146,12 +148,20 @@ pub(crate) struct Record {
     changes: u64,
 }
 
+/// A line of the window as the record last read it.
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+#[derive(Clone, Debug, Default)]
+struct Read {
+    turns: Vec<TurnNumber>,
+    text: String,
+}
+
 #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
 impl Record {
     /// Records the step of turn `number`, which `window` now shows (`compacted`: a compaction
-    /// ran, or the hard budget trimmed), and returns what it lost. O(1) and the new turn's words for a step that does not
-    /// compact (nothing leaves), and O(the window) for one that does; a line that only grew
-    /// (a summary extended in place) is read from where it grew.
+    /// ran, or the hard budget trimmed), and returns what it lost. O(1) and the new turn's
+    /// words for a step that does not compact (nothing leaves), and for one that does, a walk of
+    /// the window's turns and lines and the words of what changed.
     pub(crate) fn step(
         &mut self,
         window: &Window,
@@ -168,24 +178,46 @@ impl Record {
         }
         // The texts that came in are counted before those that left, so that a term that only
         // moved (from a turn into its summary, or into the gist) is not lost.
-        let peak = core::mem::take(&mut self.verbatim);
+        let mut lost = Lost::default();
+        let mut gone: Vec<(TurnNumber, Option<String>)> = Vec::new();
+        let mut peak = core::mem::take(&mut self.verbatim).into_iter().peekable();
         let mut verbatim = Vec::with_capacity(window.verbatim().len());
         for (turn, cut) in window.held() {
-            if held_as(&peak, turn) != Some(cut) {
-                self.count(cut.unwrap_or(text_of(turn)), true, None);
+            // Turns verbatim at the peak and before this one left.
+            while let Some(entry) = peak.next_if(|(old, _)| *old < turn) {
+                lost.turns.push(entry.0);
+                gone.push(entry);
             }
-            verbatim.push((turn, cut.map(str::to_owned)));
+            match peak.next_if(|(old, _)| *old == turn) {
+                Some(entry) if entry.1.as_deref() == cut => verbatim.push(entry),
+                entry => {
+                    if let Some((_, was)) = &entry {
+                        let now = VERBATIM | cut_mark(cut.is_some());
+                        if left(VERBATIM | cut_mark(was.is_some()), now).is_some() {
+                            lost.turns.push(turn);
+                        }
+                    }
+                    gone.extend(entry);
+                    self.count(cut.unwrap_or(text_of(turn)), true, None);
+                    verbatim.push((turn, cut.map(str::to_owned)));
+                }
+            }
         }
+        for entry in peak {
+            lost.turns.push(entry.0);
+            gone.push(entry);
+        }
+        self.verbatim = verbatim;
         // Each line is matched with the first line read before that starts it (a line that
-        // grew), from where the last match was: one that grew is read from where it grew. The
-        // lines passed over left.
+        // grew), from where the last match was; the lines passed over left.
         let mut old = Vec::with_capacity(self.lines.len());
         for read in core::mem::take(&mut self.lines) {
             old.push(Some(read));
         }
-        let (mut from, mut lines) = (0, Vec::with_capacity(window.warm().len() + 1));
-        // Lines that grew but lost a source on the way: their turns are looked at below.
-        let mut shrank = Vec::new();
+        let mut from = 0;
+        let mut lines = Vec::with_capacity(window.warm().len() + 1);
+        // Turns of lines that left or lost a source: each is looked for in the window.
+        let mut sources = Vec::new();
         for line in window.cold().into_iter().chain(window.warm()) {
             let mut found = None;
             for (at, read) in old.iter_mut().enumerate().skip(from) {
@@ -194,57 +226,53 @@ impl Record {
                     break;
                 }
             }
-            match found {
-                Some((at, read)) => {
-                    let growth = line.text().get(read.text().len()..).unwrap_or("");
-                    let before = read.text().trim_end();
-                    self.count(growth, before.is_empty() || ends_sentence(before), None);
-                    if !line.turns().starts_with(read.turns()) {
-                        shrank.push(read);
-                    }
+            let read = match found {
+                Some((at, mut read)) => {
                     from = at + 1;
+                    let before = read.text.trim_end();
+                    let opening = before.is_empty() || ends_sentence(before);
+                    let growth = line.text().get(read.text.len()..).unwrap_or("");
+                    self.count(growth, opening, None);
+                    read.text.push_str(growth);
+                    if line.turns().starts_with(&read.turns) {
+                        let new = line.turns().get(read.turns.len()..).unwrap_or_default();
+                        read.turns.extend_from_slice(new);
+                    } else {
+                        sources.append(&mut read.turns);
+                        read.turns = line.turns().to_vec();
+                    }
+                    read
                 }
-                None => self.count(line.text(), true, None),
-            }
-            lines.push(line.clone());
-        }
-        // The turns, each judged by `left` from where it was and where it is: those verbatim at
-        // the peak, then those of the lines that left or shrank.
-        let place = |turn: TurnNumber| {
-            let held = match held_as(&verbatim, turn) {
-                Some(Some(_)) => VERBATIM | CUT,
-                Some(None) => VERBATIM,
-                None => 0,
+                None => {
+                    self.count(line.text(), true, None);
+                    Read {
+                        turns: line.turns().to_vec(),
+                        text: line.text().to_owned(),
+                    }
+                }
             };
-            held | if in_lines(&lines, turn) { IN_LINE } else { 0 }
-        };
-        let mut lost = Lost::default();
-        let mut gone = Vec::new();
-        for (turn, cut) in peak {
-            let was = VERBATIM | if cut.is_some() { CUT } else { 0 };
-            if left(was, place(turn)).is_some() {
+            lines.push(read);
+        }
+        for read in old.iter_mut().flatten() {
+            sources.append(&mut read.turns);
+        }
+        let window_lines = || window.cold().into_iter().chain(window.warm());
+        for turn in sources {
+            let held = verbatim_at(&self.verbatim, turn);
+            let in_line = window_lines().any(|line| line.turns().binary_search(&turn).is_ok());
+            let now = if held { VERBATIM } else { 0 } | if in_line { IN_LINE } else { 0 };
+            if left(IN_LINE, now).is_some() {
                 lost.turns.push(turn);
             }
-            if held_as(&verbatim, turn) != Some(cut.as_deref()) {
-                gone.push((turn, cut));
-            }
         }
-        for read in shrank.iter().chain(old.iter().flatten()) {
-            for &turn in read.turns() {
-                if left(IN_LINE, place(turn)).is_some() {
-                    lost.turns.push(turn);
-                }
-            }
-        }
+        self.lines = lines;
         for (turn, cut) in gone {
             let text = cut.as_deref().unwrap_or(text_of(turn));
             self.count(text, true, Some(&mut lost.terms));
         }
-        for read in old.iter().flatten() {
-            self.count(read.text(), true, Some(&mut lost.terms));
+        for read in old.into_iter().flatten() {
+            self.count(&read.text, true, Some(&mut lost.terms));
         }
-        self.verbatim = verbatim;
-        self.lines = lines;
         crate::sort::sort_by(&mut lost.turns, TurnNumber::cmp);
         lost.turns.dedup();
         lost
@@ -287,32 +315,32 @@ impl Record {
     }
 }
 
+/// The mark of a verbatim turn cut short or masked, when `cut`.
 #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+fn cut_mark(cut: bool) -> u8 {
+    if cut {
+        CUT
+    } else {
+        0
+    }
+}
+
 /// Whether `line` is `read` grown in place: the same first turn, and its text followed by more
 /// words (or by nothing).
-fn grew(read: &Line, line: &Line) -> bool {
-    read.turns().first() == line.turns().first()
-        && line.text().as_bytes().starts_with(read.text().as_bytes())
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+fn grew(read: &Read, line: &Line) -> bool {
+    read.turns.first() == line.turns().first()
+        && line.text().as_bytes().starts_with(read.text.as_bytes())
         && line
             .text()
-            .get(read.text().len()..)
+            .get(read.text.len()..)
             .is_some_and(|growth| growth.is_empty() || growth.starts_with(char::is_whitespace))
 }
 
+/// Whether `verbatim` holds `turn`.
 #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
-/// Whether any of `lines` stands for `turn`.
-fn in_lines(lines: &[Line], turn: TurnNumber) -> bool {
-    lines
-        .iter()
-        .any(|line| line.turns().binary_search(&turn).is_ok())
-}
-
-#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
-/// How `verbatim` holds `turn`: `None` when it is not there, else the text that stands for it
-/// when it is cut short or masked.
-fn held_as(verbatim: &[(TurnNumber, Option<String>)], turn: TurnNumber) -> Option<Option<&str>> {
-    let at = verbatim
+fn verbatim_at(verbatim: &[(TurnNumber, Option<String>)], turn: TurnNumber) -> bool {
+    verbatim
         .binary_search_by_key(&turn, |(number, _)| *number)
-        .ok()?;
-    verbatim.get(at).map(|(_, cut)| cut.as_deref())
+        .is_ok()
 }

@@ -457,7 +457,10 @@ pub struct Step {
     #[cfg_attr(all(target_arch = "wasm32", feature = "wasm-runtime"), serde(skip))]
     pub trimmed: Vec<TurnNumber>,
     /// The turns and key terms that left the window at this step ([`Lost`]): empty unless it
-    /// compacted or trimmed, and then left out of the serialised step. For a library: not in
+    /// compacted or trimmed, and then left out of the serialised step. Telling it costs a
+    /// compaction a walk of the window's turns and lines, and the words of what changed: small
+    /// under [`HotWarmCold`], whose window stays near the budget, and O(n) under the framework
+    /// policies whose window grows with the session (see [`Session`]). For a library: not in
     /// this project's own wasm builds (`wasm-runtime`), whose pages never show it, so that no
     /// page carries its code (about 3 KB of gzip in each compaction core), nor in their JS
     /// `Step`.
