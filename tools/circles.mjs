@@ -1,5 +1,5 @@
-// Finds import circles among the files of src/ and of www/ (ARCHITECTURE.md: "nothing imports
-// in a circle"), and exits 1 naming each one. `make test` runs it.
+// Finds import circles among the files of src/ and of www/, and exits 1 naming each one. Not in
+// `make test` yet: circles remain in src/compaction/, src/forgetting/ and www/ (issue 54).
 //
 //   node tools/circles.mjs           # both trees
 //   node tools/circles.mjs src       # one
