@@ -140,7 +140,8 @@ impl CompactionPolicy for SlidingWindow {
             step.record(script, number);
         }
         let summary = summarise(old, &mut step, script, evicted);
-        replace_summary(window, summary.map(clip_letta));
+        let words = window.counter().is_words();
+        replace_summary(window, summary.map(|line| clip_letta(line, words)));
         Ok(Some(step))
     }
 
@@ -166,14 +167,16 @@ impl CompactionPolicy for SlidingWindow {
 }
 
 /// A summary longer than Letta's `clip_chars` keeps its head, cut at a word boundary, and Letta's
-/// suffix.
-fn clip_letta(line: Line) -> Line {
+/// suffix. `words`: the line's tokens are its words (the window counts words), so the clipped
+/// line's are its old count less the words cut off, and the summary is not read again: under
+/// Letta a session's summary stays near the clip, and is clipped at almost every compaction.
+fn clip_letta(line: Line, words: bool) -> Line {
     // A clipped summary gains no more text (see `summarise`), so it is clipped once.
     let full = line.text();
     if full.len() <= LETTA_CLIP_CHARS || full.ends_with(LETTA_CLIP_SUFFIX) {
         return line;
     }
-    let Some((end, _)) = full.char_indices().nth(LETTA_CLIP_CHARS) else {
+    let Some(end) = char_start(full, LETTA_CLIP_CHARS) else {
         return line;
     };
     let Some((head, rest)) = full.split_at_checked(end) else {
@@ -181,12 +184,24 @@ fn clip_letta(line: Line) -> Line {
     };
     let suffix = LETTA_CLIP_SUFFIX;
     let head = head_at_word_boundary(head, rest);
-    let text = if head.is_empty() {
-        suffix.to_owned()
-    } else {
-        text!(head, " ", suffix)
-    };
-    line.with_text(text)
+    // `head` ends at a word's edge: the words of `full` are its words and those after it.
+    let tokens = match words && crate::compaction::LARGE_SESSIONS {
+        true => line.tokens() - Tokens::of(full.get(head.len()..).unwrap_or_default()),
+        false => Tokens::of(head),
+    } + Tokens::of(suffix);
+    let head = head.len();
+    let space = if head == 0 { "" } else { " " };
+    line.cut_back(head, space, suffix, tokens)
+}
+
+/// The byte at which character `n` (from 0) of `text` starts, if `text` has more than `n`
+/// characters: `char_indices().nth(n)`, at once where the first `n` bytes are ASCII.
+fn char_start(text: &str, n: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    if crate::compaction::LARGE_SESSIONS && bytes.get(..n).is_some_and(<[u8]>::is_ascii) {
+        return (bytes.len() > n).then_some(n);
+    }
+    text.char_indices().nth(n).map(|(at, _)| at)
 }
 
 /// `head` (followed by `rest`) cut back to its last whole word, without the space after it.
@@ -706,7 +721,7 @@ mod tests {
             vec![TurnNumber(1)],
             word.repeat(LETTA_CLIP_CHARS / word.len() + 10),
         );
-        let clipped = clip_letta(line);
+        let clipped = clip_letta(line, true);
         assert!(clipped
             .text()
             .ends_with(" refund ... [summary truncated to fit]"));
@@ -714,19 +729,19 @@ mod tests {
         assert_eq!(clipped.tokens(), Tokens::of(clipped.text()));
         // A clipped summary is clipped once: clipping it again changes nothing.
         assert!(
-            clip_letta(clipped.clone()) == clipped,
+            clip_letta(clipped.clone(), true) == clipped,
             "a clipped summary was clipped again"
         );
         // Also when the first clip fell in the middle of a word, so that a second would fall
         // inside the suffix: character 50,000 of nine-character words is a word's sixth letter.
         let text = "abcdefgh ".repeat(LETTA_CLIP_CHARS / 9 + 10);
         assert_eq!(text.as_bytes()[LETTA_CLIP_CHARS], b'f');
-        let clipped = clip_letta(Line::new(vec![TurnNumber(1)], text));
+        let clipped = clip_letta(Line::new(vec![TurnNumber(1)], text), true);
         assert!(clipped
             .text()
             .ends_with("abcdefgh ... [summary truncated to fit]"));
         assert!(
-            clip_letta(clipped.clone()) == clipped,
+            clip_letta(clipped.clone(), true) == clipped,
             "a summary clipped mid-word was clipped again"
         );
     }
@@ -760,13 +775,41 @@ mod tests {
     }
 
     #[test]
+    fn char_start_is_char_indices_nth() {
+        for text in [
+            "",
+            "abc",
+            "ab\u{e9}c\u{1F600}d",
+            "\u{e9}\u{e9}\u{e9}",
+            "a b\u{3000}c",
+        ] {
+            for n in 0..8 {
+                let expected = text.char_indices().nth(n).map(|(at, _)| at);
+                assert_eq!(char_start(text, n), expected, "{text:?} {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_clip_counts_the_words_it_keeps_as_a_recount_does() {
+        // Multibyte characters, a cut inside a word, and JSON split into several words.
+        let text = "caf\u{e9} {\"id\":\"IFOYYZ\"} r\u{e9}sum\u{e9} ".repeat(LETTA_CLIP_CHARS / 20);
+        let line = Line::new(vec![TurnNumber(1)], text);
+        for words in [true, false] {
+            let clipped = clip_letta(line.clone(), words);
+            assert!(clipped.text().ends_with(LETTA_CLIP_SUFFIX));
+            assert_eq!(clipped.tokens(), Tokens::of(clipped.text()));
+        }
+    }
+
+    #[test]
     fn a_clip_that_falls_on_a_space_keeps_the_word_before_it() {
         // 5,000 ten-character words and spaces: character 50,000 is the space after word 4,546.
         let text = "abcdefghi ".repeat(LETTA_CLIP_CHARS / 10 + 10);
         assert_eq!(text.as_bytes()[LETTA_CLIP_CHARS - 1], b' ');
         let shifted = format!("x{text}"); // now the clip lands just before a space
         assert_eq!(shifted.as_bytes()[LETTA_CLIP_CHARS], b' ');
-        let clipped = clip_letta(Line::new(vec![TurnNumber(1)], shifted.clone()));
+        let clipped = clip_letta(Line::new(vec![TurnNumber(1)], shifted.clone()), true);
         // The whole last word before the cut stays: the text is the first 50,000 characters, a
         // space, and the suffix (compared by length and ends, not printed: it is 50 KB).
         let head = &shifted[..LETTA_CLIP_CHARS];
@@ -778,6 +821,6 @@ mod tests {
         );
         // And short summaries are left alone.
         let short = Line::new(vec![TurnNumber(1)], "refund approved");
-        assert_eq!(clip_letta(short.clone()), short);
+        assert_eq!(clip_letta(short.clone(), true), short);
     }
 }

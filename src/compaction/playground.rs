@@ -11,7 +11,7 @@ use crate::compaction::policy::key_terms;
 use crate::compaction::tokens::Counter;
 use crate::compaction::{
     CompactionPolicy, HotWarmCold, Line, Script, Session, SessionConfig, SessionOptions,
-    SessionState,
+    SessionState, LARGE_SESSIONS,
 };
 use crate::error::Error;
 use crate::names::named;
@@ -406,6 +406,43 @@ impl<'a> FactFinder<'a> {
         found
     }
 
+    /// `found` and the facts `text` names from byte `from` on that are not in `found`, each with
+    /// where it starts in `text` written in `at` (its first place from `from` on).
+    fn find(&self, text: &[u8], from: usize, mut found: FactBits, at: &mut [usize]) -> FactBits {
+        for (offset, &byte) in text.get(from..).unwrap_or_default().iter().enumerate() {
+            let place = from + offset;
+            let mut candidates = self.starts.get(usize::from(byte)).copied().unwrap_or(0) & !found;
+            while candidates != 0 {
+                let index = candidates.trailing_zeros();
+                candidates &= candidates - 1;
+                let term = self
+                    .facts
+                    .get(index as usize)
+                    .map(|(_, term)| term.as_bytes());
+                if term.is_some_and(|term| text.get(place..).unwrap_or_default().starts_with(term))
+                {
+                    found |= 1 << index;
+                    if let Some(slot) = at.get_mut(index as usize) {
+                        *slot = place;
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// The facts of `read` that its first `same` bytes name, where each was first found there.
+    fn within(&self, read: &GrownLine, same: usize) -> FactBits {
+        let mut names = self.empty;
+        for (index, (_, term)) in self.facts.iter().enumerate() {
+            let start = read.at.get(index).copied().unwrap_or(usize::MAX);
+            if read.names & (1 << index) != 0 && start.saturating_add(term.len()) <= same {
+                names |= 1 << index;
+            }
+        }
+        names
+    }
+
     /// The labels of the facts in `bits`, in the playground's order.
     fn labels(&self, bits: FactBits) -> Vec<String> {
         let mut labels = Vec::new();
@@ -416,6 +453,30 @@ impl<'a> FactFinder<'a> {
         }
         labels
     }
+}
+
+/// How many turns `a` and `b` share from their start.
+fn common_turns(a: &[TurnNumber], b: &[TurnNumber]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+/// How many bytes `a` and `b` share from their start, compared eight bytes at a time, as the
+/// wasm build's `memcmp` compares one: a summary that lists every turn is compared whole at each
+/// compaction.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let (words, other) = (a.chunks_exact(8), b.chunks_exact(8));
+    let word = |bytes: &[u8]| u64::from_ne_bytes(bytes.try_into().unwrap_or([0; 8]));
+    let whole = words
+        .zip(other)
+        .take_while(|(x, y)| word(x) == word(y))
+        .count()
+        * 8;
+    let rest = a.get(whole..).unwrap_or_default().iter();
+    whole
+        + rest
+            .zip(b.get(whole..).unwrap_or_default())
+            .take_while(|(x, y)| x == y)
+            .count()
 }
 
 /// Whether `text` starts with `prefix`: `<[u8]>::starts_with`, compared eight bytes at a time,
@@ -439,6 +500,157 @@ struct ReadLine {
     first: Option<TurnNumber>,
     text: Vec<u8>,
     names: FactBits,
+}
+
+/// A line of a window as [`Playground::replay_large`] last read it: its text and turns then, the facts it names,
+/// where each is first named, and its [`Line::lineage`](crate::Line).
+#[derive(Default)]
+struct GrownLine {
+    first: Option<TurnNumber>,
+    lineage: u64,
+    text: Vec<u8>,
+    turns: Vec<TurnNumber>,
+    names: FactBits,
+    // Invariant: for each fact of `names` (but one with an empty term), at[i] is the byte where
+    // `text` first names it.
+    at: Vec<usize>,
+}
+
+/// The lines of a window (its COLD gist, then its WARM lines) as the replay last read them, and
+/// how many of them hold each turn. Read again after each compaction, each line from where it
+/// differs from the line read before it with the same first turn: a line that only grew (a
+/// summary extended in place, of the same lineage) from where it grew, without comparing what it
+/// held; any other from where its text and turns differ. So a summary that lists every turn of a
+/// long session costs what it gained at each compaction, not its length.
+#[derive(Default)]
+struct LineReader {
+    lines: Vec<GrownLine>,
+    // holding[n]: how many of `lines` hold turn n.
+    holding: Vec<u32>,
+}
+
+impl LineReader {
+    /// Whether a line read holds `turn`.
+    fn hold(&self, turn: TurnNumber) -> bool {
+        self.holding
+            .get(turn.0 as usize)
+            .is_some_and(|&count| count > 0)
+    }
+
+    /// Counts `turns` as held by one line more.
+    fn come(&mut self, turns: &[TurnNumber]) {
+        for turn in turns {
+            if let Some(count) = self.holding.get_mut(turn.0 as usize) {
+                *count += 1;
+            }
+        }
+    }
+
+    /// The turns of `read` from its `kept`-th on no longer count, and go to `left`.
+    fn leave(&mut self, read: &mut GrownLine, kept: usize, left: &mut Vec<TurnNumber>) {
+        let gone = read.turns.get(kept..).unwrap_or_default();
+        left.extend_from_slice(gone);
+        for turn in gone {
+            if let Some(count) = self.holding.get_mut(turn.0 as usize) {
+                *count = count.saturating_sub(1);
+            }
+        }
+        read.turns.truncate(kept);
+    }
+
+    /// Reads `window`'s lines; returns the facts they name in a sentence (WARM) and as bare
+    /// terms (the COLD gist), and pushes to `left` the turns that the lines read before held
+    /// and may not now (those of a line gone, and those a line lost), in the order of those
+    /// lines.
+    fn read(
+        &mut self,
+        window: &crate::Window,
+        finder: &FactFinder,
+        left: &mut Vec<TurnNumber>,
+    ) -> (FactBits, FactBits) {
+        let mut old = core::mem::take(&mut self.lines);
+        // The old lines before `next` were read again or are gone: the lines keep their order
+        // from one compaction to the next, so each is looked for from there on.
+        let mut next = 0;
+        let mut bare = 0;
+        if let Some(line) = window.cold() {
+            bare = self.read_line(line, &mut old, &mut next, finder, left);
+        }
+        let mut meaning = 0;
+        for line in window.warm() {
+            meaning |= self.read_line(line, &mut old, &mut next, finder, left);
+        }
+        for gone in old.get_mut(next..).unwrap_or_default() {
+            self.leave(gone, 0, left);
+        }
+        (meaning, bare)
+    }
+
+    /// Reads `line`, the next of the window's lines, against the old line with its first turn
+    /// (from `old[next..]`, the old lines passed on the way gone); returns the facts it names.
+    fn read_line(
+        &mut self,
+        line: &crate::Line,
+        old: &mut [GrownLine],
+        next: &mut usize,
+        finder: &FactFinder,
+        left: &mut Vec<TurnNumber>,
+    ) -> FactBits {
+        let first = line.turns().first().copied();
+        let found = old
+            .get(*next..)
+            .unwrap_or_default()
+            .iter()
+            .position(|read| read.first == first);
+        let mut read = match found {
+            Some(at) => {
+                for gone in old.get_mut(*next..*next + at).unwrap_or_default() {
+                    self.leave(gone, 0, left);
+                }
+                *next += at + 1;
+                old.get_mut(*next - 1)
+                    .map(core::mem::take)
+                    .unwrap_or_default()
+            }
+            None => GrownLine {
+                first,
+                at: vec![0; finder.facts.len()],
+                ..GrownLine::default()
+            },
+        };
+        let text = line.text().as_bytes();
+        let grew = read.lineage != 0 && read.lineage == line.lineage();
+        // What it held past what it shares with the line leaves; the line's own comes.
+        // (A build for the built-in sessions reads every line whole: see LARGE_SESSIONS.)
+        let kept = match (grew, LARGE_SESSIONS) {
+            (true, _) => read.turns.len(),
+            (false, true) => common_turns(line.turns(), &read.turns),
+            (false, false) => 0,
+        };
+        self.leave(&mut read, kept, left);
+        let come = line.turns().get(kept..).unwrap_or_default();
+        self.come(come);
+        read.turns.extend_from_slice(come);
+        read.lineage = line.lineage();
+        let same = match (grew, LARGE_SESSIONS) {
+            (true, _) => read.text.len(),
+            (false, true) => common_prefix(text, &read.text),
+            (false, false) => 0,
+        };
+        if same < text.len() || same < read.text.len() {
+            // A fact that ends after the shared part may start up to `longest - 1` bytes
+            // before its end.
+            let from = same.saturating_sub(finder.longest.saturating_sub(1));
+            let kept = finder.within(&read, same);
+            read.names = finder.find(text, from, kept, &mut read.at);
+            read.text.truncate(same);
+            read.text
+                .extend_from_slice(text.get(same..).unwrap_or_default());
+        }
+        let names = read.names;
+        self.lines.push(read);
+        names
+    }
 }
 
 named!(Named, "named", {
@@ -542,6 +754,32 @@ fn mark(window: &crate::Window, marks: &mut [u8]) -> (Vec<TurnNumber>, Vec<TurnN
 /// Clears the marks [`mark`] set.
 fn clear(marks: &mut [u8], (verbatim, lines): &(Vec<TurnNumber>, Vec<TurnNumber>)) {
     for turn in verbatim.iter().chain(lines) {
+        if let Some(mark) = marks.get_mut(turn.0 as usize) {
+            *mark = 0;
+        }
+    }
+}
+
+/// Marks in `marks` (by turn number) which turns `window` holds verbatim, and which of those it
+/// cut short or masked, and returns its verbatim turns in order.
+fn mark_verbatim(window: &crate::Window, marks: &mut [u8]) -> Vec<TurnNumber> {
+    let mut verbatim = Vec::new();
+    for (turn, cut) in window.held() {
+        if let Some(mark) = marks.get_mut(turn.0 as usize) {
+            *mark |= if cut.is_some() {
+                VERBATIM | CUT
+            } else {
+                VERBATIM
+            };
+        }
+        verbatim.push(turn);
+    }
+    verbatim
+}
+
+/// Clears the marks of `turns`.
+fn clear_turns(marks: &mut [u8], turns: &[TurnNumber]) {
+    for turn in turns {
         if let Some(mark) = marks.get_mut(turn.0 as usize) {
             *mark = 0;
         }
@@ -698,7 +936,10 @@ impl Playground {
             }
             // Observation masking replaces a turn with a stub; Codex's handoff keeps a part.
             let masks = info.id == PolicyId::ObservationMasking;
-            let losses = playground.replay(&mut session, &finder, &said, masks);
+            let losses = match LARGE_SESSIONS {
+                true => playground.replay_large(&mut session, &finder, &said, masks),
+                false => playground.replay(&mut session, &finder, &said, masks),
+            };
             // One plain loop, not two collects: each is a `Vec::from_iter` in the wasm.
             let log = session.log();
             let mut series = Vec::with_capacity(log.len());
@@ -862,6 +1103,151 @@ impl Playground {
         }
     }
 
+    /// [`Playground::replay`] in a build that reads sessions at real size
+    /// ([`LARGE_SESSIONS`]): the same answers, with each window line read from where it changed
+    /// ([`LineReader`]), so that a step's cost does not grow with the session. Plays `session`
+    /// to its end, and returns what each of its compactions took from the window
+    /// ([`StepLoss`]). Only a compaction takes anything: any other step adds its turn verbatim,
+    /// so between compactions the window names what it named, and what the new turns say.
+    /// `said[n]` is what turn `n` names in its words, and in its speaker's name. A turn whose
+    /// text the window replaces is `masked` when the policy `masks` (a stub stands for it), and
+    /// `cut` otherwise (a part of it is kept).
+    fn replay_large(
+        &self,
+        session: &mut Session,
+        finder: &FactFinder,
+        said: &[(FactBits, FactBits)],
+        masks: bool,
+    ) -> Vec<StepLoss> {
+        let said_by = |turn: TurnNumber| said.get(turn.0 as usize).copied().unwrap_or((0, 0));
+        // The facts the window names in a sentence (a verbatim turn or a WARM line), and those it
+        // names only as a bare term in the COLD gist.
+        let (mut meaning, mut bare): (FactBits, FactBits) = (0, 0);
+        // What each verbatim turn cut short or masked names, by turn number, with the text read.
+        let mut cut_names: Vec<Option<(String, FactBits)>> = vec![None; said.len()];
+        let mut losses = Vec::new();
+        // Which turns are verbatim in the window before the step (`before`) and after a
+        // compaction (`after`), by turn number. A step that does not compact only appends its
+        // turn, so `before` is kept up to date turn by turn, and only a compaction marks a whole
+        // window: a step costs what it changes, not what the window holds. Which turns its lines
+        // hold, `lines` counts line by line, and a line that grew costs what it gained.
+        let size = session.script().len() + 1;
+        let (mut before, mut after) = (vec![0u8; size], vec![0u8; size]);
+        let mut lines = LineReader {
+            holding: vec![0; size],
+            ..LineReader::default()
+        };
+        let mut left: Vec<TurnNumber> = Vec::new();
+        let mut seen = vec![false; size];
+        let mut verbatim_before = mark_verbatim(session.window(), &mut before);
+        lines.read(session.window(), finder, &mut left);
+        let at = |marks: &[u8], turn: TurnNumber| marks.get(turn.0 as usize).copied().unwrap_or(0);
+        loop {
+            let Some(step) = session.add_turn() else {
+                return losses;
+            };
+            // The window at the peak names all it named, and what the new turn says.
+            let (words, speaker) = said_by(step.turn);
+            meaning |= words | speaker;
+            bare &= !meaning;
+            if !step.compacted {
+                if let Some(mark) = before.get_mut(step.turn.0 as usize) {
+                    *mark |= VERBATIM;
+                }
+                verbatim_before.push(step.turn);
+                continue;
+            }
+            let window = session.window();
+            let verbatim_after = mark_verbatim(window, &mut after);
+            // Where the turns verbatim at the peak were, in a line or not: before the lines are
+            // read again.
+            let mut was_in_line = Vec::with_capacity(verbatim_before.len() + 1);
+            for turn in verbatim_before.iter().copied().chain([step.turn]) {
+                was_in_line.push(lines.hold(turn));
+            }
+            // What the window names after the step: each line, read from where it changed,
+            // then each verbatim turn as it holds it (a whole turn's facts were found once, for
+            // the script).
+            left.clear();
+            let (mut now_meaning, mut now_bare) = lines.read(window, finder, &mut left);
+            let mut loss = StepLoss {
+                turn: step.turn,
+                ..StepLoss::default()
+            };
+            let in_line = |held: bool| if held { IN_LINE } else { 0 };
+            for (turn, &held) in verbatim_before
+                .iter()
+                .copied()
+                .chain([step.turn])
+                .zip(&was_in_line)
+            {
+                let was = at(&before, turn) | in_line(held);
+                let now = at(&after, turn) | in_line(lines.hold(turn));
+                if now & VERBATIM == 0 {
+                    loss.left_verbatim.push(turn);
+                    if now & IN_LINE == 0 {
+                        loss.dropped.push(turn);
+                    } else if was & IN_LINE != 0 {
+                        loss.already_summarized.push(turn);
+                    } else {
+                        loss.summarized.push(turn);
+                    }
+                } else if now & CUT != 0 && was & CUT == 0 {
+                    if masks {
+                        loss.masked.push(turn);
+                    } else {
+                        loss.cut.push(turn);
+                    }
+                }
+            }
+            // A turn a line held at the peak that no line holds now, nor the window verbatim:
+            // only a line gone or rewritten can have held it.
+            for &turn in &left {
+                let Some(seen) = seen.get_mut(turn.0 as usize) else {
+                    continue;
+                };
+                if *seen {
+                    continue;
+                }
+                *seen = true;
+                if at(&before, turn) & VERBATIM == 0 && at(&after, turn) == 0 && !lines.hold(turn) {
+                    loss.summaries_dropped.push(turn);
+                }
+            }
+            for turn in &left {
+                if let Some(seen) = seen.get_mut(turn.0 as usize) {
+                    *seen = false;
+                }
+            }
+            for (turn, cut) in window.held() {
+                let (words, speaker) = said_by(turn);
+                now_meaning |= speaker
+                    | match cut {
+                        // A masked turn's stub is the same at every step: read once.
+                        Some(text) => match cut_names.get_mut(turn.0 as usize) {
+                            Some(Some((read, names))) if read.as_str() == text => *names,
+                            Some(slot) => {
+                                let names = finder.names(text.as_bytes());
+                                *slot = Some((text.to_owned(), names));
+                                names
+                            }
+                            None => finder.names(text.as_bytes()),
+                        },
+                        None => words,
+                    };
+            }
+            now_bare &= !now_meaning;
+            // (A fact no turn has said is named nowhere, and never lost.)
+            loss.facts_lost = finder.labels((meaning | bare) & !(now_meaning | now_bare));
+            loss.facts_bare = finder.labels(meaning & now_bare);
+            (meaning, bare) = (now_meaning, now_bare);
+            losses.push(loss);
+            clear_turns(&mut before, &verbatim_before);
+            core::mem::swap(&mut before, &mut after);
+            verbatim_before = verbatim_after;
+        }
+    }
+
     /// A playground from options as JS or JSON gives them, every value checked.
     ///
     /// # Errors
@@ -979,7 +1365,7 @@ pub fn window_text(state: &SessionState) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{has_substring, starts_with};
+    use super::{common_prefix, has_substring, starts_with};
 
     #[test]
     fn starts_with_is_slice_starts_with_eight_bytes_at_a_time() {
@@ -994,6 +1380,22 @@ mod tests {
         }
         assert!(!starts_with(b"short", b"shorter"));
         assert!(starts_with(b"", b""));
+    }
+
+    #[test]
+    fn common_prefix_is_the_shared_start_eight_bytes_at_a_time() {
+        let text = b"summary of turn 1; summary of turn 2";
+        for end in 0..=text.len() {
+            assert_eq!(common_prefix(text, &text[..end]), end);
+            assert_eq!(common_prefix(&text[..end], text), end);
+            let mut other = text.to_vec();
+            if let Some(byte) = other.get_mut(end) {
+                *byte ^= 1;
+                assert_eq!(common_prefix(text, &other), end);
+            }
+        }
+        assert_eq!(common_prefix(b"short", b"shorter"), 5);
+        assert_eq!(common_prefix(b"", b""), 0);
     }
 
     #[test]

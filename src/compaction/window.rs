@@ -7,6 +7,7 @@ use crate::compaction::tokens::Counter;
 use crate::queue::Queue;
 use crate::units::{Tokens, TurnNumber};
 use alloc::sync::Arc;
+use core::sync::atomic::{AtomicU64, Ordering};
 
 /// A line of the window that stands for older turns: a WARM summary line or the COLD gist.
 ///
@@ -20,7 +21,7 @@ use alloc::sync::Arc;
 /// let line = Line::new(vec![TurnNumber(2)], "Dana wants a refund.");
 /// assert_eq!((line.turns(), line.text(), line.tokens()), (&[TurnNumber(2)][..], "Dana wants a refund.", Tokens(4)));
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Default, Serialize)]
 pub struct Line {
     // Invariant: ascending, without repeats.
     turns: Vec<TurnNumber>,
@@ -28,6 +29,10 @@ pub struct Line {
     // Invariant: tokens == Tokens::of(&text), or, once a window placed it, the window's count of
     // `text`.
     tokens: Tokens,
+    /// Which line this is to a reader that follows a window from step to step (the
+    /// playground's replay): see [`Line::lineage`]. Not part of the line's value.
+    #[serde(skip)]
+    lineage: u64,
 }
 
 impl Line {
@@ -41,7 +46,49 @@ impl Line {
             turns,
             text,
             tokens,
+            lineage: new_lineage(),
         }
+    }
+}
+
+/// A lineage no line has had yet; none (0) in a build that does not read sessions at real size
+/// ([`LARGE_SESSIONS`](crate::compaction::LARGE_SESSIONS)), whose readers compare lines whole.
+fn new_lineage() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    match crate::compaction::LARGE_SESSIONS {
+        true => NEXT.fetch_add(1, Ordering::Relaxed),
+        false => 0,
+    }
+}
+
+impl Clone for Line {
+    /// A copy is a line of its own: a new lineage (see [`Line::lineage`]).
+    fn clone(&self) -> Line {
+        Line {
+            turns: self.turns.clone(),
+            text: self.text.clone(),
+            tokens: self.tokens,
+            lineage: new_lineage(),
+        }
+    }
+}
+
+impl PartialEq for Line {
+    /// Equal turns, text and tokens, whatever their lineage.
+    fn eq(&self, other: &Line) -> bool {
+        self.turns == other.turns && self.text == other.text && self.tokens == other.tokens
+    }
+}
+
+impl Eq for Line {}
+
+impl core::fmt::Debug for Line {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Line")
+            .field("turns", &self.turns)
+            .field("text", &self.text)
+            .field("tokens", &self.tokens)
+            .finish()
     }
 }
 
@@ -61,13 +108,33 @@ impl Line {
         self.tokens
     }
 
-    /// The same line with `text` instead, its tokens recounted.
-    pub(crate) fn with_text(self, text: String) -> Line {
-        Line {
-            tokens: Tokens::of(&text),
-            text,
-            turns: self.turns,
+    /// A number that only this line value has (0 for none): two lines of one lineage are one
+    /// value at two times, between which it only grew at its ends, its text by
+    /// [`Line::append`] and its turns by newer ones. A line made, copied, given a new text or an
+    /// older turn starts a new lineage. So a reader that read a line of this lineage before
+    /// knows its text and turns then are the start of the text and turns now, without comparing
+    /// them.
+    pub(crate) fn lineage(&self) -> u64 {
+        self.lineage
+    }
+
+    /// The same line with its text cut back to its first `keep` bytes (a character's edge),
+    /// then `space` and `tail` after it: in place, without a copy of what it keeps. `tokens`,
+    /// the new text's words, the caller has counted.
+    pub(crate) fn cut_back(mut self, keep: usize, space: &str, tail: &str, tokens: Tokens) -> Line {
+        if self.text.is_char_boundary(keep) {
+            self.text.truncate(keep);
         }
+        self.text.push_str(space);
+        self.text.push_str(tail);
+        debug_assert_eq!(
+            tokens,
+            Tokens::of(&self.text),
+            "a line's count is its words"
+        );
+        self.tokens = tokens;
+        self.lineage = new_lineage();
+        self
     }
 
     /// Adds `text` from turn `turn` to the end of the line, after a space, and counts its words
@@ -88,6 +155,8 @@ impl Line {
             Some(&last) if turn <= last => {
                 if let Err(at) = self.turns.binary_search(&turn) {
                     self.turns.insert(at, turn);
+                    // Not at the end: a reader must read the turns again.
+                    self.lineage = new_lineage();
                 }
             }
             _ => self.turns.push(turn),
@@ -100,6 +169,7 @@ static NO_LINE: Line = Line {
     turns: Vec::new(),
     text: String::new(),
     tokens: Tokens(0),
+    lineage: 0,
 };
 
 /// The window's three tiers with a running token count, so that nothing is ever recounted.
