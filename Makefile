@@ -218,6 +218,7 @@ test-e2e: dist examples
 bench: tools tools-browser dist
 	mkdir -p target/bench
 	cargo bench --bench scaling -- --noplot
+	cargo bench --bench replay
 	cargo bench --bench memory > target/bench/memory.json
 	node benches/browser.mjs > target/bench/browser.json
 	node benches/first-meter.mjs > target/bench/first-meter.json

@@ -223,7 +223,7 @@ if (existsSync(join(ROOT, "target/bench/import.json"))) {
   const ms = (value) => value.toFixed(0);
   const [few, many] = im.replays;
   const flat = many.usPerTurn / few.usPerTurn;
-  sections.push(`## Import at real size (Node ${im.node}, the full core)
+  sections.push(`## Import at real size (Node ${im.node}, the ${im.core ?? "full"} core)
 
 \`benches/import.mjs\`: a Claude Code log written by \`tests/e2e/biglog.mjs\`, read by \`importConversation\` in the wasm
 core and, in the same run, by \`JSON.parse\` line by line; then the seven policies replayed over the turns read, at budget
@@ -233,7 +233,8 @@ ${table(["log", "records", "turns", "its own compactions", "JSON.parse ms", "imp
     `${r.mb} MB`, r.records, r.turns, r.compactions, ms(r.parseMs), ms(r.importMs), r.ratio.toFixed(2), ms(r.replayMs), r.replayUsPerTurn.toFixed(0),
   ]))}
 
-The replay of the 21 MB log's first ${few.turns} and ${many.turns} turns: ${ms(few.ms)} ms and ${ms(many.ms)} ms, ${few.usPerTurn.toFixed(0)} and
+The replay of a ${many.turns}-turn log's first ${few.turns} turns and all of them, each the best of three in one run (\`withConfig\` and
+\`goTo\` its end): ${ms(few.ms)} ms and ${ms(many.ms)} ms, ${few.usPerTurn.toFixed(0)} and
 ${many.usPerTurn.toFixed(0)} µs a turn (ratio ${flat.toFixed(2)}). Goals: ${many.turns} turns in under 2 s (${verdict(many.ms < 2000)}), the cost per
 turn at most 1.5× that of ${few.turns} (${verdict(flat <= 1.5)}).`);
 }

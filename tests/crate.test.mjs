@@ -23,9 +23,10 @@ const TARGET = join(ROOT, "target", "crate-package");
  * KB measured; 392 for both together on main, 378 KB measured; 400 for issue 52's saved
  * formats, hard budget and one set of limits, their property tests and the generated limits
  * table: 393 KB measured; 412 for issue 52's loss report and two-phase push,
- * src/compaction/lost.rs and their tests: 405.5 KB measured).
+ * src/compaction/lost.rs and their tests: 405.5 KB measured; 420 for issue 51's replay at
+ * real size, its plain and large paths and its bench: 412 KB measured).
  */
-const MAX_CRATE = 412 * 1024;
+const MAX_CRATE = 420 * 1024;
 
 function cargo(...args) {
   const run = spawnSync("cargo", [...args, "--offline"], {

@@ -51,7 +51,8 @@ export const CORES = {
   // a `src` file load. The readers of five log formats are about 9 KB of gzip that a page with
   // settings of its own does not need.
   "compaction-own": ["element-compaction", "with-config", "import"],
-  "playground-own": ["element-compaction", "element-playground", "with-config", "import"],
+  // With the replay at real size (`large-sessions`): an imported log of thousands of turns.
+  "playground-own": ["element-compaction", "element-playground", "with-config", "import", "large-sessions"],
   // Every element with the seed's settings: a page with elements of two families (index.html).
   elements: ["element-compaction", "element-forgetting", "element-playground", "element-forgetting-playground"],
   // Everything: a page with elements of two families and settings of their own, the one-file

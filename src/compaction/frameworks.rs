@@ -195,13 +195,37 @@ fn clip_letta(line: Line, words: bool) -> Line {
 }
 
 /// The byte at which character `n` (from 0) of `text` starts, if `text` has more than `n`
-/// characters: `char_indices().nth(n)`, at once where the first `n` bytes are ASCII.
+/// characters: `char_indices().nth(n)`, and in a build that replays sessions at real size
+/// ([`LARGE_SESSIONS`](crate::compaction::LARGE_SESSIONS)) at once where the first `n` bytes are
+/// ASCII, else eight bytes at a time.
 fn char_start(text: &str, n: usize) -> Option<usize> {
+    if !crate::compaction::LARGE_SESSIONS {
+        return text.char_indices().nth(n).map(|(at, _)| at);
+    }
     let bytes = text.as_bytes();
-    if crate::compaction::LARGE_SESSIONS && bytes.get(..n).is_some_and(<[u8]>::is_ascii) {
+    if bytes.get(..n).is_some_and(<[u8]>::is_ascii) {
         return (bytes.len() > n).then_some(n);
     }
-    text.char_indices().nth(n).map(|(at, _)| at)
+    // A character starts at every byte that is not a continuation byte (10xxxxxx): eight bytes
+    // at a time while character `n` is further on, then byte by byte.
+    let (mut seen, mut at) = (0, 0);
+    for chunk in bytes.chunks_exact(8) {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let starts = 8 - (word & !(word << 1) & 0x8080_8080_8080_8080).count_ones() as usize;
+        if seen + starts > n {
+            break;
+        }
+        (seen, at) = (seen + starts, at + 8);
+    }
+    for (place, &byte) in bytes.iter().enumerate().skip(at) {
+        if byte & 0xC0 != 0x80 {
+            if seen == n {
+                return Some(place);
+            }
+            seen += 1;
+        }
+    }
+    None
 }
 
 /// `head` (followed by `rest`) cut back to its last whole word, without the space after it.

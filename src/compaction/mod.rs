@@ -746,15 +746,14 @@ enum Mode {
     Replay,
 }
 
-/// Whether this build replays sessions at real size: the playground's with the `import`
-/// feature, with which a log of thousands of turns reaches its seven policies. Such a build
-/// takes the shortcuts that keep a replay's cost per turn flat ([`Line`]'s lineage, a window
-/// line read from where it changed, Letta's clip counted by difference); any other (the
-/// built-in sessions' pages, the compaction widget's import) comes to the same answers the plain
-/// way, in less code. The native tests run both: `cargo test` with the default features, and
-/// `cargo test --no-default-features`.
-pub(crate) const LARGE_SESSIONS: bool =
-    cfg!(all(feature = "import", feature = "element-playground"));
+/// Whether this build replays sessions at real size: the `large-sessions` feature, in the
+/// playground's import core (www/cores.js), with which a log of thousands of turns reaches its
+/// seven policies. Such a build takes the shortcuts that keep a replay's cost per turn flat
+/// ([`Line`]'s lineage, a window line read from where it changed, Letta's clip counted by
+/// difference); any other (the built-in sessions' pages, the one-file bundle) comes to the same
+/// answers the plain way, in less code. The native tests run both: `cargo test` with the
+/// default features, and `cargo test --no-default-features`.
+pub(crate) const LARGE_SESSIONS: bool = cfg!(feature = "large-sessions");
 
 /// Whether [`Session::add_turn`] steps on copies when a turn waits for its summary or the policy
 /// can fail, as [`Session::push`] always does. Not in this project's own wasm builds
