@@ -62,7 +62,7 @@ fn new_lineage() -> u64 {
 }
 
 impl Clone for Line {
-    /// A copy is a line of its own: a new lineage (see [`Line::lineage`]).
+    /// A copy is a line of its own: a new lineage (see `Line::lineage`).
     fn clone(&self) -> Line {
         Line {
             turns: self.turns.clone(),
