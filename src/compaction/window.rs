@@ -7,6 +7,7 @@ use crate::compaction::tokens::Counter;
 use crate::queue::Queue;
 use crate::units::{Tokens, TurnNumber};
 use alloc::sync::Arc;
+#[cfg(feature = "large-sessions")]
 use core::sync::atomic::{AtomicU64, Ordering};
 
 /// A line of the window that stands for older turns: a WARM summary line or the COLD gist.
@@ -21,7 +22,10 @@ use core::sync::atomic::{AtomicU64, Ordering};
 /// let line = Line::new(vec![TurnNumber(2)], "Dana wants a refund.");
 /// assert_eq!((line.turns(), line.text(), line.tokens()), (&[TurnNumber(2)][..], "Dana wants a refund.", Tokens(4)));
 /// ```
+// Clone, PartialEq and Debug leave the lineage out where it is kept (`large-sessions`); without
+// it every line's is 0, and the derived ones, smaller, agree with them.
 #[derive(Default, Serialize)]
+#[cfg_attr(not(feature = "large-sessions"), derive(Clone, Debug, PartialEq, Eq))]
 pub struct Line {
     // Invariant: ascending, without repeats.
     turns: Vec<TurnNumber>,
@@ -31,6 +35,7 @@ pub struct Line {
     tokens: Tokens,
     /// Which line this is to a reader that follows a window from step to step (the
     /// playground's replay): see [`Line::lineage`]. Not part of the line's value.
+    #[cfg(feature = "large-sessions")]
     #[serde(skip)]
     lineage: u64,
 }
@@ -46,11 +51,13 @@ impl Line {
             turns,
             text,
             tokens,
+            #[cfg(feature = "large-sessions")]
             lineage: new_lineage(),
         }
     }
 }
 
+#[cfg(feature = "large-sessions")]
 /// A lineage no line has had yet; none (0) in a build that does not read sessions at real size
 /// ([`LARGE_SESSIONS`](crate::compaction::LARGE_SESSIONS)), whose readers compare lines whole.
 fn new_lineage() -> u64 {
@@ -61,6 +68,7 @@ fn new_lineage() -> u64 {
     }
 }
 
+#[cfg(feature = "large-sessions")]
 impl Clone for Line {
     /// A copy is a line of its own: a new lineage (see `Line::lineage`).
     fn clone(&self) -> Line {
@@ -68,11 +76,13 @@ impl Clone for Line {
             turns: self.turns.clone(),
             text: self.text.clone(),
             tokens: self.tokens,
+            #[cfg(feature = "large-sessions")]
             lineage: new_lineage(),
         }
     }
 }
 
+#[cfg(feature = "large-sessions")]
 impl PartialEq for Line {
     /// Equal turns, text and tokens, whatever their lineage.
     fn eq(&self, other: &Line) -> bool {
@@ -80,8 +90,10 @@ impl PartialEq for Line {
     }
 }
 
+#[cfg(feature = "large-sessions")]
 impl Eq for Line {}
 
+#[cfg(feature = "large-sessions")]
 impl core::fmt::Debug for Line {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Line")
@@ -115,7 +127,10 @@ impl Line {
     /// knows its text and turns then are the start of the text and turns now, without comparing
     /// them.
     pub(crate) fn lineage(&self) -> u64 {
-        self.lineage
+        #[cfg(feature = "large-sessions")]
+        return self.lineage;
+        #[cfg(not(feature = "large-sessions"))]
+        0
     }
 
     /// The same line with its text cut back to its first `keep` bytes (a character's edge),
@@ -133,7 +148,10 @@ impl Line {
             "a line's count is its words"
         );
         self.tokens = tokens;
-        self.lineage = new_lineage();
+        #[cfg(feature = "large-sessions")]
+        {
+            self.lineage = new_lineage();
+        }
         self
     }
 
@@ -156,7 +174,10 @@ impl Line {
                 if let Err(at) = self.turns.binary_search(&turn) {
                     self.turns.insert(at, turn);
                     // Not at the end: a reader must read the turns again.
-                    self.lineage = new_lineage();
+                    #[cfg(feature = "large-sessions")]
+                    {
+                        self.lineage = new_lineage();
+                    }
                 }
             }
             _ => self.turns.push(turn),
@@ -169,6 +190,7 @@ static NO_LINE: Line = Line {
     turns: Vec::new(),
     text: String::new(),
     tokens: Tokens(0),
+    #[cfg(feature = "large-sessions")]
     lineage: 0,
 };
 
