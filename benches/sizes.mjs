@@ -36,7 +36,7 @@ export const PAGES = [
  * Claude Code's parentUuid chain, compactions, tokens sent, Gemini CLI), only in the cores that import. */
 export const ON_DEMAND_BUDGET = 60_100;
 /** The one-file bundle, everything inlined (+7.4 KB for issue 51's session logs, as above). */
-export const DIST = { name: "dist/agent-memory-widgets.js", budget: 143_300 };
+export const DIST = { name: "dist/agent-memory-widgets.js", budget: 143_400 };
 
 /** `{ file, raw, gzip }` for a file (path from the repository root). */
 export function measure(file) {
