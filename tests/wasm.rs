@@ -136,7 +136,7 @@ fn bad_configs_throw_errors_and_the_module_keeps_working() {
     );
     assert_eq!(
         session_error(r#"{"hotn": 2}"#),
-        "unknown option \"hotn\" in withConfig; use any of: budget, hotN, script, compactAt, tokens"
+        "unknown option \"hotn\" in withConfig; use any of: budget, hotN, script, compactAt, compactTo, tokens"
     );
     assert_eq!(
         session_error(r#"{"script": [{"speaker": "Dana", "kind": "smalltalk", "text": "hi"}]}"#),
