@@ -4,15 +4,14 @@
 //! from the formulas in SPEC section 3, so that a planted bug (`make mutants`) shows up here.
 
 use agent_memory_widgets::{
-    Action, Change, Distilled, Distiller, Error, EventSpec, FactKind, FactStore, FactView,
-    LiveStore, ReadSpec, RuleSpec, Scenario, ScenarioSpec, SeedFactSpec, Status, StoreConfig,
-    StoreOptions, Time, WriteOutcome,
+    Action, Change, Distilled, EventSpec, FactKind, FactStore, FactView, LiveStore, ReadSpec,
+    RuleSpec, Scenario, ScenarioSpec, SeedFactSpec, Status, StoreConfig, StoreOptions, Time,
+    WriteOutcome,
 };
+#[path = "common/store.rs"]
+mod store;
 use agent_memory_widgets::{EventIndex, FactId};
-
-fn at(t: f64) -> Time {
-    Time::new(t).unwrap()
-}
+use store::{at, Fixed};
 
 fn fact(facts: &[FactView], id: u32) -> &FactView {
     facts.iter().find(|fact| fact.id == id).unwrap()
@@ -586,15 +585,6 @@ fn bad_scenarios_are_errors_that_give_the_path_of_the_field() {
 
 // ---------------------------------------------------------------------------------------------
 // The live store: errors, refreshes and ties.
-
-/// A distiller that hands back a fixed list.
-struct Fixed(Vec<Distilled>);
-
-impl Distiller for Fixed {
-    fn distill(&self, _: &LiveStore) -> Result<Vec<Distilled>, Error> {
-        Ok(self.0.clone())
-    }
-}
 
 fn distilled(id: u32, kind: FactKind, importance: f64, sources: &[u32]) -> Distilled {
     Distilled {

@@ -4,115 +4,14 @@
 
 #[path = "common/agent.rs"]
 mod agent;
+#[path = "common/moves.rs"]
+mod moves;
 
 use agent_memory_widgets::{
-    policy, Estimate, Kind, Message, PolicyId, Role, Session, SessionConfig, Tokens, Turn,
-    TurnNumber,
+    policy, Estimate, PolicyId, Session, SessionConfig, Tokens, Turn, TurnNumber,
 };
+use moves::{arb_config, check_pairs, turns_of};
 use proptest::prelude::*;
-
-/// Every tool result in `messages` follows its call; every call whose result was pushed is
-/// followed by it (as tests/messages.rs checks it).
-fn check_pairs(messages: &[Message], pushed: &[Turn]) -> Result<(), String> {
-    for (at, message) in messages.iter().enumerate() {
-        let Some(id) = message.tool_call_id.as_deref() else {
-            continue;
-        };
-        let same = |other: &Message| other.tool_call_id.as_deref() == Some(id);
-        if message.role == Role::Tool {
-            if !messages[..at]
-                .iter()
-                .any(|m| m.role != Role::Tool && same(m))
-            {
-                return Err(format!("result {id} without its call"));
-            }
-        } else {
-            let answered = pushed
-                .iter()
-                .any(|turn| turn.role() == Role::Tool && turn.tool_call_id() == Some(id));
-            if answered
-                && !messages[at + 1..]
-                    .iter()
-                    .any(|m| m.role == Role::Tool && same(m))
-            {
-                return Err(format!("call {id} without its result"));
-            }
-        }
-    }
-    Ok(())
-}
-
-#[derive(Clone, Debug)]
-enum Move {
-    User(usize),
-    Assistant(usize),
-    Chatter(usize),
-    /// A tool call and its result, of these many words.
-    Call(usize, usize),
-    /// A tool call whose result comes after one more turn.
-    Interleaved(usize, usize),
-}
-
-fn words(n: usize, seed: &str) -> String {
-    (0..n.max(1))
-        .map(|i| format!("{seed}{i}"))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn turns_of(moves: &[Move]) -> Vec<Turn> {
-    let mut turns = Vec::new();
-    for (i, step) in moves.iter().enumerate() {
-        let id = format!("call_{i}");
-        match *step {
-            Move::User(n) => turns.push(Turn::user(&words(n, "Q")).unwrap()),
-            Move::Assistant(n) => turns.push(Turn::assistant(&words(n, "A")).unwrap()),
-            Move::Chatter(n) => turns.push(
-                Turn::new("assistant", Kind::Chatter, &words(n, "c"))
-                    .unwrap()
-                    .with_role(Role::Assistant),
-            ),
-            Move::Call(call, result) => {
-                turns.push(Turn::tool_call(&id, &words(call, "f")).unwrap());
-                turns.push(Turn::tool(&id, &words(result, "R")).unwrap());
-            }
-            Move::Interleaved(call, result) => {
-                turns.push(Turn::tool_call(&id, &words(call, "f")).unwrap());
-                turns.push(Turn::assistant("One moment, looking it up.").unwrap());
-                turns.push(Turn::tool(&id, &words(result, "R")).unwrap());
-            }
-        }
-    }
-    turns
-}
-
-fn arb_moves() -> impl Strategy<Value = Vec<Move>> {
-    let step = prop_oneof![
-        (1..30usize).prop_map(Move::User),
-        (1..30usize).prop_map(Move::Assistant),
-        (1..8usize).prop_map(Move::Chatter),
-        (1..8usize, 1..90usize).prop_map(|(c, r)| Move::Call(c, r)),
-        (1..8usize, 1..60usize).prop_map(|(c, r)| Move::Interleaved(c, r)),
-    ];
-    prop::collection::vec(step, 1..30)
-}
-
-fn arb_config() -> impl Strategy<Value = SessionConfig> {
-    (
-        10u32..120,
-        1u32..5,
-        prop::option::of(50u32..=100),
-        prop::option::of(30u32..=100),
-    )
-        .prop_map(|(budget, hot_n, compact_at, compact_to)| {
-            SessionConfig::new(Tokens(budget), hot_n)
-                .unwrap()
-                .with_compact_at(compact_at)
-                .unwrap()
-                .with_compact_to(compact_to)
-                .unwrap()
-        })
-}
 
 /// The newest turn and every turn that shares its tool-call id, as the guard keeps them.
 fn kept(pushed: &[Turn]) -> Vec<TurnNumber> {
@@ -134,7 +33,7 @@ proptest! {
     /// only the newest turn (with its tool pair) is left and it alone is over; no tool pair is
     /// ever split; and what a step trimmed is out of the window.
     #[test]
-    fn every_window_fits_the_hard_budget(moves in arb_moves(), config in arb_config()) {
+    fn every_window_fits_the_hard_budget(moves in moves::arb_moves(30, 30, 90), config in arb_config()) {
         let turns = turns_of(&moves);
         let budget = config.budget();
         for &id in PolicyId::NAMES {
@@ -166,7 +65,7 @@ proptest! {
     /// With the guard on, a session takes the same steps as one without it for as long as the
     /// policy keeps the window within the budget by itself; without it, nothing is trimmed.
     #[test]
-    fn the_guard_changes_nothing_while_the_policy_fits(moves in arb_moves(), config in arb_config()) {
+    fn the_guard_changes_nothing_while_the_policy_fits(moves in moves::arb_moves(30, 30, 90), config in arb_config()) {
         let turns = turns_of(&moves);
         for &id in PolicyId::NAMES {
             let mut plain = Session::live(config, policy(id));

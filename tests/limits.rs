@@ -10,11 +10,13 @@ use agent_memory_widgets::limits::{
     MAX_PAGE_TEXT_CHARS, MAX_READS, MAX_RULES, MAX_SCRIPT_TEXT_CHARS, MAX_TEXT_CHARS, MAX_TIME,
     MAX_TOTAL_TEXT_CHARS, MAX_TURNS, MIN_HALF_LIFE,
 };
+#[path = "common/store.rs"]
+mod store;
 use agent_memory_widgets::{
-    import_conversation, policy, Distilled, Distiller, Error, ErrorKind, FactId, FactKind,
-    LiveStore, PolicyId, Script, Session, SessionConfig, SessionOptions, StoreConfig, Tokens, Turn,
-    TurnSpec,
+    import_conversation, policy, Distilled, Error, ErrorKind, FactId, FactKind, LiveStore,
+    PolicyId, Script, Session, SessionConfig, SessionOptions, StoreConfig, Tokens, Turn, TurnSpec,
 };
+use store::Fixed;
 
 /// `n` with its thousands grouped: 67,108,864.
 fn grouped(n: u64) -> String {
@@ -279,14 +281,6 @@ fn an_imported_tool_output_is_cut_with_its_mark() {
         ..SessionOptions::default()
     };
     assert!(Session::from_options(options).is_ok());
-}
-
-struct Fixed(Vec<Distilled>);
-
-impl Distiller for Fixed {
-    fn distill(&self, _: &LiveStore) -> Result<Vec<Distilled>, Error> {
-        Ok(self.0.clone())
-    }
 }
 
 /// `LiveStore::write` takes what a turn takes: a fact of up to `MAX_TEXT_CHARS` characters, and

@@ -2,101 +2,22 @@
 //! under every policy.
 
 use agent_memory_widgets::{
-    policy, HotWarmCold, Kind, Message, PolicyId, Role, Session, SessionConfig, Tokens, Truncate,
-    Turn, TurnNumber,
+    policy, HotWarmCold, PolicyId, Role, Session, SessionConfig, Tokens, Truncate, Turn, TurnNumber,
 };
+use moves::{arb_config, check_pairs, turns_of};
 use proptest::prelude::*;
 
-/// Every tool result in `messages` follows its call; every call whose result was pushed is
-/// followed by it (a call may end the window while its result has not come).
-fn check_pairs(messages: &[Message], pushed: &[Turn]) -> Result<(), String> {
-    for (at, message) in messages.iter().enumerate() {
-        let Some(id) = message.tool_call_id.as_deref() else {
-            continue;
-        };
-        let same = |other: &Message| other.tool_call_id.as_deref() == Some(id);
-        if message.role == Role::Tool {
-            if !messages[..at]
-                .iter()
-                .any(|m| m.role != Role::Tool && same(m))
-            {
-                return Err(format!("result {id} without its call: {messages:#?}"));
-            }
-        } else {
-            let answered = pushed
-                .iter()
-                .any(|turn| turn.role() == Role::Tool && turn.tool_call_id() == Some(id));
-            if answered
-                && !messages[at + 1..]
-                    .iter()
-                    .any(|m| m.role == Role::Tool && same(m))
-            {
-                return Err(format!("call {id} without its result: {messages:#?}"));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// A turn of an agent loop: a user's question, an assistant's answer, or a tool call and its
-/// result (two turns), each of `words` words.
-#[derive(Clone, Debug)]
-enum Move {
-    User(usize),
-    Assistant(usize),
-    Call(usize, usize),
-    Chatter(usize),
-}
-
-fn words(n: usize, seed: &str) -> String {
-    (0..n.max(1))
-        .map(|i| format!("{seed}{i}"))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn turns_of(moves: &[Move]) -> Vec<Turn> {
-    let mut turns = Vec::new();
-    for (i, step) in moves.iter().enumerate() {
-        match *step {
-            Move::User(n) => turns.push(Turn::user(&words(n, "Q")).unwrap()),
-            Move::Assistant(n) => turns.push(Turn::assistant(&words(n, "A")).unwrap()),
-            Move::Chatter(n) => turns.push(
-                Turn::new("assistant", Kind::Chatter, &words(n, "c"))
-                    .unwrap()
-                    .with_role(Role::Assistant),
-            ),
-            Move::Call(call, result) => {
-                let id = format!("call_{i}");
-                turns.push(Turn::tool_call(&id, &words(call, "f")).unwrap());
-                turns.push(Turn::tool(&id, &words(result, "R")).unwrap());
-            }
-        }
-    }
-    turns
-}
-
-fn arb_moves() -> impl Strategy<Value = Vec<Move>> {
-    let step = prop_oneof![
-        (1..12usize).prop_map(Move::User),
-        (1..12usize).prop_map(Move::Assistant),
-        (1..8usize).prop_map(Move::Chatter),
-        (1..8usize, 1..40usize).prop_map(|(c, r)| Move::Call(c, r)),
-    ];
-    prop::collection::vec(step, 1..40)
-}
+#[path = "common/moves.rs"]
+mod moves;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     #[test]
     fn no_policy_leaves_a_tool_result_without_its_call(
-        moves in arb_moves(),
-        budget in 10u32..120,
-        hot_n in 1u32..5,
-        compact_at in prop::option::of(50u32..=100),
+        moves in moves::arb_moves(40, 12, 40),
+        config in arb_config(),
     ) {
         let turns = turns_of(&moves);
-        let config = SessionConfig::new(Tokens(budget), hot_n).unwrap().with_compact_at(compact_at).unwrap();
         for &id in PolicyId::NAMES {
             let mut session = Session::live(config, policy(id));
             for (i, turn) in turns.iter().enumerate() {

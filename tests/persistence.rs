@@ -8,23 +8,13 @@
 #![cfg(feature = "deserialize")]
 
 use agent_memory_widgets::{
-    Distilled, Distiller, Error, ErrorKind, FactId, FactKind, LiveStore, SavedStore, SessionConfig,
-    StoreConfig, Time, Tokens,
+    Distilled, Error, ErrorKind, FactId, FactKind, LiveStore, SavedStore, SessionConfig,
+    StoreConfig, Tokens,
 };
+#[path = "common/store.rs"]
+mod store;
 use proptest::prelude::*;
-
-/// A distiller that hands back a fixed list.
-struct Fixed(Vec<Distilled>);
-
-impl Distiller for Fixed {
-    fn distill(&self, _: &LiveStore) -> Result<Vec<Distilled>, Error> {
-        Ok(self.0.clone())
-    }
-}
-
-fn at(t: f64) -> Time {
-    Time::new(t).unwrap()
-}
+use store::{at, Fixed};
 
 /// A store with every status and kind in it: active, superseded, evicted, refreshed, read, and a
 /// distilled fact citing its episodes.

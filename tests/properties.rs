@@ -14,12 +14,15 @@
 use std::collections::BTreeSet;
 
 use agent_memory_widgets::limits::{MAX_HALF_LIFE, MAX_TIME, MIN_HALF_LIFE};
+#[path = "common/store.rs"]
+mod store;
 use agent_memory_widgets::{
     Action, EventIndex, EventSpec, FactId, FactStore, FactStoreState, Kind, LiveStore, Playground,
     ReadSpec, Scenario, ScenarioSpec, Script, SeedFactSpec, Session, SessionConfig, SessionOptions,
     SessionState, Status, Step, StoreConfig, Time, Tokens, TurnSpec, GIST_TERMS, MAX_ACCESS_BOOST,
 };
 use proptest::prelude::*;
+use store::at;
 
 /// A fact id in the test's own model.
 type Id = u32;
@@ -1008,10 +1011,6 @@ fn timeline_op() -> impl Strategy<Value = TimelineOp> {
         2 => (0usize..5).prop_map(TimelineOp::Fire),
         2 => (0u32..11).prop_map(TimelineOp::Read),
     ]
-}
-
-fn at(t: f64) -> Time {
-    Time::new(t).expect("a valid time")
 }
 
 /// Runs `ops` and returns what was recorded: each fired event and each accepted read, with the

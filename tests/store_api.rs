@@ -7,20 +7,10 @@ use agent_memory_widgets::{
     Distilled, Distiller, Error, ErrorKind, Fact, FactId, FactKind, LiveStore, Status, StoreConfig,
     Time,
 };
+#[path = "common/store.rs"]
+mod store;
 use proptest::prelude::*;
-
-/// A distiller that hands back a fixed list.
-struct Fixed(Vec<Distilled>);
-
-impl Distiller for Fixed {
-    fn distill(&self, _: &LiveStore) -> Result<Vec<Distilled>, Error> {
-        Ok(self.0.clone())
-    }
-}
-
-fn at(t: f64) -> Time {
-    Time::new(t).unwrap()
-}
+use store::{at, Fixed};
 
 fn ids(store: &LiveStore) -> Vec<u32> {
     store.facts().map(|fact| fact.id.0).collect()

@@ -7,17 +7,16 @@ use agent_memory_widgets::limits::{
     MAX_CHART_POINTS, MAX_EVENTS, MAX_FACTS, MAX_HALF_LIFE, MAX_PAGE_TEXT_CHARS, MAX_READS,
     MAX_RULES, MAX_TEXT_CHARS, MAX_TIME, MAX_TURNS,
 };
+#[path = "common/store.rs"]
+mod store;
 use agent_memory_widgets::EventIndex;
 use agent_memory_widgets::{
-    Distilled, Distiller, Error, FactId, FactKind, FactStore, FactStoreState, LiveStore, ReadSpec,
-    RuleSpec, Scenario, ScenarioSpec, Script, SeedFactSpec, Session, SessionOptions, StoreConfig,
+    Distilled, FactId, FactKind, FactStore, FactStoreState, LiveStore, ReadSpec, RuleSpec,
+    Scenario, ScenarioSpec, Script, SeedFactSpec, Session, SessionOptions, StoreConfig,
     StoreOptions, Time, TurnSpec,
 };
 use proptest::prelude::*;
-
-fn at(t: f64) -> Time {
-    Time::new(t).unwrap()
-}
+use store::{at, Fixed};
 
 /// Active facts come by score, best first; equal within rounding counts as in order, since
 /// each kind's order comes from exact keys and the score is a product of rounded factors.
@@ -306,14 +305,6 @@ fn a_session_at_the_turn_limit_runs() {
 }
 
 /// A distiller that writes the facts it is given, to put every kind into a `LiveStore`.
-struct Fixed(Vec<Distilled>);
-
-impl Distiller for Fixed {
-    fn distill(&self, _: &LiveStore) -> Result<Vec<Distilled>, Error> {
-        Ok(self.0.clone())
-    }
-}
-
 #[derive(Clone, Debug)]
 enum Op {
     Write(f64),
