@@ -164,6 +164,7 @@ test: tools tools-browser tools-mdbook
 # Cargo.toml's [lints] for native code and tests, and denied per core by test-wasm.
 
 test-native:
+	node tools/circles.mjs www
 	cargo fmt --check
 	cargo test
 	cargo test --no-default-features

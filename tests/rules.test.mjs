@@ -28,7 +28,7 @@ export function rustConst(source, name) {
 const shown = (source) => source.replace(/"\s*\n\s*\+\s*"/g, "").replace(/\\"/g, '"');
 
 for (const [name, rust, page] of [
-  ["ESTIMATE_RULE", "src/compaction/tokens.rs", "www/settings.js"],
+  ["ESTIMATE_RULE", "src/compaction/tokens.rs", "www/knobs.js"],
   ["KIND_RULE", "src/compaction/import.rs", "www/own.js"],
 ]) {
   test(`${page} states ${name} as the core has it`, () => {

@@ -48,9 +48,10 @@ const PAGE_RULES = "/* ---- The page around the widgets";
 
 /**
  * The parts of a widget whose code and rules load only when a reader needs them: `own`, the
- * reader's-own-conversation panel (own.js), and `guide`, guided mode's panel (guide.js).
+ * reader's-own-conversation panel (own.js), `guide`, guided mode's panel (guide.js), and
+ * `knobs`, the knobs' inputs (knobs.js).
  */
-const PARTS = ["own", "guide"];
+const PARTS = ["own", "guide", "knobs"];
 
 /**
  * What an `@elements` comment in style.css looks like: the elements the rules after it style, or
@@ -96,9 +97,9 @@ export async function minifiedCss() {
 }
 
 /**
- * An esbuild plugin that swaps widget.js's `<link>` to style.css for constructed stylesheets:
- * the rules for every element in widget.js (the shared chunk), and each element's own rules in
- * its module, which hands them to widget.js before it defines its element. own.js and guide.js
+ * An esbuild plugin that swaps dom.js's `<link>` to style.css for constructed stylesheets:
+ * the rules for every element in dom.js (the shared chunk), and each element's own rules in
+ * its module, which hands them to dom.js before it defines its element. own.js and guide.js
  * hand over the rules of their panels the same way, and adopt them into an element's shadow root
  * when they build their panel there (`adoptMoreStyles`).
  */
@@ -106,11 +107,11 @@ export function inlineStyles(shadow) {
   return {
     name: "inline-styles",
     setup(build) {
-      build.onLoad({ filter: /[\\/]www[\\/]widget\.js$/ }, (args) => {
+      build.onLoad({ filter: /[\\/]www[\\/]dom\.js$/ }, (args) => {
         const source = readFileSync(args.path, "utf8");
         const begin = source.indexOf("// bundle:styles-begin");
         const end = source.indexOf("// bundle:styles-end");
-        if (begin < 0 || end < begin) throw new Error("build: cannot find the styles markers in widget.js");
+        if (begin < 0 || end < begin) throw new Error("build: cannot find the styles markers in dom.js");
         const styles = `function sheet(css) {
   const made = globalThis.CSSStyleSheet && new CSSStyleSheet();
   made?.replaceSync(css);
@@ -120,7 +121,7 @@ const SHEETS = { all: sheet(${JSON.stringify(shadow.all)}) };
 export function addStyles(family, css) {
   SHEETS[family] = sheet(css);
 }
-function adoptStyles(root, family) {
+export function adoptStyles(root, family) {
   root.adoptedStyleSheets = SHEETS[family] ? [SHEETS.all, SHEETS[family]] : [SHEETS.all];
 }
 export function adoptMoreStyles(root, name) {
@@ -134,7 +135,7 @@ export function adoptMoreStyles(root, name) {
         const family = args.path.match(elementModule)[1];
         const source = readFileSync(args.path, "utf8");
         // Imports run first whatever their place, so the rules are added before define() runs.
-        const styles = `import { addStyles as __addStyles } from "./widget.js";\n__addStyles(${JSON.stringify(family)}, ${JSON.stringify(shadow[family])});\n`;
+        const styles = `import { addStyles as __addStyles } from "./dom.js";\n__addStyles(${JSON.stringify(family)}, ${JSON.stringify(shadow[family])});\n`;
         return { contents: styles + source, loader: "js" };
       });
     },
@@ -208,17 +209,38 @@ export const WORKER_CORES = FAMILIES.map(own).filter((name) => CORES.includes(na
  * bundlers, where large.js names it (www/located.js). It holds the cores of WORKER_CORES, not a
  * chunk for each: Vite 5 to 7 build a worker as one file, and fail on a dynamic import.
  */
+/**
+ * An esbuild plugin that names every core in www/cores.js's import of a core's glue, in place of
+ * its template import (`./pkg/${name}.js`): each glue is still a chunk of its own, and no
+ * helper for a template import (a chunk that every page would fetch) is needed.
+ */
+const coreImports = {
+  name: "core-imports",
+  setup(build) {
+    const cores = `{ ${CORES.map((name) => `${JSON.stringify(name)}: () => import("./pkg/${name}.js")`).join(", ")} }`;
+    build.onLoad({ filter: /[\\/]www[\\/]cores\.js$/ }, (args) => ({
+      contents: replaceOnce(readFileSync(args.path, "utf8"), "import(`./pkg/${name}.js`)", `${cores}[name]()`, "core import in www/cores.js"),
+      loader: "js",
+    }));
+  },
+};
+
+/**
+ * An esbuild plugin that names the worker's cores (WORKER_CORES) in import-worker.js, in place of
+ * its template import, as coreImports does for www/cores.js.
+ */
+const workerCores = {
+  name: "worker-cores",
+  setup(build) {
+    const cores = `{ ${WORKER_CORES.map((name) => `${JSON.stringify(name)}: () => import("./pkg/${name}.js")`).join(", ")} }`;
+    build.onLoad({ filter: /[\\/]www[\\/]import-worker\.js$/ }, (args) => ({
+      contents: replaceOnce(readFileSync(args.path, "utf8"), "import(`./pkg/${name}.js`)", `(${cores})[name]()`, "core import in www/import-worker.js"),
+      loader: "js",
+    }));
+  },
+};
+
 async function buildOneFileWorker() {
-  const cores = `{ ${WORKER_CORES.map((name) => `${JSON.stringify(name)}: () => import("./pkg/${name}.js")`).join(", ")} }`;
-  const workerCores = {
-    name: "worker-cores",
-    setup(build) {
-      build.onLoad({ filter: /[\\/]www[\\/]import-worker\.js$/ }, (args) => ({
-        contents: replaceOnce(readFileSync(args.path, "utf8"), "import(`./pkg/${name}.js`)", `(${cores})[name]()`, "core import in www/import-worker.js"),
-        loader: "js",
-      }));
-    },
-  };
   await build({
     entryPoints: [join(www, "import-worker.js")],
     outfile: join(out, "agent-memory-widgets/import-worker.js"),
@@ -248,7 +270,7 @@ async function main() {
     target: "es2022",
     metafile: true,
     legalComments: "none",
-    plugins: [inlineStyles(css.shadow), wasmInPkg],
+    plugins: [inlineStyles(css.shadow), wasmInPkg, workerCores, coreImports],
     logLevel: "warning",
   });
   writeFileSync(join(out, "meta.json"), JSON.stringify(result.metafile, null, 1));

@@ -4,7 +4,8 @@
 //   <script type="module" src="widgets.js"></script>
 //   <memory-compaction budget="40" hot="2"></memory-compaction>
 
-import { h, plural, MemoryWidget, define, hasLinkState } from "./widget.js";
+import { h, plural } from "./dom.js";
+import { MemoryWidget, define, hasLinkState } from "./widget.js";
 import { turnList, sessionModel, TOKEN_CHOICES, SESSION_CHOICES, countingPhrase } from "./session.js";
 import { WithConversation } from "./conversation.js";
 // What an element with the seed's settings opens with, `{ state, crossings }`, computed by the

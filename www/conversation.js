@@ -3,7 +3,7 @@
 // The panel's code (own.js) and the core that imports conversations load when a reader first
 // opens the panel or a `src` file is read, so a page whose readers never do downloads neither.
 
-import { h } from "./widget.js";
+import { h } from "./dom.js";
 import { namesSession } from "./cores.js";
 
 /**

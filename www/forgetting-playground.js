@@ -5,7 +5,9 @@
 //   <script type="module" src="widgets.js"></script>
 //   <memory-forgetting-playground capacity="4" half-life="4" stream="tickets"></memory-forgetting-playground>
 
-import { h, plural, quote, listed, ruleDetails, readAttributes, MemoryWidget, svg, define } from "./widget.js";
+import { h, plural, quote, listed, ruleDetails, svg } from "./dom.js";
+import { readAttributes, MemoryWidget, define } from "./widget.js";
+import { fitTables } from "./tables.js";
 
 const STREAMS = [
   ["tickets", "forty tickets"],
@@ -75,6 +77,11 @@ function sparkline(row, t, until) {
 class MemoryForgettingPlayground extends MemoryWidget {
   static family = "forgetting-playground";
   static observedAttributes = ["capacity", "half-life", "stream", "t"];
+
+  /** Its tables fit the widget (tables.js). */
+  fitTables() {
+    fitTables(this);
+  }
 
   createModel({ fallback = false } = {}) {
     if (fallback) return new this.core.ForgettingPlayground();

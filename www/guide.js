@@ -4,7 +4,7 @@
 // and why. Loaded only by an element with `guided`; it holds no policy logic, only questions
 // about the state the core hands the widget.
 
-import { h, plural, quote, num, listed, adoptMoreStyles } from "./widget.js";
+import { h, plural, quote, num, listed, adoptMoreStyles } from "./dom.js";
 
 /** The term the compaction widget's second question follows through a compaction. */
 const AMOUNT = "$180.00";

@@ -5,7 +5,7 @@
 // the panel for their own conversation or a page reads a `src` file: a page whose readers never
 // do downloads none of it. Draws what the core gives; it decides nothing.
 
-import { h, plural, svg, adoptMoreStyles } from "./widget.js";
+import { h, plural, svg, adoptMoreStyles } from "./dom.js";
 import { coreFor, own } from "./cores.js";
 import { readAfter } from "./settings.js";
 import { workerBeside } from "./located.js";

@@ -1,10 +1,37 @@
 // Links: each element's state in the URL's fragment, `#<id>=<state>&<id>=<state>`, one entry per
-// element with an id. A state is JSON (`MemoryWidget.linkState`), written as "j" and its UTF-8 in
+// element with an id. A state is JSON (`linkState`), written as "j" and its UTF-8 in
 // base64url, or, past a few hundred bytes, "z" and its deflate-raw compression
 // (CompressionStream) in base64url. Loaded when a reader copies a link or a page opens with one.
 
 import { readCapped } from "./streams.js";
-import { loadSettings, PAGE_ATTRIBUTES } from "./widget.js";
+
+/**
+ * Observed attributes that are the page's, not the reader's: a link neither carries nor changes
+ * them (its scenario, its conversation file, whether it is guided).
+ */
+export const PAGE_ATTRIBUTES = ["scenario", "src", "guided"];
+
+/**
+ * The state a link carries ("Copy link") for element `el`: the attributes it observes (the knobs'
+ * among them), the reader's own conversation if any, and the reader's progress (the turn, the
+ * time, the events fired and when). A pure function of these gives the same `state()`.
+ */
+export function linkState(el) {
+  // An author's own conversation (`src`) is the page's, not the reader's: the link leaves it out.
+  const own = el.conversation === el.sourceConversation ? null : el.conversation;
+  const answered = Object.keys(el.answers).length > 0;
+  return { a: linkAttributes(el), c: own ?? null, p: el.progress?.() ?? null, ...(answered ? { g: el.answers } : {}) };
+}
+
+/** The attributes a link carries: those the element observes, but the page's own (PAGE_ATTRIBUTES). */
+function linkAttributes(el) {
+  const attributes = {};
+  for (const name of el.constructor.observedAttributes) {
+    const value = el.getAttribute(name);
+    if (value !== null && !PAGE_ATTRIBUTES.includes(name)) attributes[name] = value;
+  }
+  return attributes;
+}
 
 /** The most characters one element's state may take in a link. */
 export const LINK_LIMIT = 32_000;
@@ -52,7 +79,7 @@ async function pageLink(widgets) {
   const tooLong = [];
   for (const widget of widgets) {
     if (!widget.id || !widget.model) continue;
-    const packed = await packState(widget.linkState());
+    const packed = await packState(linkState(widget));
     if (packed.length > LINK_LIMIT) tooLong.push(widget.id);
     else parts.push(`${encodeURIComponent(widget.id)}=${packed}`);
   }
@@ -81,7 +108,7 @@ function checkedState(saved) {
  */
 export async function openLink(el, packed, version) {
   // The state is applied by settings.js, fetched while the link unpacks.
-  const settingsLoad = loadSettings();
+  const settingsLoad = import("./settings.js");
   settingsLoad.catch(() => {}); // reported below, if this link is still the element's latest
   let saved = null;
   let answers = {};

@@ -1,7 +1,7 @@
 // What each compaction of a playground's policy took from its window, in words: loaded when a
 // reader first opens a policy (playground.js). It holds no policy logic: the core's `losses`.
 
-import { h, plural, listed } from "./widget.js";
+import { h, plural, listed } from "./dom.js";
 
 /**
  * What each compaction of a policy took from its window (the core's `losses`), in words: one

@@ -5,7 +5,8 @@
 // downloads neither. The element's side (`WithConversation`) is in conversation.js. Text is set
 // as text, never parsed as HTML.
 
-import { h, plural, own, adoptMoreStyles, loadSettings } from "./widget.js";
+import { h, plural, adoptMoreStyles } from "./dom.js";
+import { own, loadSettings } from "./widget.js";
 import { readCapped } from "./streams.js";
 import { attach, importFile as importInWorker, pager, LARGE_TURNS } from "./large.js";
 

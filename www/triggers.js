@@ -2,18 +2,18 @@
 // chooses: the core's cited table (`frameworkTriggers`), each with a button that sets
 // **compact at %** to it. Loaded with the knobs of a playground only.
 
-import { h, plural, listed } from "./widget.js";
+import { h, plural, listed } from "./dom.js";
 import { config, loadCore } from "./cores.js";
-import { applyKnob } from "./settings.js";
 
 /** The context windows a reader can choose for the frameworks' triggers, in tokens. */
 const WINDOWS = [[128000, "128K"], [200000, "200K"], [272000, "272K"], [400000, "400K"], [1000000, "1M"]];
 
 /**
  * Real agents' compaction triggers, as the core cites them (`frameworkTriggers`), each as a share
- * of a context window the reader chooses, with a button that sets **compact at %** to it.
+ * of a context window the reader chooses, with a button that sets **compact at %** to it, as
+ * `applyKnob` (knobs.js's, handed in) applies a value typed into the knob.
  */
-export function buildTriggers(el) {
+export function buildTriggers(el, applyKnob) {
   // When each policy compacts and where ours stops, said next to the knob that changes it (and
   // as its description): the table opens the widget, its settings fold away here.
   const note = h("p", { className: "caption trigger-note", id: "knob-compact-at-note" });
@@ -51,7 +51,7 @@ export function buildTriggers(el) {
         ? h("button", {
           type: "button",
           attrs: { "aria-label": `${trigger.framework}: compact at ${trigger.compactAt}%` },
-          on: { click: () => useTrigger(el, trigger) },
+          on: { click: () => useTrigger(el, trigger, applyKnob) },
         }, `compact at ${trigger.compactAt}%`)
         : trigger.share === null ? " has no default trigger."
           : " never compacts in a window this size: its trigger is past the window.",
@@ -77,7 +77,7 @@ export function buildTriggers(el) {
 }
 
 /** Sets **compact at %** to a framework's trigger, as if typed into the knob. */
-function useTrigger(el, trigger) {
+function useTrigger(el, trigger, applyKnob) {
   const input = el.knobs.querySelector("#knob-compact-at");
   input.value = String(trigger.compactAt);
   applyKnob(el, input);

@@ -1,52 +1,31 @@
-// What the four elements share: the base class (a shadow root, the stylesheet, errors, events,
-// knobs) and a few DOM helpers. Each element's own module (compaction.js, forgetting.js,
-// playground.js, forgetting-playground.js) imports this; widgets.js loads those on demand.
-// Text is always set as text, never parsed as HTML.
+// The base class the four elements share (a shadow root, the stylesheet, errors, events, knobs).
+// Each element's own module (compaction.js, forgetting.js, playground.js, forgetting-playground.js)
+// imports this, and the DOM helpers from dom.js; widgets.js loads those on demand.
 
 import { loadCore, serves, elementNeed, own } from "./cores.js";
+import { BROWSER, adoptStyles, h } from "./dom.js";
 
 export { own };
 
-/**
- * Whether a browser runs this: on a server (a docs host's build imports the modules to render
- * pages) there is no DOM, and the modules import, define nothing and touch nothing.
- */
-export const BROWSER = typeof document !== "undefined" && typeof customElements !== "undefined";
-
-// bundle:styles-begin (the build swaps this for a constructed stylesheet: tools/build-site.mjs)
-const STYLESHEET = new URL("./style.css", import.meta.url).href;
-/**
- * Styles a shadow root with the widgets' stylesheet (all of it here; the build gives each `family`
- * its own rules, as constructed sheets that apply at once). A sheet linked in a shadow root does
- * not hold back the first paint, and unstyled, a playground's table lays out 900 px wide; so until
- * the link has loaded (or failed), a constructed sheet keeps the content out of the layout.
- */
-const UNSTYLED = globalThis.CSSStyleSheet && new CSSStyleSheet();
-UNSTYLED?.replaceSync(".widget { display: none }");
-function adoptStyles(root) {
-  root.adoptedStyleSheets = [UNSTYLED];
-  const link = h("link", { rel: "stylesheet", href: STYLESHEET });
-  for (const type of ["load", "error"]) link.addEventListener(type, () => (root.adoptedStyleSheets = []));
-  root.append(link);
-}
-/**
- * Adds the rules `name` (`"own"`: the panel own.js builds) to a shadow root. Here every rule is in
- * the linked stylesheet already; the build's version adopts the sheet own.js brought.
- */
-export function adoptMoreStyles(_root, _name) {}
-// bundle:styles-end
+/** Loads a module few readers need once, when first asked; after a failed load, the next call tries again. */
+const lazily = (load) => {
+  let loading = null;
+  return () => (loading ??= load().catch((error) => {
+    // (A browser that remembers a failed module fetch, as older ones did, gives the same error
+    // again: Chromium fetches anew.)
+    loading = null;
+    throw error;
+  }));
+};
 
 /**
  * The code that changes a built widget's settings (settings.js), loaded when first needed; a
- * module that will need it starts the fetch early (own.js as it loads, links.js as it unpacks).
+ * module that will need it starts the fetch early (own.js as it loads).
  */
-let settingsCode = null;
-export const loadSettings = () => (settingsCode ??= import("./settings.js").catch((error) => {
-  // The next use tries again (a browser that remembers a failed module fetch, as older ones
-  // did, gives the same error again: Chromium fetches anew).
-  settingsCode = null;
-  throw error;
-}));
+export const loadSettings = lazily(() => import("./settings.js"));
+/** The knobs' inputs (knobs.js), loaded when a reader first opens the knobs; then the module. */
+const loadKnobs = lazily(() => import("./knobs.js").then((module) => (knobsCode = module)));
+let knobsCode = null;
 
 /** The widgets on the page, for the link that holds their states. */
 const widgets = new Set();
@@ -73,43 +52,6 @@ async function nextBuild(painted) {
   await firstShown;
   await new Promise((done) => setTimeout(done, 0));
 }
-
-/**
- * Creates an element. `props` are set as properties (`className`, `type`, ...) except
- * `attrs`, set as attributes, and `on`, event listeners. Children are nodes or strings, and
- * strings become text nodes: nothing is ever parsed as HTML.
- */
-export function h(tag, props = {}, ...children) {
-  const el = document.createElement(tag);
-  const { attrs = {}, on = {}, ...rest } = props;
-  Object.assign(el, rest);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value !== null && value !== undefined && value !== false) el.setAttribute(name, value);
-  }
-  for (const [type, listener] of Object.entries(on)) el.addEventListener(type, listener);
-  el.append(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
-  return el;
-}
-
-export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-export const quote = (text) => `\u201c${text}\u201d`;
-/** "a", "a and b", "a, b and c". */
-export const listed = (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
-
-/**
- * A policy's rule and source, closed behind a disclosure: the table leads with its result. `now`,
- * if given, says how the knobs change the rule here.
- */
-export function ruleDetails(info, now = "") {
-  return h("details", { className: "rule-details" },
-    h("summary", {}, "rule and source"),
-    h("span", { className: "rule" }, info.rule),
-    now ? h("span", { className: "rule rule-now" }, now) : null,
-    h("span", { className: "note source" }, "Source: ",
-      info.url ? h("a", { href: info.url, rel: "noopener", target: "_blank" }, info.source) : info.source));
-}
-/** A number for a table cell: at most `digits` decimals, trailing zeros trimmed. */
-export const num = (value, digits = 3) => String(Number(value.toFixed(digits)));
 
 /**
  * Reads attributes into core options: `{ attribute: option }` maps each attribute to the option
@@ -151,12 +93,6 @@ function mirror(element, property, attribute) {
     configurable: true,
   });
 }
-
-/**
- * Observed attributes that are the page's, not the reader's: a link neither carries nor changes
- * them (its scenario, its conversation file, whether it is guided).
- */
-export const PAGE_ATTRIBUTES = ["scenario", "src", "guided"];
 
 /**
  * What the four elements share: a shadow root, the stylesheet, a status line, errors, events.
@@ -442,38 +378,10 @@ export class MemoryWidget extends (BROWSER ? HTMLElement : Object) {
   }
 
   /**
-   * Puts each table in a box of its own, so the page never scrolls sideways. A table marked
-   * `cards` that is wider than the widget becomes cards: a card per row, each value labelled
-   * with its column (`data-label`), so that no column, and no answer, hides behind a scroll.
-   * Any other table too wide scrolls sideways in its box, which is then a labelled region that
-   * takes focus, so keyboard users can scroll it too.
+   * Fits the content's tables to the widget: an element that has tables does so with tables.js
+   * (`fitTables() { fitTables(this); }`), which only pages with such elements download.
    */
-  fitTables() {
-    for (const table of this.body.querySelectorAll("table")) {
-      if (table.parentElement.classList.contains("scroll")) continue;
-      const box = h("div", { className: "scroll" });
-      table.replaceWith(box);
-      box.append(table);
-      const label = table.querySelector("caption")?.textContent ?? "table";
-      const cards = table.classList.contains("cards");
-      const overflows = () => box.scrollWidth > box.clientWidth + 1;
-      const fit = () => {
-        // Tried as a table first, each time: the widget may have grown, or the table shrunk.
-        if (cards) box.classList.toggle("as-cards", false);
-        if (cards && overflows()) box.classList.toggle("as-cards", true);
-        const scrolls = overflows();
-        if (scrolls === box.hasAttribute("tabindex")) return;
-        if (scrolls) {
-          Object.entries({ tabindex: "0", role: "region", "aria-label": `${label} (scrolls sideways)` })
-            .forEach(([name, value]) => box.setAttribute(name, value));
-        } else {
-          for (const name of ["tabindex", "role", "aria-label"]) box.removeAttribute(name);
-        }
-      };
-      this.onResize(box, fit);
-      this.onResize(table, fit);
-    }
-  }
+  fitTables() {}
 
   /** Shows an error inside the widget, fires `memory-error`, and keeps working. */
   fail(error) {
@@ -521,9 +429,9 @@ export class MemoryWidget extends (BROWSER ? HTMLElement : Object) {
    * author's attribute would, then replays the reader's progress (`progress()` and `replay()`,
    * which a widget may define) under the new settings. Built once, outside the content that a
    * rebuild replaces, so that focus stays put: here a closed `<details>`, whose inputs
-   * (settings.js) load when a reader first opens it. `knobs` is
+   * (knobs.js) load when a reader first opens it. `knobs` is
    * `[[attribute, label, { min, max, step, placeholder, choices, note }]]` (with `choices`, a
-   * `<select>`, settings.js); `seed` the seed's values (`""` for a
+   * `<select>`, knobs.js); `seed` the seed's values (`""` for a
    * knob whose empty input means the core's default, which its placeholder names). A value the
    * core rejects is marked invalid at its input, with the core's message, and is not applied;
    * once the input loses focus it shows the value in force.
@@ -535,9 +443,9 @@ export class MemoryWidget extends (BROWSER ? HTMLElement : Object) {
     const failed = "The knobs could not load their code";
     const open = () => {
       if (!this.knobs.open) return;
-      loadSettings().then((settings) => {
+      loadKnobs().then((knobs) => {
         if (!this.knobs) return;
-        settings.buildKnobs(this);
+        knobs.buildKnobs(this);
         if (this.errorBox.textContent.startsWith(failed)) this.errorBox.hidden = true; // an earlier try's
       }, (error) => this.fail(new Error(`${failed}: ${error?.message ?? error}`)));
     };
@@ -547,14 +455,9 @@ export class MemoryWidget extends (BROWSER ? HTMLElement : Object) {
     this.frame.prepend(this.knobs);
   }
 
-  /** Shows each knob's value in force, its attribute's or the seed's, unless it has focus. */
+  /** Shows each knob's value in force, its attribute's or the seed's, unless it has focus (knobs.js). */
   syncKnobs() {
-    for (const input of this.knobs.querySelectorAll("[data-attribute]")) {
-      if (input.matches(":focus")) continue;
-      const { attribute } = input.dataset;
-      input.value = this.getAttribute(attribute) ?? String(this.knobDefault?.(attribute) ?? this.seedValues[attribute]);
-      input.removeAttribute("aria-invalid");
-    }
+    knobsCode?.syncKnobs(this);
   }
 
   /** Runs `change`, which sets attributes, without the rebuild that each change would start. */
@@ -582,39 +485,7 @@ export class MemoryWidget extends (BROWSER ? HTMLElement : Object) {
       this.emit("memory-error", { message });
       return message;
     }
-    // A setting that needs another core (the first of its own needs `withConfig`) waits for it,
-    // and is then applied. (The control that made it keeps its focus meanwhile.)
-    try {
-      await this.coreServing(settings.needAfter(this, change));
-    } catch (error) {
-      const message = `the WebAssembly core these settings need did not load (${error?.message ?? error})`;
-      this.emit("memory-error", { message });
-      return message;
-    }
-    // The reader's progress as it is now, after any wait: what they did meanwhile is replayed too.
-    return settings.reconfigure(this, change, what, progress === undefined ? this.progress?.() ?? null : progress);
-  }
-
-  /**
-   * The state a link carries ("Copy link"): the attributes the element observes (the knobs'
-   * among them), the reader's own conversation if any, and the reader's progress (the turn, the
-   * time, the events fired and when). A pure function of these gives the same `state()`.
-   */
-  linkState() {
-    // An author's own conversation (`src`) is the page's, not the reader's: the link leaves it out.
-    const own = this.conversation === this.sourceConversation ? null : this.conversation;
-    const answered = Object.keys(this.answers).length > 0;
-    return { a: this.linkAttributes(), c: own ?? null, p: this.progress?.() ?? null, ...(answered ? { g: this.answers } : {}) };
-  }
-
-  /** The attributes a link carries: those the element observes, but the page's own (PAGE_ATTRIBUTES). */
-  linkAttributes() {
-    const attributes = {};
-    for (const name of this.constructor.observedAttributes) {
-      const value = this.getAttribute(name);
-      if (value !== null && !PAGE_ATTRIBUTES.includes(name)) attributes[name] = value;
-    }
-    return attributes;
+    return settings.reconfigureOnCore(this, change, what, progress);
   }
 
   /**
@@ -624,7 +495,8 @@ export class MemoryWidget extends (BROWSER ? HTMLElement : Object) {
    */
   async openLink(hash) {
     if (!this.id || !this.model) return;
-    this.openedWith ??= this.linkAttributes(); // first called as the element connects
+    // The attributes the page opened with (links.js leaves out the page's own): first called as the element connects.
+    this.openedWith ??= Object.fromEntries(this.constructor.observedAttributes.map((name) => [name, this.getAttribute(name)]));
     const entries = linkEntries(hash);
     const packed = entries.get(this.id);
     // A fragment of another kind (`#why`, an anchor) leaves every element as it is; an empty one,
@@ -854,7 +726,6 @@ export function usesKey(control, event) {
   return control.tabIndex >= 0 && control.hasAttribute("tabindex") && NAVIGATION.has(key);
 }
 
-export const SVG = "http://www.w3.org/2000/svg";
 const FOCUSABLE = 'button, input, select, textarea, summary, a[href], [tabindex]:not([tabindex="-1"])';
 /** Whether `el` can take focus: in the page, enabled, not hidden, not inert, laid out. */
 const usable = (el) => el?.isConnected && !el.disabled && !el.closest("[hidden], [inert]") && el.getClientRects().length > 0;
@@ -878,14 +749,6 @@ function keepFocus(root, control) {
     if (next) return next.focus();
   }
   [...root.querySelectorAll(FOCUSABLE)].find(usable)?.focus();
-}
-
-/** Creates an SVG element with attributes (presentation attributes, never `style`). */
-export function svg(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, String(value));
-  el.append(...children);
-  return el;
 }
 
 // --- Links: each element's state in the URL's fragment -------------------------------------------

@@ -102,7 +102,7 @@ test("the panel for a reader's own conversation, and the core that imports one, 
   const { page, problems, fetched } = await openPage("tests/e2e/pages/site-compaction.html");
   const widget = page.locator("memory-compaction");
   await widget.getByRole("button", { name: "Add next turn" }).waitFor(WAIT);
-  const lazy = (paths) => paths.filter((path) => /\/own-|-config[-_]|-own_|\/links-|\/settings-/.test(path));
+  const lazy = (paths) => paths.filter((path) => /\/own-|-config[-_]|-own_|\/links-|\/settings-|\/knobs-/.test(path));
   assert.deepEqual(lazy(await fetched()), []);
 
   await widget.locator("details.own > summary").click();
@@ -120,22 +120,23 @@ test("the panel for a reader's own conversation, and the core that imports one, 
   assert.deepEqual(problems, []);
 });
 
-test("the knobs' inputs, and the code that applies a setting and replays, load when a reader opens the knobs", async () => {
+test("the knobs' inputs load when a reader opens the knobs, and the code that applies a setting and replays when one changes", async () => {
   const { page, problems, fetched } = await openPage("tests/e2e/pages/site-compaction.html");
   const widget = page.locator("memory-compaction");
   await widget.getByRole("button", { name: "Add next turn" }).click();
   await widget.getByRole("status").filter({ hasText: /^Turn 1\b/ }).waitFor(WAIT);
-  const settings = (paths) => paths.filter((path) => /^\/site\/settings-\w+\.js$/.test(path));
-  assert.deepEqual(settings(await fetched()), []);
+  const loaded = async (name) => (await fetched()).filter((path) => new RegExp(`^/site/${name}-\\w+\\.js$`).test(path)).length;
+  assert.deepEqual([await loaded("knobs"), await loaded("settings")], [0, 0]);
   assert.equal(await widget.locator("input[type=number]").count(), 0, "no knob inputs are built yet");
 
   await widget.locator("summary", { hasText: "Knobs" }).click();
   const budget = widget.getByRole("spinbutton", { name: "budget", exact: true });
   assert.equal(await budget.inputValue(), "40");
-  assert.equal(settings(await fetched()).length, 1);
+  assert.deepEqual([await loaded("knobs"), await loaded("settings")], [1, 0]);
   await budget.fill("30");
   await budget.press("Enter");
   await widget.getByRole("status").filter({ hasText: /^budget is now 30\. / }).waitFor(WAIT);
+  assert.deepEqual([await loaded("knobs"), await loaded("settings")], [1, 1]);
   assert.match(await widget.locator(".meter-label").textContent(), /\/ 30 tokens/);
   assert.equal(await page.evaluate(() => document.querySelector("memory-compaction").model.state().turn), 1, "replayed to turn 1");
   assert.deepEqual(await page.evaluate(() => window.violations), []);
@@ -230,20 +231,20 @@ test("knobs whose code cannot be fetched say so in the widget, and load when ope
   const { page, problems } = await openPage("tests/e2e/pages/site-compaction.html");
   const widget = page.locator("memory-compaction");
   await widget.getByRole("button", { name: "Add next turn" }).waitFor(WAIT);
-  await page.route(/\/settings-\w+\.js$/, (route) => route.abort());
+  await page.route(/\/knobs-\w+\.js$/, (route) => route.abort());
   const knobs = widget.locator("summary", { hasText: "Knobs" });
   await knobs.click();
   await widget.getByRole("alert").filter({ hasText: /^The knobs could not load their code: / }).waitFor(WAIT);
   assert.equal(await widget.locator("input[type=number]").count(), 0);
 
-  await page.unroute(/\/settings-\w+\.js$/);
+  await page.unroute(/\/knobs-\w+\.js$/);
   await knobs.click(); // closed
   await knobs.click(); // and opened again: this time the code loads
   assert.equal(await widget.getByRole("spinbutton", { name: "HOT turns", exact: true }).inputValue(), "2");
   assert.equal(await widget.getByRole("alert").isHidden(), true, "the failed try's error is gone");
   await widget.getByRole("button", { name: "Add next turn" }).click();
   await widget.getByRole("status").filter({ hasText: /^Turn 1\b/ }).waitFor(WAIT);
-  assert.ok(problems.length > 0 && problems.every((problem) => /\/settings-\w+\.js/.test(problem)), problems.join("\n"));
+  assert.ok(problems.length > 0 && problems.every((problem) => /\/knobs-\w+\.js/.test(problem)), problems.join("\n"));
 });
 
 test("a page with only <memory-forgetting> fetches neither the session nor the playground", async () => {
