@@ -32,7 +32,7 @@ export const PAGES = [
   { name: "www/index.html: all four", needs: ["compaction", "forgetting", "playground", "forgetting-playground"], page: true, guided: true, budget: 94_800 },
 ];
 /** What opening the own-conversation panel fetches (own.js, settings.js and the core that imports), at most.
- * Issue 51 moved it +7.5 KB on purpose (52.5 -> 60.0): the session logs read line by line (src/compaction/logs.rs:
+ * Issue 51 moved it +7.5 KB on purpose (52.5 -> 60.0): the session logs read line by line (src/compaction/import/logs.rs:
  * Claude Code's parentUuid chain, compactions, tokens sent, Gemini CLI), only in the cores that import. */
 export const ON_DEMAND_BUDGET = 60_100;
 /** The one-file bundle, everything inlined (+7.4 KB for issue 51's session logs, as above). */

@@ -5,47 +5,36 @@
 //! [`CompactionPolicy`] runs a step. The default policy is [`HotWarmCold`].
 
 use crate::prelude::*;
-mod formats;
-mod frameworks;
+mod compare;
 mod hard_budget;
 mod import;
-mod logs;
 mod lost;
 pub(crate) use import::too_big;
-mod playground;
 mod policy;
 mod saved;
 mod script;
-mod settings;
 mod summarizer;
 mod tokens;
 mod window;
 
 use serde::Serialize;
 
-pub use formats::{import_conversation, Format, Imported};
-pub use frameworks::{
-    HandoffCheckpoint, Interval, ObservationMasking, SlidingWindow, SummaryBuffer, Truncate,
-    INTERVAL, OVERLAP,
+pub use compare::{
+    framework_triggers, policy, window_text, FactsFrom, FrameworkSetting, HandoffCheckpoint,
+    Interval, Named, ObservationMasking, Playground, PlaygroundState, PolicyId, PolicyInfo,
+    PolicyRow, SlidingWindow, StepLoss, SummaryBuffer, Trigger, TriggerAt, Truncate, FACTS_RULE,
+    FRAMEWORK_SETTINGS, INTERVAL, KEY_FACTS, KEY_TERMS_RULE, MAX_FACT_TERMS, MAX_WINDOW,
+    MIN_WINDOW, OVERLAP, POLICIES, REFERENCE_MAX_OUTPUT, REFERENCE_WINDOW, TOOL_FACTS_RULE,
 };
 pub use import::{
-    import_lines, import_messages, infer_kind, ChatMessage, Content, Usage, KIND_RULE,
+    import_conversation, import_lines, import_messages, infer_kind, BrokenLine, ChatMessage,
+    Content, Format, Imported, LogCompaction, SentTokens, Usage, KIND_RULE, MAX_NAMED_BROKEN,
 };
-pub use logs::{BrokenLine, LogCompaction, SentTokens, MAX_NAMED_BROKEN};
 pub use lost::Lost;
-pub use playground::{
-    policy, window_text, FactsFrom, Named, Playground, PlaygroundState, PolicyId, PolicyInfo,
-    PolicyRow, StepLoss, FACTS_RULE, KEY_FACTS, KEY_TERMS_RULE, MAX_FACT_TERMS, POLICIES,
-    TOOL_FACTS_RULE,
-};
 use policy::keep_pairs;
 pub use policy::{ClonePolicy, Compaction, CompactionPolicy, HotWarmCold, GIST_TERMS, WARM_SHARE};
 pub use saved::{SavedSession, SavedTurn};
 pub use script::{Kind, Role, Script, Turn, TurnSpec, EXTRACT_WORDS};
-pub use settings::{
-    framework_triggers, FrameworkSetting, Trigger, TriggerAt, FRAMEWORK_SETTINGS, MAX_WINDOW,
-    MIN_WINDOW, REFERENCE_MAX_OUTPUT, REFERENCE_WINDOW,
-};
 pub use summarizer::{Extractive, Scripted, Summarizer};
 use tokens::Counter;
 pub use tokens::{Estimate, TokenCounter, Words, ESTIMATE_RULE};

@@ -8,7 +8,7 @@
 //! ([`SentTokens`]), and every line that could not be read ([`BrokenLine`]), named, while the
 //! rest of the log imports.
 
-use crate::compaction::formats::{
+use crate::compaction::import::formats::{
     bad, codex_item, content_parts, number, string, texts, wrong, Format, Imported, Part, Seen,
 };
 use crate::compaction::import::{cut_to_limit, infer_kind, join, Content};

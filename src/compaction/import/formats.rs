@@ -6,10 +6,10 @@
 //! Every reader is the core's, the same natively and in the browser ([`crate::json`] reads the
 //! JSON). A bad line or field stops the import with its place named; nothing is half-imported.
 
+use crate::compaction::import::logs::{self, BrokenLine, LogCompaction, LogKind, SentTokens};
 use crate::compaction::import::{
     import_lines, import_named, unknown_role, ChatMessage, Content, Usage, ROLES,
 };
-use crate::compaction::logs::{self, BrokenLine, LogCompaction, LogKind, SentTokens};
 use crate::compaction::script::TurnSpec;
 use crate::error::Error;
 use crate::json::{self, Json};

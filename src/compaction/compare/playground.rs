@@ -3,7 +3,7 @@
 use crate::prelude::*;
 use serde::Serialize;
 
-use crate::compaction::frameworks::{
+use crate::compaction::compare::frameworks::{
     HandoffCheckpoint, Interval, ObservationMasking, SlidingWindow, SummaryBuffer, Truncate,
 };
 use crate::compaction::lost::{each_key_term, left, Left, CUT, IN_LINE, VERBATIM};

@@ -6,6 +6,12 @@
 //! the first-sentence summary of [`Extractive`](crate::Extractive). A chat message's own token
 //! count, when it has one, goes with its turn ([`ChatMessage::tokens`]).
 
+mod formats;
+mod logs;
+
+pub use formats::{import_conversation, Format, Imported};
+pub use logs::{BrokenLine, LogCompaction, SentTokens, MAX_NAMED_BROKEN};
+
 use crate::compaction::script::{Kind, TurnSpec};
 use crate::compaction::tokens::given_count;
 use crate::error::Error;
