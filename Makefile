@@ -233,7 +233,7 @@ bench-sizes: dist
 
 ## Mutation testing ---------------------------------------------------------------------------
 
-# Plants small bugs in src/ (all but the wasm boundary, src/wasm.rs and src/wasm/; settings in
+# Plants small bugs in src/ (all but the wasm boundary, src/wasm/; settings in
 # .cargo/mutants.toml) and checks that a test fails for each, then prints the score. Hours for a
 # full run (TESTING.md), so not part of `make test`. One job by default (MUTANTS_JOBS=2 on an
 # idle machine); MUTANTS_ARGS narrows a run,

@@ -14,7 +14,7 @@
 // `@cssprop`, `@csspart`), read by @custom-elements-manifest/analyzer along with the code it
 // describes: `static observedAttributes`, and the properties that widget.js's `define()` mirrors.
 // The state in an event's detail is the core's own type (core.d.ts, which the package copies from
-// www/pkg/agent_memory_widgets.d.ts: src/wasm.rs's TypeScript).
+// www/pkg/agent_memory_widgets.d.ts: src/wasm/types.rs).
 //
 // The analyzer (0.11) writes schema 1.0.0; this writes 2.1.0, checked against that version's
 // schema.d.ts and CHANGELOG (github.com/webcomponents/custom-elements-manifest at d2f79f0;
@@ -48,7 +48,7 @@ export const ELEMENTS = {
 };
 /** What the elements inherit: the base class, and the mixin of the two compaction elements. */
 const SHARED = ["widget.js", "conversation.js"];
-/** The full core's types (src/wasm.rs's TypeScript), which the package ships as core.d.ts. */
+/** The full core's types (src/wasm/types.rs), which the package ships as core.d.ts. */
 const CORE_TYPES = join(root, "www/pkg/agent_memory_widgets.d.ts");
 /** Names in the type texts that are the DOM's, not the core's. */
 const GLOBALS = new Set(["CustomEvent"]);

@@ -119,7 +119,7 @@ impl TryFrom<SessionConfigRecord> for SessionConfig {
 impl SessionConfig {
     /// The settings in `options`, checked as [`Session::from_options`] checks them; its script
     /// is not read. (A wasm core without custom scripts builds its sessions from this and the
-    /// refund desk, and so carries no script checks: src/wasm.rs.)
+    /// refund desk, and so carries no script checks: src/wasm/.)
     pub(crate) fn from_options(options: &SessionOptions) -> Result<SessionConfig, Error> {
         let budget = whole_number(
             "budget",

@@ -161,7 +161,7 @@ pub const LASTING_HALF_LIFE_FACTORS: [f64; 2] = [4.0, 8.0];
 impl StoreConfig {
     /// The settings in `options`, checked as [`FactStore::from_options`] checks them; its
     /// scenario is not read. (A wasm core without custom scenarios builds its store from this
-    /// and the refund desk, and so carries no scenario checks: src/wasm.rs.)
+    /// and the refund desk, and so carries no scenario checks: src/wasm/.)
     pub(crate) fn from_options(options: &StoreOptions) -> Result<StoreConfig, Error> {
         let capacity = whole_number(
             "capacity",
