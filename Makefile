@@ -201,7 +201,7 @@ test-wasm:
 	WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) --test wasm
 
 test-size: dist
-	node --test tests/size.test.mjs tests/tools.test.mjs tests/manifest.test.mjs tests/crate.test.mjs tests/server.test.mjs tests/rules.test.mjs tests/located.test.mjs
+	node --test tests/size.test.mjs tests/tools.test.mjs tests/manifest.test.mjs tests/crate.test.mjs tests/server.test.mjs tests/rules.test.mjs tests/located.test.mjs tests/www-lint.test.mjs
 
 # A few thousand random sequences against the release package, with a fixed seed so that CI is
 # reproducible; `make fuzz` runs many more, from a new seed each time (FUZZ_SEED to replay one).

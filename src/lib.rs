@@ -201,12 +201,13 @@ pub use compaction::{
 pub use error::{Error, ErrorKind};
 pub use forgetting::{
     Action, Change, ChartLine, Comparison, ConsolidationRule, Distilled, Distiller, EventInfo,
-    EventSpec, Fact, FactKind, FactLabel, FactStore, FactStoreState, FactView, Forecast,
-    ForgettingPlayground, ForgettingPlaygroundState, ForgettingPolicyId, ForgettingPolicyInfo,
-    HitPoint, LiveStore, PolicyNow, PolicyRun, ReadInfo, ReadSpec, RuleSpec, SavedStore, Scenario,
-    ScenarioSpec, ScheduledRead, SeedFact, SeedFactSpec, Status, StoreConfig, StoreConfigBuilder,
-    StoreOptions, Stream, StreamEvent, StreamId, StreamOp, WriteEvent, WriteOutcome, ACCESS_BOOST,
-    CAPACITY, FORGETTING_POLICIES, HALF_LIFE, LASTING_HALF_LIFE_FACTORS, MAX_ACCESS_BOOST,
+    EventSpec, Fact, FactKind, FactLabel, FactStore, FactStoreState, FactView, FiredEvent,
+    Forecast, ForgettingPlayground, ForgettingPlaygroundState, ForgettingPolicyId,
+    ForgettingPolicyInfo, HitPoint, LiveStore, PolicyNow, PolicyRun, ReadInfo, ReadSpec, Replayed,
+    RuleSpec, SavedStore, Scenario, ScenarioSpec, ScheduledRead, SeedFact, SeedFactSpec, Status,
+    StoreConfig, StoreConfigBuilder, StoreOptions, Stream, StreamEvent, StreamId, StreamOp,
+    Timeline, WriteEvent, WriteOutcome, ACCESS_BOOST, CAPACITY, FORGETTING_POLICIES, HALF_LIFE,
+    LASTING_HALF_LIFE_FACTORS, MAX_ACCESS_BOOST,
 };
 pub use time::Time;
 pub use units::{EventIndex, FactId, Tokens, TurnNumber};

@@ -357,6 +357,45 @@ pub struct StoreOptions {
     pub scenario: Option<ScenarioSpec>,
 }
 
+/// What a reader did on a [`FactStore`]'s timeline, to replay into a store under other settings
+/// ([`FactStore::timeline`], [`FactStore::replay_timeline`]). Serialised as `{ t, events: [{ index,
+/// firedAt }], consolidatedAt, reads: [{ fact, at }] }`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct Timeline {
+    /// The slider's time.
+    pub t: Time,
+    /// Each fired event with its time, by index.
+    pub events: Vec<FiredEvent>,
+    /// When the consolidation pass ran, if it did.
+    pub consolidated_at: Option<Time>,
+    /// The reader's own reads, in the order made.
+    pub reads: Vec<ScheduledRead>,
+}
+
+/// A fired write event of a [`Timeline`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FiredEvent {
+    /// Which event.
+    pub index: EventIndex,
+    /// When it was fired.
+    pub fired_at: Time,
+}
+
+/// What [`FactStore::replay_timeline`] did: how many of the timeline's writes, passes and reads applied
+/// under the store's settings, and how many no longer did (a read of a fact that is no longer
+/// active then).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Replayed {
+    /// Applied.
+    pub done: u32,
+    /// No longer applied.
+    pub missed: u32,
+}
+
 /// A write event as [`FactStore::events`] lists it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -857,6 +896,88 @@ impl FactStore {
         self.consolidated_at = None;
         self.reader_reads.clear();
         self.t = Time::ZERO;
+    }
+
+    /// What the reader did on this timeline: the time, each fired event, the pass, and the
+    /// reader's reads, to [`replay`](FactStore::replay_timeline) into a store under other settings.
+    pub fn timeline(&self) -> Timeline {
+        let mut events = Vec::new();
+        for (i, fired) in self.fired.iter().enumerate() {
+            if let Some(at) = *fired {
+                events.push(FiredEvent {
+                    index: EventIndex(i as u32),
+                    fired_at: at,
+                });
+            }
+        }
+        Timeline {
+            t: self.t,
+            events,
+            consolidated_at: self.consolidated_at,
+            reads: self.reader_reads.clone(),
+        }
+    }
+
+    /// Starts this store's timeline over and replays `timeline` into it: each write, the pass
+    /// and each read at its time, in time order and at equal times in the timeline's own order
+    /// (writes by index, the pass, then the reads as made), then moves the slider to its time.
+    /// What no longer applies under this store's settings (a read of a fact evicted earlier
+    /// now, an event the scenario does not have) is left out and counted.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use agent_memory_widgets::{EventIndex, FactId, FactStore, Scenario, StoreConfig, Time};
+    ///
+    /// # fn main() -> Result<(), agent_memory_widgets::Error> {
+    /// let mut store = FactStore::default();
+    /// store.set_time(Time::new(5.0)?);
+    /// store.fire(EventIndex(1))?;
+    /// store.read(FactId(1))?;
+    /// let mut slower = FactStore::new(StoreConfig::new(8.0, 4, 0.5)?, Scenario::refund_desk());
+    /// let replayed = slower.replay_timeline(&store.timeline());
+    /// assert_eq!((replayed.done, replayed.missed), (2, 0));
+    /// assert_eq!(slower.timeline(), store.timeline());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn replay_timeline(&mut self, timeline: &Timeline) -> Replayed {
+        self.reset();
+        let mut actions = Vec::new();
+        for event in &timeline.events {
+            actions.push((event.fired_at, Op::Event(event.index.0 as usize)));
+        }
+        if let Some(at) = timeline.consolidated_at {
+            actions.push((at, Op::Consolidate));
+        }
+        for (i, read) in timeline.reads.iter().enumerate() {
+            actions.push((read.at, Op::ReaderRead(i)));
+        }
+        // Keys tie only between equal items (one event listed twice), so an unstable sort is
+        // deterministic.
+        crate::sort::sort_by(&mut actions, |(a, op_a), (b, op_b)| {
+            a.get().total_cmp(&b.get()).then(op_a.cmp(op_b))
+        });
+        let mut replayed = Replayed::default();
+        for (at, op) in actions {
+            self.t = at;
+            let applied = match op {
+                Op::Event(i) => self.fire(EventIndex(i as u32)).is_ok(),
+                Op::Consolidate => self.consolidate().is_ok(),
+                Op::ReaderRead(i) => timeline
+                    .reads
+                    .get(i)
+                    .is_some_and(|read| self.read(read.fact).is_ok()),
+                Op::SeedFact(_) | Op::ScheduledRead(_) => false,
+            };
+            if applied {
+                replayed.done += 1;
+            } else {
+                replayed.missed += 1;
+            }
+        }
+        self.t = timeline.t;
+        replayed
     }
 
     /// The store as it is at `t`.
