@@ -55,9 +55,9 @@ const CLASSES: usize = 28;
 ///
 /// # Safety
 ///
-/// `grow(pages)` returns `None`, or the start and end of `pages * PAGE` new bytes, 16-byte
-/// aligned, readable and writable, that nothing else uses while the `Grow` lives. Pages that
-/// start where an earlier call's ended continue that memory: pointers from the earlier call
+/// `grow(pages)` returns `None`, or the start and end of at least `pages * PAGE` new bytes,
+/// 16-byte aligned, readable and writable, that nothing else uses while the `Grow` lives. Pages
+/// that start where an earlier call's ended continue that memory: pointers from the earlier call
 /// reach them too (wasm memory is one range; the tests' fake cuts its pages from one buffer).
 /// `grow` does not call into the allocator.
 pub unsafe trait Grow {
@@ -132,14 +132,22 @@ unsafe impl Sync for SizeClasses {}
 // pointer is its address, so pages that continue earlier ones are reached from those.
 unsafe impl Grow for MemoryGrow {
     /// `None` also when the new bytes would end past the 4 GiB a wasm32 address can reach.
+    ///
+    /// Grows by a quarter of the memory more than asked: each `memory.grow` costs the host a new
+    /// view of the whole memory (and V8 a garbage collection now and then), so a large session's
+    /// import, which grows memory by tens of MB, asks a few dozen times, not thousands. (So
+    /// memory stops growing up to a quarter short of the host's limit, gigabytes past what a
+    /// page uses.)
     fn grow(&self, pages: usize) -> Option<(*mut u8, *mut u8)> {
-        let old = core::arch::wasm32::memory_grow(0, pages);
+        let grown = pages + core::arch::wasm32::memory_size(0) / 4;
+        let old = core::arch::wasm32::memory_grow(0, grown);
         if old == usize::MAX {
             return None;
         }
-        let start = old.checked_mul(PAGE)?;
-        let end = start.checked_add(pages.checked_mul(PAGE)?)?;
-        Some((start as *mut u8, end as *mut u8))
+        // The end's page number is at most 65,536 (4 GiB): when its address fits, so does the
+        // start's.
+        let end = old.checked_add(grown)?.checked_mul(PAGE)?;
+        Some(((old * PAGE) as *mut u8, end as *mut u8))
     }
 }
 

@@ -146,6 +146,9 @@ pub(crate) struct Record {
     named: Vec<(String, u32)>,
     // How many steps and resets the session has seen: it only grows.
     changes: u64,
+    // Whether steps go unrecorded, and lose nothing: a playground's sessions, whose own replay
+    // tells what each compaction lost (`Session::without_lost`).
+    off: bool,
 }
 
 /// A line of the window as the record last read it.
@@ -170,6 +173,9 @@ impl Record {
         compacted: bool,
     ) -> Lost {
         self.changes += 1;
+        if self.off {
+            return Lost::default();
+        }
         let text_of = |turn: TurnNumber| script.turn(turn).map_or("", |turn| turn.text());
         self.count(text_of(number), true, None);
         self.verbatim.push((number, None));
@@ -282,8 +288,17 @@ impl Record {
     pub(crate) fn reset(&mut self) {
         *self = Record {
             changes: self.changes + 1,
+            off: self.off,
             ..Record::default()
         };
+    }
+
+    /// A record that records nothing: every step loses nothing.
+    pub(crate) fn off() -> Record {
+        Record {
+            off: true,
+            ..Record::default()
+        }
     }
 
     /// How many steps and resets the session has seen.

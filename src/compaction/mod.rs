@@ -825,6 +825,15 @@ impl Session {
         self.with_counter(Counter::of(alloc::sync::Arc::new(counter)))
     }
 
+    /// The session with no record of what its steps lose: each [`Step::lost`] is empty. For a
+    /// playground's sessions, whose replay tells what each compaction lost by its own rule
+    /// ([`StepLoss`]): the record's walk of every window would cost that replay most of its time.
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    pub(crate) fn without_lost(mut self) -> Session {
+        self.record = lost::Record::off();
+        self
+    }
+
     /// [`Session::with_token_counter`], or words for the default counter.
     fn with_counter(mut self, counter: Counter) -> Session {
         self.script.count_with(&counter);
