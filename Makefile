@@ -23,7 +23,7 @@ MDBOOK_VERSION := 0.4.52
 WASM_OPT := -O1 --strip-target-features --strip-debug
 PORT ?= 8000
 
-.PHONY: help serve test bench bench-sizes fuzz mutants build dist examples tools tools-browser tools-mdbook test-native test-miri test-wasm test-size test-fuzz test-e2e clean
+.PHONY: help serve test bench bench-sizes bench-real-size fuzz mutants build dist examples tools tools-browser tools-mdbook test-native test-miri test-wasm test-size test-fuzz test-e2e clean
 
 help:
 	@echo "make serve   build www/ into site/ (minified) and serve it on http://127.0.0.1:$(PORT)"
@@ -31,6 +31,7 @@ help:
 	@echo "make dist    dist/agent-memory-widgets/, the light embed and npm package; the one-file bundle beside it"
 	@echo "make bench   size, browser latency and memory, Lighthouse, native scaling: prints and writes BENCHMARKS.md"
 	@echo "make bench-sizes   only BENCHMARKS.md's size tables"
+	@echo "make bench-real-size   only BENCHMARKS.md's rows of a session at real size (import and replay, 1 to 21 MB)"
 	@echo "make fuzz    a long fuzz of the release package: FUZZ_ITER=100000 make fuzz (FUZZ_SEED to replay)"
 	@echo "make mutants mutation testing of src/ (not the wasm boundary): prints the score (TESTING.md)"
 
@@ -230,6 +231,14 @@ bench: tools tools-browser dist
 # Only the size tables of BENCHMARKS.md, measured now (a full `make bench` takes long).
 bench-sizes: dist
 	node benches/report.mjs --sizes
+
+# Only BENCHMARKS.md's rows of a session at real size (1, 7 and 21 MB): import and replay in Node
+# and, picked in the import panel, in Chromium; measured now.
+bench-real-size: tools tools-browser dist
+	mkdir -p target/bench
+	node benches/import.mjs > target/bench/import.json
+	node benches/large.mjs > target/bench/large.json
+	node benches/report.mjs --real-size
 
 ## Mutation testing ---------------------------------------------------------------------------
 

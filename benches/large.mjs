@@ -1,7 +1,9 @@
 // Real sessions at real size, in the browser: a Claude Code log of 1, 7 and 21 MB, written on the
 // fly (tests/e2e/biglog.mjs), picked in the playground's import panel of
 // tests/e2e/pages/large.html (index.html's CSP), read and replayed in the page's Web Worker.
-// benches/browser.mjs calls this as its last step; benches/report.mjs writes the rows.
+// benches/browser.mjs calls this as its last step; benches/report.mjs writes the rows. Run alone
+// (`node benches/large.mjs > target/bench/large.json`), it prints the rows as JSON, which
+// `node benches/report.mjs --real-size` writes into BENCHMARKS.md with benches/import.mjs's.
 //
 // For each size, in a fresh page of its own:
 //   pickToScreenMs  the file picked until the import is said in the status line (read, import,
@@ -19,7 +21,7 @@
 
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, serve, open } from "../tests/e2e/harness.mjs";
+import { ROOT, serve, open, launch } from "../tests/e2e/harness.mjs";
 import { claudeCodeLog } from "../tests/e2e/biglog.mjs";
 
 export const SIZES_MB = [1, 7, 21];
@@ -119,5 +121,16 @@ export async function measureLarge(browser, log = () => {}) {
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// Run alone: the rows, as benches/browser.mjs would measure them (with its browser's flags).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const browser = await launch(["--js-flags=--expose-gc", "--enable-precise-memory-info"]);
+  try {
+    const rows = await measureLarge(browser, (line) => console.error(line));
+    console.log(JSON.stringify({ chromium: browser.version(), large: rows }, null, 2));
+  } finally {
+    await browser.close();
   }
 }

@@ -11,7 +11,7 @@
 
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { execSync } from "node:child_process";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { ROOT, SEED_SAVINGS, measure, measurePages, seedSavings } from "./sizes.mjs";
 import { CORES, FAMILIES, config, coreFor, needsServed, own } from "../www/cores.js";
@@ -127,6 +127,79 @@ ${table(["core", "Cargo features", "wasm gzip KB", "saves its pages at least KB"
 
 ${mixedPages()}`);
 
+/** The rows of benches/large.mjs: a Claude Code log of real size picked in the import panel. */
+function largeSection(large) {
+  const mb = (bytes) => (bytes / 1e6).toFixed(1);
+  const rows = large.map((r) => r.error
+    ? [`${r.mb} MB`, r.lines, "–", "–", `refused: ${r.error}`, "–", "–", "–", "–", "–", "–"]
+    : [`${r.mb} MB`, r.lines, r.turns, r.compactions ?? "–", r.pickToScreenMs, Object.entries(r.phases).map(([phase, at]) => `${phase} ${at}`).join(", "), r.longestTaskMs, r.heapBytes === null ? "–" : mb(r.heapBytes), r.parseMs, r.importMs, r.replayMs]);
+  const last = large.at(-1);
+  return `### A Claude Code log of real size, picked in the import panel
+
+\`benches/large.mjs\`: a log written on the fly by \`tests/e2e/biglog.mjs\` in Claude Code's shape, picked in the
+playground's panel of \`tests/e2e/pages/large.html\` (index.html's CSP), read and replayed in the page's Web Worker.
+Goals for 21 MB: on screen within 5 s of the pick (${verdict(!last.error && last.pickToScreenMs < 5000)}), no task on the page's
+main thread over 200 ms (${verdict(!last.error && last.longestTaskMs <= 200)}), the page's heap under 300 MB (${verdict(!last.error && last.heapBytes !== null && last.heapBytes < 300e6)}).
+Then, on the page's main thread, each once: \`JSON.parse\` of every line (parse), \`importConversation\` (import; goal
+at most 3 times parse: ${verdict(!last.error && last.importMs <= 3 * last.parseMs)}), and the seven policies replayed over every turn at a
+budget of 8,000 (replay; goal under 2 s: ${verdict(!last.error && last.replayMs < 2000)}).
+
+${table(["log", "lines", "turns", "its own compactions", "pick to screen ms", "progress phases, ms after the pick", "longest task ms", "page heap MB", "parse ms", "import ms", "replay ms"], rows)}`;
+}
+
+/** The rows of benches/import.mjs: import and replay at real size in Node. */
+function importSection(im) {
+  const ms = (value) => value.toFixed(0);
+  const [few, many] = im.replays;
+  const flat = many.usPerTurn / few.usPerTurn;
+  return `## Import at real size (Node ${im.node}, the ${im.core ?? "full"} core)
+
+\`benches/import.mjs\`: a Claude Code log written by \`tests/e2e/biglog.mjs\`, read by \`importConversation\` in the wasm
+core and, in the same run, by \`JSON.parse\` line by line; then the seven policies replayed over the turns read, at budget
+${im.budget}. Goal: the import within 3× the time of \`JSON.parse\` (at 21 MB: ${verdict(im.rows.at(-1).ratio <= 3)}).
+
+${table(["log", "records", "turns", "its own compactions", "JSON.parse ms", "import ms", "import / JSON.parse", "replay ms", "replay µs a turn"], im.rows.map((r) => [
+    `${r.mb} MB`, r.records, r.turns, r.compactions, ms(r.parseMs), ms(r.importMs), r.ratio.toFixed(2), ms(r.replayMs), r.replayUsPerTurn.toFixed(0),
+  ]))}
+
+The replay of a ${many.turns}-turn log's first ${few.turns} turns and all of them, each the best of three in one run (\`withConfig\` and
+\`goTo\` its end): ${ms(few.ms)} ms and ${ms(many.ms)} ms, ${few.usPerTurn.toFixed(0)} and
+${many.usPerTurn.toFixed(0)} µs a turn (ratio ${flat.toFixed(2)}). Goals: ${many.turns} turns in under 2 s (${verdict(many.ms < 2000)}), the cost per
+turn at most 1.5× that of ${few.turns} (${verdict(flat <= 1.5)}).`;
+}
+
+/** `text` with the section that starts with `heading` (up to the next heading of its level or
+ * higher) replaced by `section`, or `section` put before `before` when it has none. */
+function replaceSection(text, heading, section, before) {
+  const start = text.indexOf(`\n${heading}`);
+  if (start < 0) {
+    const at = text.indexOf(`\n${before}`);
+    if (at < 0) throw new Error(`BENCHMARKS.md has no "${before}" to put "${heading}" before: run make bench`);
+    return `${text.slice(0, at)}\n${section}\n${text.slice(at)}`;
+  }
+  const level = heading.split(" ")[0];
+  const ends = [...Array(level.length).keys()].map((n) => text.indexOf(`\n${"#".repeat(n + 1)} `, start + 1)).filter((at) => at >= 0);
+  const end = ends.length ? Math.min(...ends) : text.length;
+  return `${text.slice(0, start)}\n${section}\n${text.slice(end)}`;
+}
+
+// `node benches/report.mjs --real-size`: only the rows of a session at real size, from
+// target/bench/import.json (node benches/import.mjs) and target/bench/large.json (node
+// benches/large.mjs), measured now, in the BENCHMARKS.md the last full run wrote; every other
+// section is left as it was.
+if (process.argv.includes("--real-size")) {
+  let text = readFileSync(join(ROOT, "BENCHMARKS.md"), "utf8");
+  const commit = execSync("git rev-parse --short HEAD", { cwd: ROOT }).toString().trim();
+  const load = loadavg()[0].toFixed(1);
+  const note = (what) => `\n\n${what} measured by itself at commit ${commit} on ${new Date().toISOString().slice(0, 10)}, on a machine of ${cpus().length} cores that other jobs shared (load average ${load} when this was written): the times vary from run to run; the other sections are from the last \`make bench\`.`;
+  const large = json("target/bench/large.json");
+  text = replaceSection(text, "### A Claude Code log of real size", `${largeSection(large.large)}${note(`\`node benches/large.mjs\` (headless Chromium ${large.chromium})`)}`, "## Lighthouse");
+  text = replaceSection(text, "## Import at real size", `${importSection(json("target/bench/import.json"))}${note("`node benches/import.mjs`")}`, "## Lighthouse");
+  writeFileSync(join(ROOT, "BENCHMARKS.md"), text);
+  console.log(text.slice(text.indexOf("### A Claude Code log of real size"), text.indexOf("## Lighthouse")));
+  process.exit(0);
+}
+
 // `node benches/report.mjs --sizes` (`make bench-sizes`): only the two size sections, measured
 // now, in the BENCHMARKS.md the last full run wrote; every other section is left as it was.
 if (process.argv.includes("--sizes")) {
@@ -196,48 +269,11 @@ ${table(["", "before KB", "after KB", "growth KB"], [
   ])}
 
 Creating and freeing 10,000 \`Session\`s grows wasm memory by ${kb(m.handleChurnGrowthBytes)} KB: no handle leaks.`);
-  if (b.large) {
-    // Real sessions at real size (benches/large.mjs).
-    const mb = (bytes) => (bytes / 1e6).toFixed(1);
-    const rows = b.large.map((r) => r.error
-      ? [`${r.mb} MB`, r.lines, "–", "–", `refused: ${r.error}`, "–", "–", "–", "–", "–", "–"]
-      : [`${r.mb} MB`, r.lines, r.turns, r.compactions ?? "–", r.pickToScreenMs, Object.entries(r.phases).map(([phase, at]) => `${phase} ${at}`).join(", "), r.longestTaskMs, r.heapBytes === null ? "–" : mb(r.heapBytes), r.parseMs, r.importMs, r.replayMs]);
-    const last = b.large.at(-1);
-    sections.push(`### A Claude Code log of real size, picked in the import panel
-
-\`benches/large.mjs\`: a log written on the fly by \`tests/e2e/biglog.mjs\` in Claude Code's shape, picked in the
-playground's panel of \`tests/e2e/pages/large.html\` (index.html's CSP), read and replayed in the page's Web Worker.
-Goals for 21 MB: on screen within 5 s of the pick (${verdict(!last.error && last.pickToScreenMs < 5000)}), no task on the page's
-main thread over 200 ms (${verdict(!last.error && last.longestTaskMs <= 200)}), the page's heap under 300 MB (${verdict(!last.error && last.heapBytes !== null && last.heapBytes < 300e6)}).
-Then, on the page's main thread, each once: \`JSON.parse\` of every line (parse), \`importConversation\` (import; goal
-at most 3 times parse: ${verdict(!last.error && last.importMs <= 3 * last.parseMs)}), and the seven policies replayed over every turn at a
-budget of 8,000 (replay; goal under 2 s: ${verdict(!last.error && last.replayMs < 2000)}).
-
-${table(["log", "lines", "turns", "its own compactions", "pick to screen ms", "progress phases, ms after the pick", "longest task ms", "page heap MB", "parse ms", "import ms", "replay ms"], rows)}`);
-  }
+  if (b.large) sections.push(largeSection(b.large));
 }
 
 // Import at real size in Node (benches/import.mjs).
-if (existsSync(join(ROOT, "target/bench/import.json"))) {
-  const im = json("target/bench/import.json");
-  const ms = (value) => value.toFixed(0);
-  const [few, many] = im.replays;
-  const flat = many.usPerTurn / few.usPerTurn;
-  sections.push(`## Import at real size (Node ${im.node}, the ${im.core ?? "full"} core)
-
-\`benches/import.mjs\`: a Claude Code log written by \`tests/e2e/biglog.mjs\`, read by \`importConversation\` in the wasm
-core and, in the same run, by \`JSON.parse\` line by line; then the seven policies replayed over the turns read, at budget
-${im.budget}. Goal: the import within 3× the time of \`JSON.parse\` (at 21 MB: ${verdict(im.rows.at(-1).ratio <= 3)}).
-
-${table(["log", "records", "turns", "its own compactions", "JSON.parse ms", "import ms", "import / JSON.parse", "replay ms", "replay µs a turn"], im.rows.map((r) => [
-    `${r.mb} MB`, r.records, r.turns, r.compactions, ms(r.parseMs), ms(r.importMs), r.ratio.toFixed(2), ms(r.replayMs), r.replayUsPerTurn.toFixed(0),
-  ]))}
-
-The replay of a ${many.turns}-turn log's first ${few.turns} turns and all of them, each the best of three in one run (\`withConfig\` and
-\`goTo\` its end): ${ms(few.ms)} ms and ${ms(many.ms)} ms, ${few.usPerTurn.toFixed(0)} and
-${many.usPerTurn.toFixed(0)} µs a turn (ratio ${flat.toFixed(2)}). Goals: ${many.turns} turns in under 2 s (${verdict(many.ms < 2000)}), the cost per
-turn at most 1.5× that of ${few.turns} (${verdict(flat <= 1.5)}).`);
-}
+if (existsSync(join(ROOT, "target/bench/import.json"))) sections.push(importSection(json("target/bench/import.json")));
 
 // Lighthouse.
 if (existsSync(join(ROOT, "target/bench/lighthouse.json"))) {
