@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, SEED_SAVINGS, measurePages, seedSavings } from "../benches/sizes.mjs";
-import { coreFor } from "../www/cores.js";
+import { CORES, coreFor, coresFor } from "../www/cores.js";
+import { coreWeights } from "../tools/build-site.mjs";
 
 const { pages, dist, onDemand } = measurePages();
 const listing = (rows) => rows.map((r) => `  ${r.file}: ${r.raw} raw, ${r.gzip} gzip`).join("\n");
@@ -22,14 +23,19 @@ for (const page of [...pages, dist, onDemand]) {
 test("a page downloads only the code and the core its elements use", () => {
   const files = (name) => pages.find((page) => page.name === name).rows.map((row) => row.file);
   const wasm = (name) => files(name).filter((file) => file.endsWith(".wasm"));
-  // Each page loads the one core www/cores.js picks for it, and no other.
-  for (const page of pages) assert.deepEqual(wasm(page.name), [`site/pkg/${coreFor(page.needs)}_bg.wasm`], page.name);
+  // Each page loads the cores www/cores.js picks for it (coresFor, from what each downloads), and no other.
+  for (const page of pages) assert.deepEqual(wasm(page.name), coresFor(page.needs, coreWeights()).map((core) => `site/pkg/${core}_bg.wasm`), page.name);
   assert.deepEqual(wasm("only <memory-compaction>"), ["site/pkg/compaction_bg.wasm"]);
   assert.deepEqual(wasm("only <memory-forgetting>"), ["site/pkg/forgetting_bg.wasm"]);
   assert.deepEqual(wasm("only <memory-playground>"), ["site/pkg/playground_bg.wasm"]);
   assert.deepEqual(wasm("only <memory-compaction> with settings of its own"), ["site/pkg/compaction-config_bg.wasm"]);
   // A page with all four compiles one core, not four, and no `withConfig` until a setting asks.
   assert.deepEqual(wasm("www/index.html: all four"), ["site/pkg/elements_bg.wasm"]);
+  // Two families whose cores together download less than the one that serves both: one each.
+  assert.deepEqual(wasm("<memory-compaction> and <memory-forgetting>"), ["site/pkg/compaction_bg.wasm", "site/pkg/forgetting_bg.wasm"]);
+  const weights = coreWeights();
+  const weight = (core) => weights[Object.keys(CORES).indexOf(core)];
+  assert.ok(weight("compaction") + weight("forgetting") < weight(coreFor(["compaction", "forgetting"])), `${weights}`);
   const compaction = files("only <memory-compaction>");
   const forgetting = files("only <memory-forgetting>");
   const comparison = files("only <memory-forgetting-playground>");
@@ -47,6 +53,21 @@ test("a page downloads only the code and the core its elements use", () => {
     assert.ok(!code.some((row) => /\/settings-/.test(row.file) || readFileSync(join(ROOT, row.file), "utf8").includes("Seed values")),
       `${page.name}: ${code.map((row) => row.file).join(", ")}`);
   }
+});
+
+test("coresFor loads one core per family only when that downloads less", () => {
+  const names = Object.keys(CORES);
+  // Made-up weights: every core 10, but those named here.
+  const weights = (given) => names.map((name) => given[name] ?? 10);
+  const light = weights({ compaction: 3, forgetting: 3, elements: 20 });
+  assert.deepEqual(coresFor(["compaction", "forgetting"], light), ["compaction", "forgetting"]);
+  // Two elements of one family, one with settings of its own: that family's one core serves both.
+  assert.deepEqual(coresFor(["compaction", "compaction-config", "forgetting"], weights({ "compaction-config": 4, forgetting: 3, agent_memory_widgets: 20 })),
+    ["compaction-config", "forgetting"]);
+  assert.deepEqual(coresFor(["compaction", "forgetting"], weights({ compaction: 10, forgetting: 10, elements: 20 })), ["elements"], "a tie: one wasm compiles");
+  assert.deepEqual(coresFor(["compaction", "forgetting"], null), ["elements"], "no weights (www/ unbuilt): the one core");
+  assert.deepEqual(coresFor(["compaction", "playground"], light), ["playground"], "one family's core serves both");
+  assert.deepEqual(coresFor(["forgetting"], light), ["forgetting"]);
 });
 
 test("what readers download is minified", () => {

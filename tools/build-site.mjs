@@ -22,10 +22,11 @@
 // The shadow roots' stylesheet is inlined as a constructed stylesheet, so an element paints
 // styled at once instead of waiting for a <link> in each shadow root.
 
-import { build, transform } from "esbuild";
+import { build, transform, transformSync } from "esbuild";
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { CORES as CORE_TABLE, FAMILIES, coreFor, config, own } from "../www/cores.js";
+import { gzipSync } from "node:zlib";
+import { CORES as CORE_TABLE, FAMILIES, coreFor, coresFor, config, own } from "../www/cores.js";
 import { RELATIVE } from "../www/located.js";
 
 const root = resolve(import.meta.dirname, "..");
@@ -168,20 +169,36 @@ export function shortWarnings(glue, name) {
 export const wasmInPkg = {
   name: "wasm-in-pkg",
   setup(build) {
-    build.onLoad({ filter: /[\\/]www[\\/]pkg[\\/][\w-]+\.js$/ }, (args) => {
-      const core = args.path.match(/([\w-]+)\.js$/)[1];
-      const from = `new URL('${core}_bg.wasm', import.meta.url)`;
-      // located(), written out: a page loads one glue, and a module of its own would be one more request.
-      const to = `new URL("${WASM_ALIAS}${core}_bg.wasm", import.meta.url).href.replace(${JSON.stringify(RELATIVE)}, "/pkg/")`;
-      const glue = replaceOnce(readFileSync(args.path, "utf8"), from, to, `wasm URL in www/pkg/${core}.js`);
-      return { contents: shortWarnings(glue, `www/pkg/${core}.js`), loader: "js" };
-    });
+    build.onLoad({ filter: /[\\/]www[\\/]pkg[\\/][\w-]+\.js$/ }, (args) => ({ contents: glueInPkg(args.path.match(/([\w-]+)\.js$/)[1]), loader: "js" }));
   },
 };
 
+/** Core `core`'s glue (www/pkg/<core>.js) as wasmInPkg builds it. */
+function glueInPkg(core) {
+  const from = `new URL('${core}_bg.wasm', import.meta.url)`;
+  // located(), written out: a page loads one glue, and a module of its own would be one more request.
+  const to = `new URL("${WASM_ALIAS}${core}_bg.wasm", import.meta.url).href.replace(${JSON.stringify(RELATIVE)}, "/pkg/")`;
+  const glue = replaceOnce(readFileSync(join(www, `pkg/${core}.js`), "utf8"), from, to, `wasm URL in www/pkg/${core}.js`);
+  return shortWarnings(glue, `www/pkg/${core}.js`);
+}
+
+let weights = null;
+/**
+ * What each core downloads, in gzip bytes, in the order of www/cores.js's CORES: its wasm and its
+ * glue, minified as the build minifies it. The build writes them into www/cores.js (`WEIGHTS`),
+ * whose `coresFor` then chooses between one core for a page and one for each family on it.
+ */
+export function coreWeights() {
+  const gzip = (bytes) => gzipSync(bytes, { level: 9 }).length;
+  weights ??= CORES.map((core) => gzip(readFileSync(join(www, `pkg/${core}_bg.wasm`)))
+    + gzip(transformSync(glueInPkg(core), { minify: true, format: "esm", target: "es2022", legalComments: "none" }).code));
+  return weights;
+}
+
 /**
  * The files (paths from the root) that a page fetches, besides itself, whose elements need
- * `needs` of a core: their families, and what else they need (www/cores.js: a custom scenario).
+ * `needs` of a core: their families, and what else they need (www/cores.js: a custom scenario);
+ * the wasm of each core first.
  */
 export function pageFiles(meta, needs) {
   const families = FAMILIES.filter((family) => [family, config(family), own(family)].some((need) => needs.includes(need)));
@@ -194,11 +211,14 @@ export function pageFiles(meta, needs) {
   visit("site/widgets.js");
   if (families.length === 0) return [...files];
   for (const family of families) visit(`site/${family}.js`);
-  const core = coreFor(needs);
-  const glue = Object.keys(meta.outputs).find((path) => meta.outputs[path].entryPoint === `www/pkg/${core}.js`);
-  if (!glue) throw new Error(`build: no chunk for the ${core} core`);
-  visit(glue);
-  return [`site/pkg/${core}_bg.wasm`, ...files];
+  // The cores the loader picks for these needs (www/cores.js, coresFor): one, or one per family.
+  const cores = coresFor(needs, coreWeights());
+  for (const core of cores) {
+    const glue = Object.keys(meta.outputs).find((path) => meta.outputs[path].entryPoint === `www/pkg/${core}.js`);
+    if (!glue) throw new Error(`build: no chunk for the ${core} core`);
+    visit(glue);
+  }
+  return [...cores.map((core) => `site/pkg/${core}_bg.wasm`), ...files];
 }
 
 /** The cores the import's worker loads: one for each family's `own` need that has a core of its own. */
@@ -210,24 +230,25 @@ export const WORKER_CORES = FAMILIES.map(own).filter((name) => CORES.includes(na
  * chunk for each: Vite 5 to 7 build a worker as one file, and fail on a dynamic import.
  */
 /**
- * An esbuild plugin that names every core in www/cores.js's import of a core's glue, in place of
- * its template import (`./pkg/${name}.js`): each glue is still a chunk of its own, and no
- * helper for a template import (a chunk that every page would fetch) is needed.
+ * An esbuild plugin that writes what the build knows into www/cores.js: what each core downloads
+ * (`WEIGHTS`, coreWeights), and every core by name in its import of a core's glue, in place of
+ * its template import (`./pkg/${name}.js`): each glue is still a chunk of its own, and no helper
+ * for a template import (a chunk that every page would fetch) is needed.
  */
-const coreImports = {
-  name: "core-imports",
+const coresModule = {
+  name: "cores-module",
   setup(build) {
     const cores = `{ ${CORES.map((name) => `${JSON.stringify(name)}: () => import("./pkg/${name}.js")`).join(", ")} }`;
-    build.onLoad({ filter: /[\\/]www[\\/]cores\.js$/ }, (args) => ({
-      contents: replaceOnce(readFileSync(args.path, "utf8"), "import(`./pkg/${name}.js`)", `${cores}[name]()`, "core import in www/cores.js"),
-      loader: "js",
-    }));
+    build.onLoad({ filter: /[\\/]www[\\/]cores\.js$/ }, (args) => {
+      const source = replaceOnce(readFileSync(args.path, "utf8"), "import(`./pkg/${name}.js`)", `${cores}[name]()`, "core import in www/cores.js");
+      return { contents: replaceOnce(source, "WEIGHTS = null;", `WEIGHTS = ${JSON.stringify(coreWeights())};`, "WEIGHTS in www/cores.js"), loader: "js" };
+    });
   },
 };
 
 /**
  * An esbuild plugin that names the worker's cores (WORKER_CORES) in import-worker.js, in place of
- * its template import, as coreImports does for www/cores.js.
+ * its template import, as coresModule does for www/cores.js.
  */
 const workerCores = {
   name: "worker-cores",
@@ -270,7 +291,7 @@ async function main() {
     target: "es2022",
     metafile: true,
     legalComments: "none",
-    plugins: [inlineStyles(css.shadow), wasmInPkg, workerCores, coreImports],
+    plugins: [inlineStyles(css.shadow), wasmInPkg, workerCores, coresModule],
     logLevel: "warning",
   });
   writeFileSync(join(out, "meta.json"), JSON.stringify(result.metafile, null, 1));

@@ -91,6 +91,30 @@ export function coreFor(needs) {
 }
 
 /**
+ * What each core downloads, its wasm and its glue, in gzip bytes, in the order of CORES: written
+ * by the build from the files (tools/build-site.mjs, `coreWeights`). Unbuilt, as www/ is served
+ * to the tests, there are none, and a page loads the one core that serves all its elements.
+ */
+export const WEIGHTS = null;
+
+/**
+ * The cores for a page whose elements need `needs`: the one core that serves them all, or one
+ * core for each family's needs, whichever downloads less by `weights` (the combined core when
+ * there are none, or on a tie: one wasm compiles, not two).
+ *
+ *   coresFor(["compaction", "forgetting"], [...])  // ["compaction", "forgetting"]: 36 KB, not 50
+ *   coresFor(["compaction", "playground"], [...])  // ["playground"], which serves both
+ */
+export function coresFor(needs, weights = WEIGHTS) {
+  const together = [coreFor(needs)];
+  const byFamily = {};
+  for (const need of needs) (byFamily[need.replace(/-(config|own)$/, "")] ??= []).push(need);
+  const apart = Object.values(byFamily).map(coreFor);
+  const weight = (names) => names.reduce((sum, name) => sum + weights[Object.keys(CORES).indexOf(name)], 0);
+  return weights && weight(apart) < weight(together) ? apart : together;
+}
+
+/**
  * Whether `el` names a built-in session other than the refund desk (`session="airline"`): it is a
  * log the core imports, like a `src` file.
  */
@@ -115,12 +139,13 @@ export function elementNeed(el, hasOwnScript = false) {
 /**
  * The core the page preloads (`<link rel="preload" href="pkg/<core>_bg.wasm">`), if any: the build
  * writes that hint for the core that serves every element on the page, which then holds even if
- * the loader runs before the page's later elements are parsed.
+ * the loader runs before the page's later elements are parsed. (Of a page with one core per
+ * family, the first: each other family then loads its own core.)
  */
 function preloadedCore() {
   const href = document.querySelector('link[rel="preload"][href$="_bg.wasm"]')?.getAttribute("href");
   const name = href?.match(/([\w-]+)_bg\.wasm$/)?.[1];
-  return name && Object.hasOwn(CORES, name) ? name : null;
+  return name && Object.hasOwn(CORES, name) ? [name] : null;
 }
 
 /** Each core's module once initialised, by name: a page compiles each core it uses once. */
@@ -130,27 +155,27 @@ const names = new WeakMap();
 
 /** Whether the core module `core` (from loadCore) serves `need`. */
 export const serves = (core, need) => [...(names.get(core) ?? [])].some((name) => needsServed(name).includes(need));
-/** The core chosen for the elements on the page when the first core was asked for. */
-let pageCore = null;
+/** The cores chosen for the elements on the page when the first core was asked for (coresFor). */
+let pageCores = null;
 
 /**
  * The initialised core module for an element that needs `need` (its family, usually). The first
- * call picks one core for every element on the page (the one the page preloads, or else, once
- * the page is parsed, the smallest that serves them all), so that a page with all four compiles
- * one wasm, not four. An element that core does not serve (of another family, or given a `src`
+ * call picks the cores for every element on the page (the one the page preloads, or else, once
+ * the page is parsed, coresFor's: the smallest core that serves them all, or one per family if
+ * that downloads less), so that a page with all four compiles one wasm, not four. An element that core does not serve (of another family, or given a `src`
  * later) gets a core of its own. The loader calls this before it loads the element modules, so
  * that the wasm compiles while they load.
  */
 export function loadCore(need) {
-  pageCore ??= preloadedCore();
-  if (pageCore === null && document.readyState === "loading") {
+  pageCores ??= preloadedCore();
+  if (pageCores === null && document.readyState === "loading") {
     // No hint, and the page is still being parsed (the loader is async): choose once every
     // element is in, so that one core serves them all.
     return new Promise((done) => document.addEventListener("DOMContentLoaded", done, { once: true }))
       .then(() => loadCore(need));
   }
-  pageCore ??= coreFor([need, ...pageNeeds()]);
-  const name = needsServed(pageCore).includes(need) ? pageCore : coreFor([need]);
+  pageCores ??= coresFor([need, ...pageNeeds()]);
+  const name = pageCores.find((core) => needsServed(core).includes(need)) ?? coreFor([need]);
   if (name === undefined) return Promise.reject(new Error(`no core serves "${need}"`));
   if (!loaded.has(name)) {
     // A template import: esbuild bundles every www/pkg/*.js as a chunk of its own. Each glue finds

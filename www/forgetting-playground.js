@@ -7,7 +7,6 @@
 
 import { h, plural, quote, listed, ruleDetails, svg } from "./dom.js";
 import { readAttributes, MemoryWidget, define } from "./widget.js";
-import { fitTables } from "./tables.js";
 
 const STREAMS = [
   ["tickets", "forty tickets"],
@@ -77,11 +76,6 @@ function sparkline(row, t, until) {
 class MemoryForgettingPlayground extends MemoryWidget {
   static family = "forgetting-playground";
   static observedAttributes = ["capacity", "half-life", "stream", "t"];
-
-  /** Its tables fit the widget (tables.js). */
-  fitTables() {
-    fitTables(this);
-  }
 
   createModel({ fallback = false } = {}) {
     if (fallback) return new this.core.ForgettingPlayground();

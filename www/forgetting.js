@@ -6,7 +6,6 @@
 
 import { h, plural, quote, num, SVG, svg } from "./dom.js";
 import { readAttributes, MemoryWidget, define } from "./widget.js";
-import { fitTables } from "./tables.js";
 
 /** The slider's range. */
 const T_MAX = 12;
@@ -76,11 +75,6 @@ function marker(kind, x, y, className) {
 class MemoryForgetting extends MemoryWidget {
   static family = "forgetting";
   static observedAttributes = ["half-life", "capacity", "access-boost", "semantic-half-life", "procedural-half-life", "t", "scenario", "guided"];
-
-  /** Its tables fit the widget (tables.js). */
-  fitTables() {
-    fitTables(this);
-  }
 
   createModel({ fallback = false } = {}) {
     if (fallback) return new this.core.FactStore();

@@ -176,10 +176,25 @@ export function checkedAnswers(answers) {
 }
 
 /**
+ * Shows `el`'s guide at `state` (widget.js, `ensureGuide`): with the `guided` attribute, on the
+ * story the guide knows (`guidesStory`), its panel asks the reader to predict the next step;
+ * without, the panel goes.
+ */
+export function ensureGuide(el, state) {
+  if (!el.hasAttribute("guided") || !el.guidesStory?.() || !el.model) {
+    el.guide?.remove();
+    el.guide = null;
+    return;
+  }
+  el.guide ??= attach(el);
+  el.guide.update(state);
+}
+
+/**
  * Attaches a guide to `el` (a widget with `guided`): a panel above its content that asks the
  * questions of its family in turn. Returns `{ update(state), remove() }`.
  */
-export function attach(el) {
+function attach(el) {
   adoptMoreStyles(el.shadowRoot, "guide");
   const questions = QUESTIONS[el.constructor.family] ?? [];
   const question = h("p", { className: "guide-question", id: "guide-question" });

@@ -6,7 +6,6 @@
 
 import { h, plural, listed, ruleDetails, svg } from "./dom.js";
 import { MemoryWidget, define } from "./widget.js";
-import { fitTables } from "./tables.js";
 import { turnList, sessionModel, TOKEN_CHOICES, SESSION_CHOICES, countingPhrase } from "./session.js";
 import { WithConversation } from "./conversation.js";
 
@@ -160,11 +159,6 @@ const ruleNow = (info, state) => state.compactAt === null || info.trigger === nu
 class MemoryPlayground extends WithConversation(MemoryWidget) {
   static family = "playground";
   static observedAttributes = ["budget", "hot", "tokens", "turn", "compact-at", "compact-to", "session", "scenario", "src"];
-
-  /** Its tables fit the widget (tables.js). */
-  fitTables() {
-    fitTables(this);
-  }
 
   #open = null;
   /** The turn last asked of `model`: a playground in a worker (large.js) moves when it answers. */

@@ -1,9 +1,13 @@
-// The base class the four elements share (a shadow root, the stylesheet, errors, events, knobs).
-// Each element's own module (compaction.js, forgetting.js, playground.js, forgetting-playground.js)
-// imports this, and the DOM helpers from dom.js; widgets.js loads those on demand.
+// The base class the four elements share: its lifecycle (a shadow root, the stylesheet, its core
+// and model, rebuilds), errors, events, keys and focus, and the host's theme. What few readers use
+// loads when first used: the knobs' inputs (knobs.js) when a reader opens the knobs, what applies
+// a setting (settings.js), a link's state (links.js) when a page opens with one or a reader copies
+// one, guided mode (guide.js) with the `guided` attribute. Each element's module (compaction.js,
+// forgetting.js, playground.js, forgetting-playground.js) imports this, and the DOM helpers from
+// dom.js; widgets.js loads those on demand.
 
 import { loadCore, serves, elementNeed, own } from "./cores.js";
-import { BROWSER, adoptStyles, h } from "./dom.js";
+import { BROWSER, adoptStyles, fitTables, h } from "./dom.js";
 
 export { own };
 
@@ -26,6 +30,9 @@ export const loadSettings = lazily(() => import("./settings.js"));
 /** The knobs' inputs (knobs.js), loaded when a reader first opens the knobs; then the module. */
 const loadKnobs = lazily(() => import("./knobs.js").then((module) => (knobsCode = module)));
 let knobsCode = null;
+/** Guided mode (guide.js), loaded for an element with the `guided` attribute; then the module. */
+const loadGuide = lazily(() => import("./guide.js").then((module) => (guideCode = module)));
+let guideCode = null;
 
 /** The widgets on the page, for the link that holds their states. */
 const widgets = new Set();
@@ -377,11 +384,10 @@ export class MemoryWidget extends (BROWSER ? HTMLElement : Object) {
     this.resizeObserver.observe(element);
   }
 
-  /**
-   * Fits the content's tables to the widget: an element that has tables does so with tables.js
-   * (`fitTables() { fitTables(this); }`), which only pages with such elements download.
-   */
-  fitTables() {}
+  /** Fits the content's tables to the widget (dom.js): as cards, or scrolling sideways, when too wide. */
+  fitTables() {
+    fitTables(this);
+  }
 
   /** Shows an error inside the widget, fires `memory-error`, and keeps working. */
   fail(error) {
@@ -554,24 +560,10 @@ export class MemoryWidget extends (BROWSER ? HTMLElement : Object) {
    * (guide.js, loaded then) asks the reader to predict the next step; without, it goes.
    */
   ensureGuide(state) {
-    if (!this.hasAttribute("guided") || !this.guidesStory?.() || !this.model) {
-      this.guide?.remove();
-      this.guide = null;
-      return;
-    }
-    if (this.guide) {
-      this.guide.update(state);
-      return;
-    }
-    this.guideLoad ??= import("./guide.js").then((guide) => {
-      this.guideLoad = null;
-      if (!this.model || this.guide) return;
-      this.guide = guide.attach(this);
-      this.guide.update(this.model.state());
-    }, (error) => {
-      this.guideLoad = null;
-      this.fail(new Error(`Guided mode could not load its code: ${error?.message ?? error}`));
-    });
+    if (guideCode) return guideCode.ensureGuide(this, state);
+    if (!this.hasAttribute("guided") || !this.guidesStory?.()) return;
+    loadGuide().then(() => this.model && guideCode.ensureGuide(this, this.model.state()),
+      (error) => this.fail(new Error(`Guided mode could not load its code: ${error?.message ?? error}`)));
   }
 
   /** Whether a custom scenario is given, as the `scenario` property or attribute (read or not). */

@@ -256,6 +256,18 @@ test("a page with only <memory-forgetting> fetches neither the session nor the p
   assert.deepEqual(problems, []);
 });
 
+test("a page with <memory-compaction> and <memory-forgetting> loads the cores that download less: one for each", async () => {
+  const { page, problems, fetched } = await openPage("tests/e2e/pages/site-mixed.html");
+  await page.getByRole("slider", { name: "time" }).waitFor(WAIT);
+  await page.getByRole("button", { name: "Add next turn" }).click();
+  await page.locator("memory-compaction").getByRole("status").filter({ hasText: /^Turn 1\b/ }).waitFor(WAIT);
+  await page.getByRole("slider", { name: "time" }).fill("6");
+  // benches/sizes.mjs measures the two against the one core that serves both (tests/size.test.mjs).
+  const wasm = (await fetched()).filter((path) => path.endsWith(".wasm")).sort();
+  assert.deepEqual(wasm, ["/site/pkg/compaction_bg.wasm", "/site/pkg/forgetting_bg.wasm"]);
+  assert.deepEqual(problems, []);
+});
+
 test("a custom scenario loads the core with withConfig: at once when the page has it, or when it is given", async () => {
   const scenario = { facts: [{ text: "the cat is Misu", importance: 0.9 }, { text: "the dog is Rex", importance: 0.4 }] };
   // Given later: the element played the refund desk on the seed's core, then switches.
