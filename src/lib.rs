@@ -190,13 +190,13 @@ pub use compaction::{
     DroppedTurn, Estimate, Extractive, FactsFrom, Format, FrameworkSetting, HandoffCheckpoint,
     HotTurn, HotWarmCold, Imported, Interval, Kind, Line, LogCompaction, Lost, Message, Named,
     ObservationMasking, PendingPush, Place, Playground, PlaygroundState, PolicyId, PolicyInfo,
-    PolicyRow, Role, SavedSession, SavedTurn, Script, Scripted, SentTokens, Session, SessionConfig,
-    SessionConfigBuilder, SessionOptions, SessionState, SlidingWindow, Step, StepLoss, Summarizer,
-    SummaryBuffer, TokenCounter, TranscriptTurn, Trigger, TriggerAt, Truncate, Turn, TurnSpec,
-    Usage, Window, Words, BUDGET, ESTIMATE_RULE, EXTRACT_WORDS, FACTS_RULE, FRAMEWORK_SETTINGS,
-    GIST_TERMS, HOT_N, INTERVAL, KEY_FACTS, KEY_TERMS_RULE, KIND_RULE, MAX_FACT_TERMS,
-    MAX_NAMED_BROKEN, MAX_WINDOW, MIN_WINDOW, OVERLAP, POLICIES, REFERENCE_MAX_OUTPUT,
-    REFERENCE_WINDOW, TOOL_FACTS_RULE, WARM_SHARE,
+    PolicyMemory, PolicyRow, Role, SavedLine, SavedSession, SavedTurn, SavedVerbatim, SavedWindow,
+    Script, Scripted, SentTokens, Session, SessionConfig, SessionConfigBuilder, SessionOptions,
+    SessionState, SlidingWindow, Step, StepLoss, Summarizer, SummaryBuffer, TokenCounter,
+    TranscriptTurn, Trigger, TriggerAt, Truncate, Turn, TurnSpec, Usage, Window, Words, BUDGET,
+    ESTIMATE_RULE, EXTRACT_WORDS, FACTS_RULE, FRAMEWORK_SETTINGS, GIST_TERMS, HOT_N, INTERVAL,
+    KEY_FACTS, KEY_TERMS_RULE, KIND_RULE, MAX_FACT_TERMS, MAX_NAMED_BROKEN, MAX_WINDOW, MIN_WINDOW,
+    OVERLAP, POLICIES, REFERENCE_MAX_OUTPUT, REFERENCE_WINDOW, TOOL_FACTS_RULE, WARM_SHARE,
 };
 pub use error::{Error, ErrorKind};
 pub use forgetting::{

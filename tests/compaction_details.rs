@@ -313,7 +313,7 @@ fn a_session_exposes_its_config_script_window_and_log() {
     assert_eq!(other.script(), &custom);
     let debug = format!("{session:?}");
     assert!(
-        debug.starts_with("Session { config: SessionConfig { budget: Tokens(30), hot_n: 3, compact_at: None, compact_to: None, hard_budget: false }, turns: 2, window: Window {"),
+        debug.starts_with("Session { config: SessionConfig { budget: Tokens(30), hot_n: 3, compact_at: None, compact_to: None, hard_budget: false, retention: None }, turns: 2, window: Window {"),
         "{debug}"
     );
 }

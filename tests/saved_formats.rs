@@ -192,6 +192,38 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Any live session with a retention (issue 52, item 5), which forgets old turns and so
+    /// saves its window, its policy's memory and its steps in place of a replay: the same
+    /// session again through both formats, and the same next step.
+    #[test]
+    fn any_retained_session_round_trips_exactly_through_json_and_postcard(
+        id in prop::sample::select(PolicyId::NAMES),
+        config in arb_config(),
+        hard_budget in any::<bool>(),
+        keep in 0u32..4,
+        moves in arb_moves(),
+        estimate in any::<bool>(),
+    ) {
+        let config = match hard_budget {
+            true => config.with_hard_budget(),
+            false => config,
+        };
+        let session = Session::live(config.with_retention(keep), policy(id));
+        let mut session = match estimate {
+            true => session.with_token_counter(Estimate),
+            false => session,
+        };
+        for turn in turns_of(&moves) {
+            session.push(turn).unwrap();
+        }
+        prop_assert!(session.save().window.is_some());
+        round_trips(&mut session, id, estimate)?;
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
 
     /// A session played from a script of options, some turns with their own summary and some
@@ -284,9 +316,9 @@ fn a_config_round_trips_through_postcard_with_or_without_its_options() {
                 .unwrap();
             let bytes = postcard::to_allocvec(&config).unwrap();
             // budget (2 bytes), hot_n, each option's tag and, when set, its value, then
-            // hard_budget.
+            // hard_budget and the retention's tag.
             let set = usize::from(compact_at.is_some()) + usize::from(compact_to.is_some());
-            assert_eq!(bytes.len(), 2 + 1 + 2 + set + 1);
+            assert_eq!(bytes.len(), 2 + 1 + 2 + set + 1 + 1);
             assert_eq!(
                 postcard::from_bytes::<SessionConfig>(&bytes).unwrap(),
                 config

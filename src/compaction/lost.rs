@@ -37,6 +37,11 @@ use crate::units::TurnNumber;
 /// assert!(steps[2].lost.turns.is_empty()); // turn 3 compacted nothing
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(
+    feature = "deserialize",
+    derive(serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
 #[non_exhaustive]
 pub struct Lost {
     /// Turns whose words (or whose summary) left the window at this step, ascending.
@@ -282,6 +287,25 @@ impl Record {
         crate::sort::sort_by(&mut lost.turns, TurnNumber::cmp);
         lost.turns.dedup();
         lost
+    }
+
+    /// The record of `window` as a step leaves it, for a saved session that loads without
+    /// replaying its steps (a retention's, [`SavedWindow`](crate::SavedWindow)).
+    pub(crate) fn of(window: &Window, script: &Script) -> Record {
+        let mut record = Record::default();
+        for (turn, cut) in window.held() {
+            let text = script.turn(turn).map_or("", |turn| turn.text());
+            record.count(cut.unwrap_or(text), true, None);
+            record.verbatim.push((turn, cut.map(str::to_owned)));
+        }
+        for line in window.cold().into_iter().chain(window.warm()) {
+            record.count(line.text(), true, None);
+            record.lines.push(Read {
+                turns: line.turns().to_vec(),
+                text: line.text().to_owned(),
+            });
+        }
+        record
     }
 
     /// Forgets the window, for a session started over: a change too.

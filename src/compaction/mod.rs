@@ -11,6 +11,7 @@ mod import;
 mod lost;
 pub(crate) use import::too_big;
 mod policy;
+mod retention;
 mod saved;
 mod script;
 mod summarizer;
@@ -32,8 +33,10 @@ pub use import::{
 };
 pub use lost::Lost;
 use policy::keep_pairs;
-pub use policy::{ClonePolicy, Compaction, CompactionPolicy, HotWarmCold, GIST_TERMS, WARM_SHARE};
-pub use saved::{SavedSession, SavedTurn};
+pub use policy::{
+    ClonePolicy, Compaction, CompactionPolicy, HotWarmCold, PolicyMemory, GIST_TERMS, WARM_SHARE,
+};
+pub use saved::{SavedLine, SavedSession, SavedTurn, SavedVerbatim, SavedWindow};
 pub use script::{Kind, Role, Script, Turn, TurnSpec, EXTRACT_WORDS};
 pub use summarizer::{Extractive, Scripted, Summarizer};
 use tokens::Counter;
@@ -84,6 +87,8 @@ pub struct SessionConfig {
     compact_at: Option<u32>,
     compact_to: Option<u32>,
     hard_budget: bool,
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    retention: Option<u32>,
 }
 
 /// A [`SessionConfig`] as saved, checked when read back.
@@ -99,6 +104,8 @@ struct SessionConfigRecord {
     compact_to: Option<u32>,
     #[serde(default)]
     hard_budget: bool,
+    #[serde(default)]
+    retention: Option<u32>,
 }
 
 #[cfg(feature = "deserialize")]
@@ -111,6 +118,8 @@ impl TryFrom<SessionConfigRecord> for SessionConfig {
             .with_compact_to(record.compact_to)?;
         Ok(SessionConfig {
             hard_budget: record.hard_budget,
+            #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+            retention: record.retention,
             ..config
         })
     }
@@ -160,6 +169,8 @@ impl SessionConfig {
             compact_at: None,
             compact_to: None,
             hard_budget: false,
+            #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+            retention: None,
         })
     }
 
@@ -300,6 +311,8 @@ impl SessionConfig {
             compact_at: None,
             compact_to: None,
             hard_budget: false,
+            #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+            retention: None,
         }
     }
 }
@@ -315,6 +328,7 @@ pub struct SessionConfigBuilder {
     compact_at: Option<u32>,
     compact_to: Option<u32>,
     hard_budget: bool,
+    retention: Option<u32>,
 }
 
 impl SessionConfigBuilder {
@@ -367,6 +381,10 @@ impl SessionConfigBuilder {
         let config = SessionConfig::new(Tokens(budget), self.hot_n.unwrap_or(HOT_N))?
             .with_compact_at(self.compact_at)?
             .with_compact_to(self.compact_to)?;
+        let config = match self.retention {
+            Some(folded) => config.with_retention(folded),
+            None => config,
+        };
         Ok(SessionConfig {
             hard_budget: self.hard_budget,
             ..config
@@ -656,14 +674,17 @@ pub struct SessionState {
 #[derive(Clone)]
 pub struct Session {
     config: SessionConfig,
-    // Invariant: turns 1..=log.len() are the ones played; later ones are the script still to come.
+    // Invariant: turns 1..=turn_count() are the ones played (those before
+    // `script.forgotten() + 1` forgotten, under a retention); later ones are the script still to
+    // come.
     script: Script,
     policy: Box<dyn CompactionPolicy>,
     // `None` is the default, `Scripted`: no summarizer object, so a build that only replays
     // scripts (the widget's) carries no summarizer code. An `Arc`, so that a clone shares it.
     summarizer: Option<Arc<dyn Summarizer>>,
     window: Window,
-    // Invariant: log[i].turn == i + 1, and log.len() is the number of turns added.
+    // Invariant: log[i].turn == script.forgotten() + i + 1, and script.forgotten() + log.len()
+    // is the number of turns added.
     log: Vec<Step>,
     // Invariant: the number of turns of `script` that wait for a summary (not chatter, none
     // yet). While it is 0 a policy that cannot fail is stepped in place (the scripted path).
@@ -920,7 +941,7 @@ impl Session {
         }
         let turn = turn.counted_by(self.window.counter());
         let tokens = turn.tokens();
-        let (len, pending) = (self.log.len(), self.pending);
+        let (len, pending) = (self.played(), self.pending);
         let tail = self.with_turn(turn.clone());
         // A step that cannot ask is taken in place by `finish_push`, which then runs it alone.
         let prepared = match self.pending > 0 || self.policy.can_fail() {
@@ -990,7 +1011,7 @@ impl Session {
             prepared,
             ..
         } = pending;
-        let (len, count) = (self.log.len(), self.pending);
+        let (len, count) = (self.played(), self.pending);
         let tail = self.with_turn(turn);
         let result = match self.write(&asked, summaries) {
             Ok(()) => match prepared {
@@ -1035,7 +1056,7 @@ impl Session {
     /// returns those.
     fn with_turn(&mut self, turn: Turn) -> Vec<Turn> {
         let joins = usize::from(waits(&turn));
-        let tail = self.script.replace_from(self.log.len(), turn);
+        let tail = self.script.replace_from(self.played(), turn);
         let leaves = tail.iter().filter(|turn| waits(turn)).count();
         self.pending = self.pending + joins - leaves;
         tail
@@ -1209,6 +1230,9 @@ impl Session {
             lost,
         };
         self.log.push(step.clone());
+        if retention::RETENTION {
+            self.forget_folded();
+        }
         step
     }
 
@@ -1295,11 +1319,21 @@ impl Session {
     /// The next turn's number, while it fits a u32. [`Session::push`] checks it before changing
     /// anything, with the very test [`Session::add_turn`] applies.
     fn next_number(&self) -> Option<TurnNumber> {
-        u32::try_from(self.log.len() + 1).ok().map(TurnNumber)
+        u32::try_from(self.played() + 1).ok().map(TurnNumber)
     }
 
-    /// Starts the script over.
+    /// How many turns were added so far, those forgotten under a retention included.
+    fn played(&self) -> usize {
+        self.script.forgotten() as usize + self.log.len()
+    }
+
+    /// Starts the script over. A session that forgot turns under a retention
+    /// ([`SessionConfig::with_retention`]) cannot play them again: it is emptied, script and all.
     pub fn reset(&mut self) {
+        if self.script.forgotten() > 0 {
+            self.script = Script::live();
+            self.pending = 0;
+        }
         self.window = Window::counting(self.window.counter().clone());
         self.log.clear();
         #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
@@ -1321,13 +1355,13 @@ impl Session {
 
     /// How many turns were added so far: the number of the latest turn.
     pub fn turn_count(&self) -> u32 {
-        // The log has one step per turn, and turn numbers fit a u32 (see `add_turn`).
-        self.log.len() as u32
+        // The log has one step per turn held, and turn numbers fit a u32 (see `add_turn`).
+        self.played() as u32
     }
 
     /// Whether every turn has been added.
     pub fn is_done(&self) -> bool {
-        self.log.len() >= self.script.len()
+        self.played() >= self.script.len()
     }
 
     /// The settings.
@@ -1345,7 +1379,8 @@ impl Session {
         &self.window
     }
 
-    /// The steps so far, one per turn: a borrow, O(1); the newest is the last.
+    /// The steps so far, one per turn: a borrow, O(1); the newest is the last. Under a retention
+    /// ([`SessionConfig::with_retention`]), those of the turns the session holds.
     pub fn log(&self) -> &[Step] {
         &self.log
     }
@@ -1457,10 +1492,12 @@ impl Session {
     /// Every turn added so far, with where its content lives now. One pass per tier, the
     /// stronger tier last: a turn that is both HOT and in a summary is HOT.
     fn transcript(&self) -> Vec<TranscriptTurn> {
+        let forgotten = self.script.forgotten();
         let mut places = vec![Place::Faded; self.log.len()];
         let mut mark = |turns: &[TurnNumber], place: Place| {
             for turn in turns {
-                if let Some(slot) = turn.index().and_then(|i| places.get_mut(i)) {
+                let index = turn.index().and_then(|i| i.checked_sub(forgotten as usize));
+                if let Some(slot) = index.and_then(|i| places.get_mut(i)) {
                     *slot = place;
                 }
             }
@@ -1480,7 +1517,7 @@ impl Session {
         let mut transcript = Vec::with_capacity(places.len());
         for (turn, place) in self.script.turns().iter().zip(places) {
             transcript.push(TranscriptTurn {
-                turn: TurnNumber(transcript.len() as u32 + 1),
+                turn: TurnNumber(forgotten + transcript.len() as u32 + 1),
                 speaker: turn.speaker().to_owned(),
                 kind: turn.kind(),
                 text: turn.text().to_owned(),

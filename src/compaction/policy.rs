@@ -254,6 +254,79 @@ pub trait CompactionPolicy: ClonePolicy + Send + Sync {
     fn name(&self) -> Option<&'static str> {
         None
     }
+
+    /// The oldest turn the policy may read again at a later step that is no longer verbatim in
+    /// the window (as [`Interval`](crate::Interval) summarises an invocation again with the new
+    /// ones), for a session with a retention
+    /// ([`SessionConfig::with_retention`]), which keeps it. `None`, the default: the policy
+    /// reads only the turns verbatim in the window.
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    fn reads_back_to(&self) -> Option<TurnNumber> {
+        None
+    }
+
+    /// The policy's own memory as plain data ([`PolicyMemory`]), which a session with a
+    /// retention saves ([`SessionConfig::with_retention`]): it forgets old turns, so it cannot
+    /// replay them to rebuild the memory when it loads. Empty, the default, for a policy without
+    /// memory.
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    fn memory(&self) -> PolicyMemory {
+        PolicyMemory::default()
+    }
+
+    /// Takes back the memory [`memory`](CompactionPolicy::memory) gave, after a
+    /// [`reset`](CompactionPolicy::reset), for a saved session with a retention that loads.
+    ///
+    /// # Errors
+    ///
+    /// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming `policyMemory` when the memory
+    /// is not one this policy gives. The default takes only the empty memory.
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    fn restore_memory(&mut self, memory: &PolicyMemory) -> Result<(), Error> {
+        match memory.is_empty() {
+            true => Ok(()),
+            false => Err(memory.unexpected()),
+        }
+    }
+}
+
+/// A policy's own memory as plain data ([`CompactionPolicy::memory`]): turn numbers, texts
+/// and a count, as the policy uses them. [`HotWarmCold`]'s is its gist (each term, and the turn
+/// it was last mentioned in); [`Interval`](crate::Interval)'s the invocations it may summarise
+/// next; [`ObservationMasking`](crate::ObservationMasking)'s the tool output it keeps.
+///
+/// Serialised as `{ "turns": [3, 5], "texts": ["ORD-3300", "Dana"], "count": 0 }`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(
+    feature = "deserialize",
+    derive(serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
+#[non_exhaustive]
+pub struct PolicyMemory {
+    /// Turn numbers.
+    pub turns: Vec<TurnNumber>,
+    /// Texts.
+    pub texts: Vec<String>,
+    /// A count.
+    pub count: u32,
+}
+
+impl PolicyMemory {
+    /// Whether it holds nothing: the memory of a policy without one.
+    pub fn is_empty(&self) -> bool {
+        self.turns.is_empty() && self.texts.is_empty() && self.count == 0
+    }
+
+    /// The error of a memory the policy does not take.
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    pub(crate) fn unexpected(&self) -> Error {
+        Error::invalid(
+            "policyMemory",
+            "policyMemory: the saved memory is not one this policy gives; load the session under \
+             the policy it ran under",
+        )
+    }
 }
 
 /// The policy of the seed design: keep the last `hot_n` turns HOT and verbatim, fold older
@@ -351,6 +424,34 @@ impl CompactionPolicy for HotWarmCold {
 
     fn name(&self) -> Option<&'static str> {
         Some(crate::compaction::PolicyId::HotWarmCold.name())
+    }
+
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    fn memory(&self) -> PolicyMemory {
+        let mut memory = PolicyMemory::default();
+        for (term, turn) in &self.gist {
+            memory.texts.push(term.clone());
+            memory.turns.push(*turn);
+        }
+        memory
+    }
+
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    fn restore_memory(&mut self, memory: &PolicyMemory) -> Result<(), Error> {
+        if memory.turns.len() != memory.texts.len()
+            || memory.texts.len() > GIST_TERMS
+            || memory.count != 0
+        {
+            return Err(memory.unexpected());
+        }
+        self.gist.clear();
+        for (term, &turn) in memory.texts.iter().zip(&memory.turns) {
+            if term.is_empty() || self.gist.iter().any(|(kept, _)| kept == term) {
+                return Err(memory.unexpected());
+            }
+            self.gist.push((term.clone(), turn));
+        }
+        Ok(())
     }
 }
 

@@ -10,10 +10,11 @@ use crate::compaction::script::{Kind, Role, Script, Turn, TurnSpec};
 use crate::compaction::tokens::Counter;
 use crate::compaction::window::Window;
 use crate::compaction::{
-    waits, CompactionPolicy, Mode, Session, SessionConfig, Summarizer, TokenCounter,
+    waits, CompactionPolicy, Line, Mode, PolicyMemory, Session, SessionConfig, Step, Summarizer,
+    TokenCounter,
 };
 use crate::error::Error;
-use crate::units::Tokens;
+use crate::units::{Tokens, TurnNumber};
 
 /// A turn as a [`SavedSession`] holds it: its summary, if one was written, and its token count
 /// as the session counted it.
@@ -144,6 +145,203 @@ pub struct SavedSession {
     /// that gives no name, and in a save from before names were recorded.
     #[cfg_attr(feature = "deserialize", serde(default))]
     pub policy: Option<String>,
+    /// For a session with a retention ([`SessionConfig::with_retention`]), which forgets old
+    /// turns and so cannot be replayed: the window, the policy's memory and the steps of the
+    /// turns it holds, which [`Session::load`] takes as they are. `turns` are then the turns it
+    /// held, from turn [`forgotten`](SavedWindow::forgotten)` + 1`. `None` for a session without
+    /// a retention, which is replayed (and left out of JSON then).
+    #[cfg_attr(feature = "deserialize", serde(default))]
+    pub window: Option<SavedWindow>,
+}
+
+/// What a session with a retention saves in place of a replay ([`SavedSession::window`]).
+///
+/// Serialised as `{ "forgotten": 95, "cold": { "turns": [..], "text": ".." }, "warm": [..],
+/// "verbatim": [{ "turn": 99, "tokens": 10, "cut": null }, ..], "policyMemory": { .. },
+/// "log": [..] }`, each step of `log` as [`Step`] serialises (in a format that is not
+/// human-readable, with every field).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "deserialize",
+    derive(serde::Deserialize),
+    serde(deny_unknown_fields, rename_all = "camelCase")
+)]
+#[non_exhaustive]
+pub struct SavedWindow {
+    /// How many of the first turns the session forgot ([`Script::forgotten`]).
+    pub forgotten: u32,
+    /// The COLD gist.
+    pub cold: Option<SavedLine>,
+    /// The WARM lines, oldest first.
+    pub warm: Vec<SavedLine>,
+    /// The verbatim turns, oldest first.
+    pub verbatim: Vec<SavedVerbatim>,
+    /// The policy's own memory ([`CompactionPolicy::memory`]).
+    pub policy_memory: PolicyMemory,
+    /// The steps of the turns played that the session holds, oldest first: those of turns
+    /// `forgotten + 1` to `added`.
+    #[cfg_attr(feature = "deserialize", serde(deserialize_with = "steps"))]
+    pub log: Vec<Step>,
+}
+
+/// A WARM line or the COLD gist of a [`SavedWindow`]: its turns and its text (its token count
+/// is counted again when it loads).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(
+    feature = "deserialize",
+    derive(serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
+#[non_exhaustive]
+pub struct SavedLine {
+    /// The turns it stands for, ascending.
+    pub turns: Vec<TurnNumber>,
+    /// Its text.
+    pub text: String,
+}
+
+/// A verbatim turn of a [`SavedWindow`]: its number, its token count in the window, and the text
+/// that stands for it when a policy cut it short or masked it (counted again when it loads).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(
+    feature = "deserialize",
+    derive(serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
+#[non_exhaustive]
+pub struct SavedVerbatim {
+    /// The turn's number.
+    pub turn: TurnNumber,
+    /// Its token count in the window.
+    pub tokens: Tokens,
+    /// The text that stands for it, if it was cut short or masked.
+    pub cut: Option<String>,
+}
+
+impl From<&Line> for SavedLine {
+    fn from(line: &Line) -> SavedLine {
+        SavedLine {
+            turns: line.turns().to_vec(),
+            text: line.text().to_owned(),
+        }
+    }
+}
+
+/// A [`Step`] as a saved form writes it: as [`Step`] serialises, but with every field in a
+/// format that is not human-readable.
+struct StepRef<'a>(&'a Step);
+
+impl Serialize for StepRef<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let step = self.0;
+        #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+        let lost = (&step.lost, step.lost.is_empty());
+        #[cfg(all(target_arch = "wasm32", feature = "wasm-runtime"))]
+        let lost = (&(), true);
+        let empty = usize::from(step.trimmed.is_empty()) + usize::from(lost.1);
+        let mut record = Record::new(serializer, "Step", 11, empty)?;
+        record.field("turn", &step.turn)?;
+        record.field("tokensBefore", &step.tokens_before)?;
+        record.field("peakTokens", &step.peak_tokens)?;
+        record.field("tokensAfter", &step.tokens_after)?;
+        record.field("crossed", &step.crossed)?;
+        record.field("compacted", &step.compacted)?;
+        record.field("toWarm", &step.to_warm)?;
+        record.field("toCold", &step.to_cold)?;
+        record.field("dropped", &step.dropped)?;
+        record.unless_empty("trimmed", &step.trimmed, step.trimmed.is_empty())?;
+        record.unless_empty("lost", lost.0, lost.1)?;
+        record.end()
+    }
+}
+
+impl Serialize for SavedWindow {
+    /// See [`SavedWindow`].
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut log = Vec::with_capacity(self.log.len());
+        for step in &self.log {
+            log.push(StepRef(step));
+        }
+        let mut record = Record::new(serializer, "SavedWindow", 6, 0)?;
+        record.field("forgotten", &self.forgotten)?;
+        record.field("cold", &self.cold)?;
+        record.field("warm", &self.warm)?;
+        record.field("verbatim", &self.verbatim)?;
+        record.field("policyMemory", &self.policy_memory)?;
+        record.field("log", &log)?;
+        record.end()
+    }
+}
+
+/// A [`Step`] as a saved form holds it, checked when it loads.
+#[cfg(feature = "deserialize")]
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct StepRecord {
+    turn: TurnNumber,
+    tokens_before: Tokens,
+    peak_tokens: Tokens,
+    tokens_after: Tokens,
+    crossed: bool,
+    compacted: bool,
+    to_warm: Vec<TurnNumber>,
+    to_cold: Vec<TurnNumber>,
+    dropped: Vec<TurnNumber>,
+    #[serde(default)]
+    trimmed: Vec<TurnNumber>,
+    #[serde(default)]
+    lost: crate::compaction::Lost,
+}
+
+/// Reads a saved log's steps.
+#[cfg(feature = "deserialize")]
+fn steps<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Step>, D::Error> {
+    let records: Vec<StepRecord> = serde::Deserialize::deserialize(deserializer)?;
+    let mut steps = Vec::with_capacity(records.len());
+    for record in records {
+        steps.push(Step {
+            turn: record.turn,
+            tokens_before: record.tokens_before,
+            peak_tokens: record.peak_tokens,
+            tokens_after: record.tokens_after,
+            crossed: record.crossed,
+            compacted: record.compacted,
+            to_warm: record.to_warm,
+            to_cold: record.to_cold,
+            dropped: record.dropped,
+            trimmed: record.trimmed,
+            lost: record.lost,
+        });
+    }
+    Ok(steps)
+}
+
+impl Session {
+    /// What a session with a retention saves in place of a replay: see [`SavedWindow`].
+    fn saved_window(&self) -> Option<SavedWindow> {
+        if !crate::compaction::retention::RETENTION || self.config.retention().is_none() {
+            return None;
+        }
+        let mut verbatim = Vec::with_capacity(self.window.verbatim().len());
+        for &(turn, tokens) in self.window.verbatim_counts() {
+            verbatim.push(SavedVerbatim {
+                turn,
+                tokens,
+                cut: self.window.cut(turn).map(str::to_owned),
+            });
+        }
+        Some(SavedWindow {
+            forgotten: self.script.forgotten(),
+            cold: self.window.cold().map(SavedLine::from),
+            warm: self.window.warm().map(SavedLine::from).collect(),
+            verbatim,
+            #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+            policy_memory: self.policy.memory(),
+            #[cfg(all(target_arch = "wasm32", feature = "wasm-runtime"))]
+            policy_memory: PolicyMemory::default(),
+            log: self.log.clone(),
+        })
+    }
 }
 
 /// A session's turns as [`SavedSession`] writes them, borrowed.
@@ -199,6 +397,7 @@ struct SessionRef<'a> {
     pushed: u32,
     counting: Option<&'a str>,
     policy: Option<&'a str>,
+    window: Option<&'a SavedWindow>,
 }
 
 /// Writes the fields of one struct of a saved form. A field that holds nothing (`None`, or a
@@ -282,14 +481,17 @@ impl Serialize for TurnRef<'_> {
 
 impl Serialize for SessionRef<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let empty = usize::from(self.counting.is_none()) + usize::from(self.policy.is_none());
-        let mut record = Record::new(serializer, "SavedSession", 6, empty)?;
+        let empty = usize::from(self.counting.is_none())
+            + usize::from(self.policy.is_none())
+            + usize::from(self.window.is_none());
+        let mut record = Record::new(serializer, "SavedSession", 7, empty)?;
         record.field("config", &self.config)?;
         record.field("turns", &self.turns)?;
         record.field("added", &self.added)?;
         record.field("pushed", &self.pushed)?;
         record.unless_empty("counting", &self.counting, self.counting.is_none())?;
         record.unless_empty("policy", &self.policy, self.policy.is_none())?;
+        record.unless_empty("window", &self.window, self.window.is_none())?;
         record.end()
     }
 }
@@ -299,16 +501,18 @@ impl Serialize for SessionConfig {
     /// `"hardBudget": true` when it is on (in a format that is not human-readable, always).
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (compact_at, compact_to) = (self.compact_at(), self.compact_to());
-        let hard_budget = self.hard_budget();
+        let (hard_budget, retention) = (self.hard_budget(), self.retention());
         let empty = usize::from(compact_at.is_none())
             + usize::from(compact_to.is_none())
-            + usize::from(!hard_budget);
-        let mut record = Record::new(serializer, "SessionConfig", 5, empty)?;
+            + usize::from(!hard_budget)
+            + usize::from(retention.is_none());
+        let mut record = Record::new(serializer, "SessionConfig", 6, empty)?;
         record.field("budget", &self.budget())?;
         record.field("hotN", &self.hot_n())?;
         record.unless_empty("compactAt", &compact_at, compact_at.is_none())?;
         record.unless_empty("compactTo", &compact_to, compact_to.is_none())?;
         record.unless_empty("hardBudget", &hard_budget, !hard_budget)?;
+        record.unless_empty("retention", &retention, retention.is_none())?;
         record.end()
     }
 }
@@ -327,6 +531,7 @@ impl Serialize for SavedSession {
             pushed: self.pushed,
             counting: self.counting.as_deref(),
             policy: self.policy.as_deref(),
+            window: self.window.as_ref(),
         }
         .serialize(serializer)
     }
@@ -342,10 +547,11 @@ impl Serialize for SavedTurn {
 impl Serialize for Session {
     /// As a [`SavedSession`]: the settings, every turn and how many were added.
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut turns = Vec::with_capacity(self.script.len());
+        let mut turns = Vec::with_capacity(self.script.turns().len());
         for turn in self.script.turns() {
             turns.push(TurnRef::from(turn));
         }
+        let window = self.saved_window();
         SessionRef {
             config: self.config,
             turns,
@@ -353,6 +559,7 @@ impl Serialize for Session {
             pushed: self.pushed as u32,
             counting: self.window.counter().name(),
             policy: self.policy.name(),
+            window: window.as_ref(),
         }
         .serialize(serializer)
     }
@@ -361,7 +568,7 @@ impl Serialize for Session {
 impl Session {
     /// The session as plain data, to serialise (a session also serialises as this directly).
     pub fn save(&self) -> SavedSession {
-        let mut turns = Vec::with_capacity(self.script.len());
+        let mut turns = Vec::with_capacity(self.script.turns().len());
         for turn in self.script.turns() {
             turns.push(SavedTurn::from(turn));
         }
@@ -372,6 +579,7 @@ impl Session {
             pushed: self.pushed as u32,
             counting: self.window.counter().name().map(str::to_owned),
             policy: self.policy.name().map(str::to_owned),
+            window: self.saved_window(),
         }
     }
 
@@ -466,6 +674,7 @@ impl Session {
             pushed,
             counting: _,
             policy: saved_policy,
+            window: saved_window,
         } = saved;
         if let (Some(saved_policy), Some(name)) = (saved_policy.as_deref(), policy.name()) {
             if saved_policy != name {
@@ -481,21 +690,34 @@ impl Session {
                 ));
             }
         }
-        if u32::try_from(saved_turns.len()).is_err() {
+        let forgotten = saved_window.as_ref().map_or(0, |window| window.forgotten);
+        let total = u64::from(forgotten) + saved_turns.len() as u64;
+        if u32::try_from(total).is_err() {
             return Err(Error::invalid("turns", "turns must be at most 4294967295"));
         }
-        if added as usize > saved_turns.len() {
+        if u64::from(added) > total {
             return Err(Error::invalid(
                 "added",
                 text!(
                     "added must be at most the number of turns, ",
-                    saved_turns.len(),
+                    total,
                     ", got ",
                     added
                 ),
             ));
         }
-        if pushed > added || (pushed > 0 && added as usize != saved_turns.len()) {
+        if added < forgotten {
+            return Err(Error::invalid(
+                "added",
+                text!(
+                    "added must be at least the turns forgotten, ",
+                    forgotten,
+                    ", got ",
+                    added
+                ),
+            ));
+        }
+        if pushed > added || (pushed > 0 && u64::from(added) != total) {
             return Err(Error::invalid(
                 "pushed",
                 text!(
@@ -526,6 +748,15 @@ impl Session {
                 turn.own_tokens,
             )?);
         }
+        if let Some(window) = saved_window {
+            let script = Script::after(forgotten, turns);
+            let mut session = Session::with_policy(config, script, policy);
+            session.window = Window::counting(counter);
+            session.summarizer = Some(Arc::from(summarizer));
+            session.pushed = pushed as usize;
+            session.restore_window(window, added)?;
+            return Ok(session);
+        }
         // The turns played from the script see the whole script; each pushed turn joins it when
         // its step is replayed, as it did when it was pushed.
         let played = (added - pushed) as usize;
@@ -537,17 +768,96 @@ impl Session {
         session.window = Window::counting(counter);
         session.policy.reset();
         session.summarizer = Some(Arc::from(summarizer));
-        while session.log.len() < played {
+        while session.played() < played {
             if session.advance(Mode::Replay)?.is_none() {
                 break;
             }
         }
         for turn in pushed_turns {
             session.pending += usize::from(waits(&turn));
-            session.script.replace_from(session.log.len(), turn);
+            session.script.replace_from(session.played(), turn);
             session.advance(Mode::Replay)?;
             session.pushed += 1;
         }
         Ok(session)
+    }
+}
+
+impl Session {
+    /// Takes `saved` as this session's window, policy memory and log, `added` turns having been
+    /// played, each part checked against the turns the session holds.
+    fn restore_window(&mut self, saved: SavedWindow, added: u32) -> Result<(), Error> {
+        let forgotten = self.script.forgotten();
+        let held = |turn: TurnNumber| turn.0 > forgotten && turn.0 <= added;
+        let mut last = TurnNumber(0);
+        for (index, entry) in saved.verbatim.into_iter().enumerate() {
+            if !held(entry.turn) || entry.turn <= last {
+                return Err(Error::invalid(
+                    "window.verbatim",
+                    text!(
+                        "window.verbatim[",
+                        index,
+                        "]: turn ",
+                        entry.turn,
+                        " must be a turn played and held (",
+                        forgotten + 1,
+                        " to ",
+                        added,
+                        "), after the one before it"
+                    ),
+                ));
+            }
+            last = entry.turn;
+            match entry.cut {
+                Some(text) => self.window.push_cut(entry.turn, text),
+                None => self.window.push_verbatim(entry.turn, entry.tokens),
+            }
+        }
+        let line = |saved: SavedLine| Line::new(saved.turns, saved.text);
+        self.window.set_cold(saved.cold.map(line));
+        for saved in saved.warm {
+            self.window.push_warm(line(saved));
+        }
+        let mut turn = forgotten;
+        for step in &saved.log {
+            turn += 1;
+            if step.turn != TurnNumber(turn) {
+                return Err(Error::invalid(
+                    "window.log",
+                    text!(
+                        "window.log: the steps must be those of turns ",
+                        forgotten + 1,
+                        " to ",
+                        added,
+                        " in order; step ",
+                        turn - forgotten,
+                        " is of turn ",
+                        step.turn
+                    ),
+                ));
+            }
+        }
+        if turn != added {
+            return Err(Error::invalid(
+                "window.log",
+                text!(
+                    "window.log: the steps must be those of turns ",
+                    forgotten + 1,
+                    " to ",
+                    added,
+                    ", got ",
+                    saved.log.len()
+                ),
+            ));
+        }
+        self.log = saved.log;
+        self.policy.reset();
+        #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+        self.policy.restore_memory(&saved.policy_memory)?;
+        #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+        {
+            self.record = crate::compaction::lost::Record::of(&self.window, &self.script);
+        }
+        Ok(())
     }
 }

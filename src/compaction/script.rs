@@ -452,8 +452,12 @@ impl TryFrom<TurnSpec> for Turn {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Script {
     // Invariant: not empty (except a live session's, which starts empty), and at most u32::MAX
-    // turns so that turn numbers fit a u32.
+    // turns so that turn numbers fit a u32; `turns[0]` is turn `forgotten + 1`.
     turns: Vec<Turn>,
+    // The first turns, which a session with a retention forgot (`SessionConfig::with_retention`):
+    // 0 unless one did.
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    forgotten: u32,
 }
 
 impl Script {
@@ -491,7 +495,11 @@ impl Script {
             }
             turns.push(turn);
         }
-        Ok(Script { turns })
+        Ok(Script {
+            turns,
+            #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+            forgotten: 0,
+        })
     }
 
     /// Validates `specs` from an untrusted source, such as a page's options, within the limits
@@ -557,12 +565,28 @@ impl Script {
                 own_tokens: false,
             })
             .collect();
-        Script { turns }
+        Script {
+            turns,
+            #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+            forgotten: 0,
+        }
     }
 
-    /// The number of turns.
+    /// The number of turns: the number of the last one, those forgotten
+    /// ([`Script::forgotten`]) included.
     pub fn len(&self) -> usize {
-        self.turns.len()
+        self.forgotten() as usize + self.turns.len()
+    }
+
+    /// How many of the first turns a session with a retention
+    /// ([`SessionConfig::with_retention`](crate::SessionConfig::with_retention)) forgot: 0 unless
+    /// one did. [`Script::turns`] starts at turn `forgotten + 1`.
+    pub fn forgotten(&self) -> u32 {
+        // 0 in the project's own wasm builds, which never forget (and so leave out the sums).
+        #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+        return self.forgotten;
+        #[cfg(all(target_arch = "wasm32", feature = "wasm-runtime"))]
+        0
     }
 
     /// Whether there are no turns: only a live session's transcript, before its first push.
@@ -572,10 +596,12 @@ impl Script {
 
     /// Turn number `number`, counting from 1 as the widget does.
     pub fn turn(&self, number: TurnNumber) -> Option<&Turn> {
-        self.turns.get(number.index()?)
+        let index = number.index()?.checked_sub(self.forgotten() as usize)?;
+        self.turns.get(index)
     }
 
-    /// All turns in order.
+    /// All turns in order, from turn [`forgotten`](Script::forgotten)` + 1`: all of them unless
+    /// a session with a retention forgot the first.
     pub fn turns(&self) -> &[Turn] {
         &self.turns
     }
@@ -643,7 +669,11 @@ pub(crate) struct SpecRef<'a> {
 impl Script {
     /// A live session's transcript, before its first turn.
     pub(crate) fn live() -> Script {
-        Script { turns: Vec::new() }
+        Script {
+            turns: Vec::new(),
+            #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+            forgotten: 0,
+        }
     }
 
     /// Every turn whose count was not given, counted again by `counter`.
@@ -658,6 +688,7 @@ impl Script {
     /// Keeps the first `len` turns and appends `turn`; returns the turns it replaced, for
     /// [`Script::restore_from`].
     pub(crate) fn replace_from(&mut self, len: usize, turn: Turn) -> Vec<Turn> {
+        let len = len.saturating_sub(self.forgotten() as usize);
         let tail = if len < self.turns.len() {
             self.turns.split_off(len)
         } else {
@@ -669,19 +700,60 @@ impl Script {
 
     /// A script of `turns` as a saved session held them (checked one by one), any length.
     pub(crate) fn from_turns(turns: Vec<Turn>) -> Script {
-        Script { turns }
+        Script {
+            turns,
+            #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+            forgotten: 0,
+        }
+    }
+
+    /// A script of `turns` that follow `forgotten` turns a session forgot, as a saved session
+    /// with a retention held them.
+    pub(crate) fn after(forgotten: u32, turns: Vec<Turn>) -> Script {
+        #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+        return Script { turns, forgotten };
+        // The project's own wasm builds never forget (`RETENTION`).
+        #[cfg(all(target_arch = "wasm32", feature = "wasm-runtime"))]
+        {
+            let _ = forgotten;
+            Script { turns }
+        }
+    }
+
+    /// Forgets the turns before turn `first` that it still holds, and returns how many of them
+    /// waited for a summary.
+    pub(crate) fn forget_before(&mut self, first: TurnNumber) -> usize {
+        let count = (first.0.saturating_sub(1).saturating_sub(self.forgotten()) as usize)
+            .min(self.turns.len());
+        if count == 0 {
+            return 0;
+        }
+        let waiting = self
+            .turns
+            .drain(..count)
+            .filter(|turn| turn.kind() != Kind::Chatter && turn.summary().is_none());
+        let waiting = waiting.count();
+        #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+        {
+            self.forgotten += count as u32;
+        }
+        waiting
     }
 
     /// Undoes [`Script::replace_from`]: keeps the first `len` turns and appends `tail`.
     pub(crate) fn restore_from(&mut self, len: usize, tail: Vec<Turn>) {
-        self.turns.truncate(len);
+        self.turns
+            .truncate(len.saturating_sub(self.forgotten() as usize));
         self.turns.extend(tail);
     }
 
     /// Sets the summary of turn `number` (a session's summarizer wrote it, or a failed push
     /// takes it back). `false` when there is no such turn.
     pub(crate) fn set_summary(&mut self, number: TurnNumber, summary: Option<String>) -> bool {
-        match number.index().and_then(|i| self.turns.get_mut(i)) {
+        let index = number
+            .index()
+            .and_then(|i| i.checked_sub(self.forgotten() as usize));
+        match index.and_then(|i| self.turns.get_mut(i)) {
             Some(turn) => {
                 turn.summary = summary;
                 true

@@ -315,6 +315,11 @@ impl Window {
         })
     }
 
+    /// The verbatim turns' numbers with their token counts in the window, oldest first.
+    pub(crate) fn verbatim_counts(&self) -> &[(TurnNumber, Tokens)] {
+        self.verbatim.as_slice()
+    }
+
     /// Appends a verbatim turn.
     pub fn push_verbatim(&mut self, turn: TurnNumber, tokens: Tokens) {
         self.verbatim.push_back((turn, tokens));

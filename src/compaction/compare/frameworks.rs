@@ -16,6 +16,8 @@
 //! budget, rounded down unless the doc comment says otherwise.
 
 use crate::compaction::script::Role;
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+use crate::compaction::PolicyMemory;
 use crate::compaction::{Compaction, CompactionPolicy, Line, Script, SessionConfig, Window};
 use crate::error::Error;
 use crate::float;
@@ -532,6 +534,45 @@ impl CompactionPolicy for Interval {
         *self = Interval::default();
     }
 
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    /// The first turn of the oldest invocation its next compaction may summarise again.
+    fn reads_back_to(&self) -> Option<TurnNumber> {
+        match self.starts.first() {
+            Some(&start) if self.open != TurnNumber(0) => Some(start.min(self.open)),
+            Some(&start) => Some(start),
+            None => (self.open != TurnNumber(0)).then_some(self.open),
+        }
+    }
+
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    /// `turns`: the invocation in progress, then the starts of the completed ones; `count`:
+    /// how many of these are new since the last compaction.
+    fn memory(&self) -> PolicyMemory {
+        let mut memory = PolicyMemory::default();
+        memory.turns.push(self.open);
+        memory.turns.extend_from_slice(&self.starts);
+        memory.count = self.fresh;
+        memory
+    }
+
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    fn restore_memory(&mut self, memory: &PolicyMemory) -> Result<(), Error> {
+        let Some((&open, starts)) = memory.turns.split_first() else {
+            return match memory.is_empty() {
+                true => Ok(()),
+                false => Err(memory.unexpected()),
+            };
+        };
+        let bound = (INTERVAL.max(memory.count) + OVERLAP) as usize;
+        if !memory.texts.is_empty() || starts.len() > bound {
+            return Err(memory.unexpected());
+        }
+        self.open = open;
+        self.starts = starts.to_vec();
+        self.fresh = memory.count;
+        Ok(())
+    }
+
     fn can_fail(&self) -> bool {
         false
     }
@@ -647,6 +688,27 @@ impl CompactionPolicy for ObservationMasking {
 
     fn reset(&mut self) {
         self.newest_tool = None;
+    }
+
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    fn memory(&self) -> PolicyMemory {
+        let mut memory = PolicyMemory::default();
+        memory.turns.extend(self.newest_tool);
+        memory
+    }
+
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    fn restore_memory(&mut self, memory: &PolicyMemory) -> Result<(), Error> {
+        match (
+            memory.turns.as_slice(),
+            memory.texts.is_empty(),
+            memory.count,
+        ) {
+            ([], true, 0) => self.newest_tool = None,
+            (&[turn], true, 0) => self.newest_tool = Some(turn),
+            _ => return Err(memory.unexpected()),
+        }
+        Ok(())
     }
 
     fn can_fail(&self) -> bool {
