@@ -5,8 +5,12 @@ use serde::Serialize;
 
 use crate::compaction::policy::key_terms;
 #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+use crate::compaction::window::Journal;
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
 use crate::compaction::{Line, Script, Window};
 use crate::units::TurnNumber;
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+use alloc::collections::VecDeque;
 
 /// What one step took from the window: [`Step::lost`](crate::Step::lost).
 ///
@@ -133,16 +137,17 @@ pub(crate) fn left(was: u8, now: u8) -> Option<Left> {
 
 /// What a session knows of its window as the last step left it, to tell what the next step
 /// takes: its verbatim turns, its lines as they were read, and how often each key term is named.
-/// A step that does not compact only appends its turn. A compaction walks the window once: an
-/// unchanged entry is kept as it is, and a line that grew (a summary extended in place) is
-/// compared with what was read of it and read from where it grew. (Not in this project's own
-/// wasm builds: see [`Step::lost`](crate::Step::lost).)
+/// A step reads only what changed, from the window's [`Journal`]: a step that does not compact
+/// only appends its turn; a compaction looks at each verbatim turn the journal names, and, when
+/// a line changed, walks the lines (a handful under every built-in policy), a line that grew (a
+/// summary extended in place) read from where it grew. (Not in this project's own wasm builds:
+/// see [`Step::lost`](crate::Step::lost).)
 #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Record {
     // Invariant: the window's verbatim turns, ascending, each with the text that stood for it
     // when it was cut short or masked.
-    verbatim: Vec<(TurnNumber, Option<String>)>,
+    verbatim: VecDeque<(TurnNumber, Option<String>)>,
     // Invariant: the window's lines, the COLD gist first, then the WARM lines, as they were.
     lines: Vec<Read>,
     // Invariant: sorted by term, each count at least 1: every key term of the window's texts
@@ -162,17 +167,22 @@ pub(crate) struct Record {
 struct Read {
     turns: Vec<TurnNumber>,
     text: String,
+    // The line's lineage when it was read ([`Line::lineage`]): a line of the same lineage grew
+    // from this one at its ends, so it is read from where it grew without a comparison.
+    lineage: u64,
 }
 
 #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
 impl Record {
-    /// Records the step of turn `number`, which `window` now shows (`compacted`: a compaction
-    /// ran, or the hard budget trimmed), and returns what it lost. O(1) and the new turn's
-    /// words for a step that does not compact (nothing leaves), and for one that does, a walk of
-    /// the window's turns and lines and the words of what changed.
+    /// Records the step of turn `number`, which `window` now shows after the changes of
+    /// `journal` (`compacted`: a compaction ran, or the hard budget trimmed), and returns what it
+    /// lost. O(1) and the new turn's words for a step that does not compact (nothing leaves); for
+    /// one that does, O(log n) for each verbatim turn that changed, a walk of the lines when one
+    /// changed, and the words of what changed.
     pub(crate) fn step(
         &mut self,
         window: &Window,
+        journal: Journal,
         script: &Script,
         number: TurnNumber,
         compacted: bool,
@@ -183,16 +193,97 @@ impl Record {
         }
         let text_of = |turn: TurnNumber| script.turn(turn).map_or("", |turn| turn.text());
         self.count(text_of(number), true, None);
-        self.verbatim.push((number, None));
+        self.verbatim.push_back((number, None));
         if !compacted {
             return Lost::default();
         }
         // The texts that came in are counted before those that left, so that a term that only
         // moved (from a turn into its summary, or into the gist) is not lost.
         let mut lost = Lost::default();
-        let mut gone: Vec<(TurnNumber, Option<String>)> = Vec::new();
+        let gone = match journal.full {
+            true => self.walk_verbatim(window, script, &mut lost),
+            false => self.read_verbatim(window, journal.turns, script, &mut lost),
+        };
+        let old = match journal.lines || journal.full {
+            true => self.read_lines(window, &mut lost),
+            false => Vec::new(),
+        };
+        for (turn, cut) in gone {
+            let text = cut.as_deref().unwrap_or(text_of(turn));
+            self.count(text, true, Some(&mut lost.terms));
+        }
+        for read in old {
+            self.count(&read.text, true, Some(&mut lost.terms));
+        }
+        crate::sort::sort_by(&mut lost.turns, TurnNumber::cmp);
+        lost.turns.dedup();
+        lost
+    }
+
+    /// Reads the verbatim turns `changed` names (the window's journal), each against what the
+    /// record held of it: counts what came in, notes the turns that lost their words in `lost`,
+    /// and returns the entries that left, ascending.
+    fn read_verbatim(
+        &mut self,
+        window: &Window,
+        mut changed: Vec<TurnNumber>,
+        script: &Script,
+        lost: &mut Lost,
+    ) -> Vec<(TurnNumber, Option<String>)> {
+        crate::sort::sort_by(&mut changed, TurnNumber::cmp);
+        changed.dedup();
+        let mut gone = Vec::new();
+        for turn in changed {
+            let held = window
+                .verbatim_counts()
+                .binary_search_by_key(&turn, |(number, _)| *number)
+                .is_ok();
+            let cut = if held { window.cut(turn) } else { None };
+            let at = self
+                .verbatim
+                .binary_search_by_key(&turn, |(number, _)| *number);
+            match (at, held) {
+                (Ok(at), false) => {
+                    lost.turns.push(turn);
+                    gone.extend(self.verbatim.remove(at));
+                }
+                (Ok(at), true) => {
+                    let Some(entry) = self.verbatim.get_mut(at) else {
+                        continue;
+                    };
+                    if entry.1.as_deref() == cut {
+                        continue;
+                    }
+                    let now = VERBATIM | cut_mark(cut.is_some());
+                    if left(VERBATIM | cut_mark(entry.1.is_some()), now).is_some() {
+                        lost.turns.push(turn);
+                    }
+                    gone.push(core::mem::replace(entry, (turn, cut.map(str::to_owned))));
+                    let text = script.turn(turn).map_or("", |turn| turn.text());
+                    self.count(cut.unwrap_or(text), true, None);
+                }
+                (Err(at), true) => {
+                    let text = script.turn(turn).map_or("", |turn| turn.text());
+                    self.count(cut.unwrap_or(text), true, None);
+                    self.verbatim.insert(at, (turn, cut.map(str::to_owned)));
+                }
+                (Err(_), false) => {}
+            }
+        }
+        gone
+    }
+
+    /// [`Record::read_verbatim`] for a window whose journal overflowed: a walk of all of it.
+    fn walk_verbatim(
+        &mut self,
+        window: &Window,
+        script: &Script,
+        lost: &mut Lost,
+    ) -> Vec<(TurnNumber, Option<String>)> {
+        let text_of = |turn: TurnNumber| script.turn(turn).map_or("", |turn| turn.text());
+        let mut gone = Vec::new();
         let mut peak = core::mem::take(&mut self.verbatim).into_iter().peekable();
-        let mut verbatim = Vec::with_capacity(window.verbatim().len());
+        let mut verbatim = VecDeque::with_capacity(window.verbatim().len());
         for (turn, cut) in window.held() {
             // Turns verbatim at the peak and before this one left.
             while let Some(entry) = peak.next_if(|(old, _)| *old < turn) {
@@ -200,7 +291,7 @@ impl Record {
                 gone.push(entry);
             }
             match peak.next_if(|(old, _)| *old == turn) {
-                Some(entry) if entry.1.as_deref() == cut => verbatim.push(entry),
+                Some(entry) if entry.1.as_deref() == cut => verbatim.push_back(entry),
                 entry => {
                     if let Some((_, was)) = &entry {
                         let now = VERBATIM | cut_mark(cut.is_some());
@@ -210,7 +301,7 @@ impl Record {
                     }
                     gone.extend(entry);
                     self.count(cut.unwrap_or(text_of(turn)), true, None);
-                    verbatim.push((turn, cut.map(str::to_owned)));
+                    verbatim.push_back((turn, cut.map(str::to_owned)));
                 }
             }
         }
@@ -219,8 +310,14 @@ impl Record {
             gone.push(entry);
         }
         self.verbatim = verbatim;
-        // Each line is matched with the first line read before that starts it (a line that
-        // grew), from where the last match was; the lines passed over left.
+        gone
+    }
+
+    /// Reads the window's lines against those read before: counts what came in, notes in `lost`
+    /// the turns of lines that left (or lost a source) and are now nowhere, and returns the
+    /// lines that left. Each line is matched with the first line read before that starts it (a
+    /// line that grew), from where the last match was; the lines passed over left.
+    fn read_lines(&mut self, window: &Window, lost: &mut Lost) -> Vec<Read> {
         let mut old = Vec::with_capacity(self.lines.len());
         for read in core::mem::take(&mut self.lines) {
             old.push(Some(read));
@@ -245,21 +342,20 @@ impl Record {
                     let growth = line.text().get(read.text.len()..).unwrap_or("");
                     self.count(growth, opening, None);
                     read.text.push_str(growth);
-                    if line.turns().starts_with(&read.turns) {
+                    let same = read.lineage != 0 && read.lineage == line.lineage();
+                    if same || line.turns().starts_with(&read.turns) {
                         let new = line.turns().get(read.turns.len()..).unwrap_or_default();
                         read.turns.extend_from_slice(new);
                     } else {
                         sources.append(&mut read.turns);
                         read.turns = line.turns().to_vec();
                     }
+                    read.lineage = line.lineage();
                     read
                 }
                 None => {
                     self.count(line.text(), true, None);
-                    Read {
-                        turns: line.turns().to_vec(),
-                        text: line.text().to_owned(),
-                    }
+                    Read::of(line)
                 }
             };
             lines.push(read);
@@ -277,16 +373,7 @@ impl Record {
             }
         }
         self.lines = lines;
-        for (turn, cut) in gone {
-            let text = cut.as_deref().unwrap_or(text_of(turn));
-            self.count(text, true, Some(&mut lost.terms));
-        }
-        for read in old.into_iter().flatten() {
-            self.count(&read.text, true, Some(&mut lost.terms));
-        }
-        crate::sort::sort_by(&mut lost.turns, TurnNumber::cmp);
-        lost.turns.dedup();
-        lost
+        old.into_iter().flatten().collect()
     }
 
     /// The record of `window` as a step leaves it, for a saved session that loads without
@@ -296,14 +383,11 @@ impl Record {
         for (turn, cut) in window.held() {
             let text = script.turn(turn).map_or("", |turn| turn.text());
             record.count(cut.unwrap_or(text), true, None);
-            record.verbatim.push((turn, cut.map(str::to_owned)));
+            record.verbatim.push_back((turn, cut.map(str::to_owned)));
         }
         for line in window.cold().into_iter().chain(window.warm()) {
             record.count(line.text(), true, None);
-            record.lines.push(Read {
-                turns: line.turns().to_vec(),
-                text: line.text().to_owned(),
-            });
+            record.lines.push(Read::of(line));
         }
         record
     }
@@ -364,10 +448,13 @@ fn cut_mark(cut: bool) -> u8 {
     }
 }
 
-/// Whether `line` is `read` grown in place: the same first turn, and its text followed by more
-/// words (or by nothing).
+/// Whether `line` is `read` grown in place: of its lineage, or with the same first turn, and its
+/// text followed by more words (or by nothing).
 #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
 fn grew(read: &Read, line: &Line) -> bool {
+    if read.lineage != 0 && read.lineage == line.lineage() {
+        return true;
+    }
     read.turns.first() == line.turns().first()
         && line.text().as_bytes().starts_with(read.text.as_bytes())
         && line
@@ -378,8 +465,20 @@ fn grew(read: &Read, line: &Line) -> bool {
 
 /// Whether `verbatim` holds `turn`.
 #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
-fn verbatim_at(verbatim: &[(TurnNumber, Option<String>)], turn: TurnNumber) -> bool {
+fn verbatim_at(verbatim: &VecDeque<(TurnNumber, Option<String>)>, turn: TurnNumber) -> bool {
     verbatim
         .binary_search_by_key(&turn, |(number, _)| *number)
         .is_ok()
+}
+
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+impl Read {
+    /// `line` as read now.
+    fn of(line: &Line) -> Read {
+        Read {
+            turns: line.turns().to_vec(),
+            text: line.text().to_owned(),
+            lineage: line.lineage(),
+        }
+    }
 }

@@ -857,6 +857,7 @@ impl Session {
         #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
         {
             self.record = crate::compaction::lost::Record::of(&self.window, &self.script);
+            self.window.take_journal();
         }
         Ok(())
     }

@@ -228,6 +228,44 @@ pub struct Window {
     verbatim_tokens: Tokens,
     /// What the lines and cuts are counted with.
     counter: Counter,
+    /// What changed since the session last read the window, for a step's loss report.
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    journal: Journal,
+}
+
+/// What changed in a window since its session last read it ([`Window::take_journal`]): the
+/// verbatim turns pushed, removed, cut short or masked, and whether any line changed. The
+/// record of what a step lost ([`Step::lost`](crate::Step::lost)) reads only these, so that
+/// telling it costs what changed, not the window. Not part of the window's value: two windows
+/// compare equal whatever their journals. (Not in this project's own wasm builds, which tell no
+/// loss.)
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+#[derive(Clone, Default)]
+pub(crate) struct Journal {
+    /// The verbatim turns that changed, in the order they did, perhaps repeated.
+    pub(crate) turns: Vec<TurnNumber>,
+    /// Whether a WARM line or the COLD gist changed.
+    pub(crate) lines: bool,
+    /// Whether more changed than the journal keeps (a window no session reads): the reader
+    /// walks the whole window.
+    pub(crate) full: bool,
+}
+
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+impl PartialEq for Journal {
+    fn eq(&self, _: &Journal) -> bool {
+        true
+    }
+}
+
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+impl Eq for Journal {}
+
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+impl core::fmt::Debug for Journal {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Journal")
+    }
 }
 
 impl Window {
@@ -254,6 +292,36 @@ impl Window {
     /// What the window counts with.
     pub(crate) fn counter(&self) -> &Counter {
         &self.counter
+    }
+
+    /// Notes that verbatim turn `turn` changed (see [`Journal`]). A journal no one takes stops
+    /// at twice the verbatim turns (and 64 more), and then says only that everything changed.
+    fn note(&mut self, turn: TurnNumber) {
+        #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+        if !self.journal.full {
+            if self.journal.turns.len() >= 2 * self.verbatim.as_slice().len() + 64 {
+                self.journal.full = true;
+                self.journal.turns = Vec::new();
+            } else {
+                self.journal.turns.push(turn);
+            }
+        }
+        #[cfg(all(target_arch = "wasm32", feature = "wasm-runtime"))]
+        let _ = turn;
+    }
+
+    /// Notes that a line changed (see [`Journal`]).
+    fn note_lines(&mut self) {
+        #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+        {
+            self.journal.lines = true;
+        }
+    }
+
+    /// What changed since the last call, and an empty journal from now on.
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    pub(crate) fn take_journal(&mut self) -> Journal {
+        core::mem::take(&mut self.journal)
     }
 
     /// `line` with its count taken by this window's counter; unchanged under words, which
@@ -322,6 +390,7 @@ impl Window {
 
     /// Appends a verbatim turn.
     pub fn push_verbatim(&mut self, turn: TurnNumber, tokens: Tokens) {
+        self.note(turn);
         self.verbatim.push_back((turn, tokens));
         self.tokens += tokens;
         self.verbatim_tokens += tokens;
@@ -373,6 +442,7 @@ impl Window {
         self.tokens = self.tokens - entry.1 + tokens;
         self.verbatim_tokens = self.verbatim_tokens - entry.1 + tokens;
         entry.1 = tokens;
+        self.note(turn);
         let cuts = self.cuts.as_mut_slice();
         match cuts.binary_search_by_key(&turn, |(number, _)| *number) {
             Ok(at) => {
@@ -388,6 +458,7 @@ impl Window {
     /// Removes the oldest verbatim turn and returns its number.
     pub fn pop_verbatim(&mut self) -> Option<TurnNumber> {
         let (turn, tokens) = self.verbatim.pop_front()?;
+        self.note(turn);
         self.tokens -= tokens;
         self.verbatim_tokens -= tokens;
         // The cuts are ascending like the verbatim turns: the oldest turn's is the first.
@@ -427,6 +498,10 @@ impl Window {
     pub(crate) fn append_warm(&mut self, turn: TurnNumber, text: &str) {
         match self.warm.as_mut_slice().last_mut() {
             Some(Some(line)) => {
+                #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+                {
+                    self.journal.lines = true;
+                }
                 let line = Arc::make_mut(line);
                 self.tokens -= line.tokens;
                 line.append(turn, text);
@@ -447,6 +522,7 @@ impl Window {
     /// Appends a WARM line, counted by the window's counter.
     pub fn push_warm(&mut self, line: Line) {
         let line = self.measured(line);
+        self.note_lines();
         self.tokens += line.tokens;
         self.warm.push_back(Some(Arc::new(line)));
     }
@@ -454,6 +530,7 @@ impl Window {
     /// Removes the oldest WARM line.
     pub fn pop_warm(&mut self) -> Option<Line> {
         let line = self.warm.pop_front()??;
+        self.note_lines();
         // The line itself when the window alone holds it, else a copy of it.
         let line = Arc::try_unwrap(line).unwrap_or_else(|shared| Line::clone(&shared));
         self.tokens -= line.tokens;
@@ -468,6 +545,7 @@ impl Window {
     /// Replaces the COLD gist, counted by the window's counter, and returns the old one.
     pub fn set_cold(&mut self, cold: Option<Line>) -> Option<Line> {
         let cold = cold.map(|line| self.measured(line));
+        self.note_lines();
         self.tokens += cold.as_ref().map_or(Tokens(0), |line| line.tokens);
         let old = core::mem::replace(&mut self.cold, cold);
         self.tokens -= old.as_ref().map_or(Tokens(0), |line| line.tokens);
