@@ -24,9 +24,11 @@ const TARGET = join(ROOT, "target", "crate-package");
  * formats, hard budget and one set of limits, their property tests and the generated limits
  * table: 393 KB measured; 412 for issue 52's loss report and two-phase push,
  * src/compaction/lost.rs and their tests: 405.5 KB measured; 420 for issue 51's replay at
- * real size, its plain and large paths and its bench: 412 KB measured).
+ * real size, its plain and large paths and its bench: 412 KB measured; 432 for issue 52's
+ * retention (src/compaction/retention.rs, the saved window, tests/retention.rs and the retained
+ * saves' property test) and the loss report by what changed with its bench: 424.7 KB measured).
  */
-const MAX_CRATE = 420 * 1024;
+const MAX_CRATE = 432 * 1024;
 
 function cargo(...args) {
   const run = spawnSync("cargo", [...args, "--offline"], {
