@@ -38,6 +38,9 @@ async function cappedText(response, limit) {
 /** A turn's kinds, as the core names them and as the page says them. */
 const KINDS = [["chatter", "chatter"], ["decision", "decision"], ["tool", "tool output"], ["question", "question"]];
 
+/** Whether a panel on this page said what an import reads and how it guesses kinds: said once. */
+let importSaid = false;
+
 /**
  * Reads the conversation file `src` names, from this page's own origin only, and makes it the
  * element's conversation. Throws what went wrong.
@@ -124,10 +127,12 @@ export async function buildOwnPanel(el, typing) {
     field(ui.paste, "Conversation to import"),
     h("button", { type: "button", on: { click: () => importText(el, ui.paste.value) } }, "Import"),
     field(ui.file, "Or choose a file"),
-    h("p", { className: "caption" }, "Lines of Speaker: text; chat messages of OpenAI's or Anthropic's API, tool calls included; or a Claude Code, Codex CLI or Gemini CLI session log, up to 64 MB. Nothing leaves this page."),
-    h("p", { className: "caption" }, "A rule guesses each turn's kind. A tool's turn (role or speaker \"tool\") is a tool output. A turn of at most 12 words with a greeting or thanks in it (hi, hello, hey, thanks, thank, thx, bye, goodbye, cheers) and no digit is chatter. A turn with a question mark is a question. Anything else is a decision.")),
+    ...(importSaid ? [] : [
+      h("p", { className: "caption" }, "Lines of Speaker: text; chat messages of OpenAI's or Anthropic's API, tool calls included; or a Claude Code, Codex CLI or Gemini CLI session log, up to 64 MB. Nothing leaves this page."),
+      h("p", { className: "caption" }, "A rule guesses each turn's kind. A tool's turn (role or speaker \"tool\") is a tool output. A turn of at most 12 words with a greeting or thanks in it (hi, hello, hey, thanks, thank, thx, bye, goodbye, cheers) and no digit is chatter. A turn with a question mark is a question. Anything else is a decision.")])),
     ui.kindsBox);
   el.own.append(...parts);
+  importSaid = true;
   el.ownUi = ui;
   showConversation(el);
 }

@@ -223,3 +223,16 @@ test("#55.15 next to compact at %, the knobs say that a lower trigger moves wher
   assert.match(await widget.locator(".knobs .trigger-note").textContent(), new RegExp(`compacts only until the window holds 20 tokens or fewer \\(compact ours to %; so far its compactions left ${Math.min(...lower)} to ${Math.max(...lower)}\\)`));
   assert.deepEqual(problems, []);
 });
+
+test("#55 Less: what an import reads and how it guesses kinds is said once on a page, in the panel opened first", async () => {
+  const { page, problems } = await openAt(1280);
+  const said = (widget) => widget.locator("p.caption", { hasText: /^Lines of Speaker: text|^A rule guesses each turn's kind/ }).count();
+  const panels = [page.locator("#policies"), page.locator("#session")];
+  for (const widget of panels) {
+    await widget.getByText("Your own conversation").first().click();
+    await widget.getByRole("button", { name: "Import", exact: true }).waitFor({ timeout: 5000 });
+  }
+  assert.equal(await said(panels[0]), 2, "the panel opened first says both");
+  assert.equal(await said(panels[1]), 0, "the second says neither again");
+  assert.deepEqual(problems, []);
+});
