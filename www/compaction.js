@@ -190,7 +190,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
   settingsSentence(state, crossings = this.runCrossings(state)) {
     this.#crossings = crossings; // they change only with a rebuild, which computes them again
     if (!crossings) return "";
-    const where = this.#guessing(state) ? "crosses the budget on turns not told yet: before turn 4, a question above the meter asks whether it crosses there"
+    const where = this.#guessing(state) ? "crosses the budget on turns not told yet: a question above the meter asks about turn 4 first"
       : crossings.length === 0 ? "never crosses the budget" : `crosses the budget on ${turnList(crossings)}`;
     const now = `With a budget of ${state.budget} tokens and ${plural(state.hotN, "HOT turn")}${countingPhrase(state)}, the window ${where}.`;
     const [budget, hotN, counting] = this.opened ?? [state.budget, state.hotN, state.counting];

@@ -132,7 +132,7 @@ test("#55.8 and #55.9 guided: the sentence under the meter names no missing guid
   const widget = page.locator("#session");
   const note = widget.locator(".settings-note");
   assert.equal(await note.textContent(),
-    "With a budget of 40 tokens and 2 HOT turns, the window crosses the budget on turns not told yet: before turn 4, a question above the meter asks whether it crosses there.");
+    "With a budget of 40 tokens and 2 HOT turns, the window crosses the budget on turns not told yet: a question above the meter asks about turn 4 first.");
   const add = widget.getByRole("button", { name: "Add next turn" });
   for (let i = 0; i < 3; i++) await add.click();
   const guide = widget.getByRole("group", { name: "Predict, then see" });
