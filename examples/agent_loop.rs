@@ -6,6 +6,8 @@
 //!   next one (a model call) comes that much later;
 //! - tool calls and their results, which stay together or fold together, and the window sent to
 //!   the model as chat messages (`Session::messages`);
+//! - a bounded session: it keeps the text of the 8 turns folded last (`retention`), so its memory
+//!   and its save follow the window, not the whole conversation;
 //! - the two-phase push: `begin_push` says which turns fold, the model summarises them (and fails
 //!   now and then: only the model call is retried, as the session has not changed), and
 //!   `finish_push` applies the push;
@@ -206,6 +208,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     .hot_n(2)
                     .compact_at(90)
                     .compact_to(50)
+                    .retention(8)
                     .build()?;
                 let session = Session::live(config, Box::new(HotWarmCold::default()))
                     .with_summarizer(Box::new(llm.clone()))
