@@ -127,9 +127,9 @@ export async function buildOwnPanel(el, typing) {
     field(ui.paste, "Conversation to import"),
     h("button", { type: "button", on: { click: () => importText(el, ui.paste.value) } }, "Import"),
     field(ui.file, "Or choose a file"),
-    ...(importSaid ? [] : [
-      h("p", { className: "caption" }, "Lines of Speaker: text; chat messages of OpenAI's or Anthropic's API, tool calls included; or a Claude Code, Codex CLI or Gemini CLI session log, up to 64 MB. Nothing leaves this page."),
-      h("p", { className: "caption" }, "A rule guesses each turn's kind. A tool's turn (role or speaker \"tool\") is a tool output. A turn of at most 12 words with a greeting or thanks in it (hi, hello, hey, thanks, thank, thx, bye, goodbye, cheers) and no digit is chatter. A turn with a question mark is a question. Anything else is a decision.")])),
+    !importSaid && [
+      h("p", { className: "caption" }, "Lines of Speaker: text; OpenAI or Anthropic chat messages, tool calls too; or a Claude Code, Codex or Gemini CLI log, up to 64 MB. Nothing leaves this page."),
+      h("p", { className: "caption" }, "A rule guesses each turn's kind. A tool's turn (role or speaker \"tool\") is a tool output. A turn of at most 12 words with a greeting or thanks in it (hi, hello, hey, thanks, thank, thx, bye, goodbye, cheers) and no digit is chatter. A turn with a question mark is a question. Anything else is a decision.")]),
     ui.kindsBox);
   el.own.append(...parts);
   importSaid = true;
