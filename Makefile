@@ -23,7 +23,7 @@ MDBOOK_VERSION := 0.4.52
 WASM_OPT := -O1 --strip-target-features --strip-debug
 PORT ?= 8000
 
-.PHONY: help serve test bench bench-sizes bench-real-size fuzz mutants build dist examples tools tools-browser tools-mdbook test-native test-miri test-wasm test-size test-fuzz test-e2e clean
+.PHONY: help serve test bench bench-sizes bench-real-size bench-memory fuzz mutants build dist examples tools tools-browser tools-mdbook test-native test-miri test-wasm test-size test-fuzz test-e2e clean
 
 help:
 	@echo "make serve   build www/ into site/ (minified) and serve it on http://127.0.0.1:$(PORT)"
@@ -239,6 +239,13 @@ bench-real-size: tools tools-browser dist
 	node benches/import.mjs > target/bench/import.json
 	node benches/large.mjs > target/bench/large.json
 	node benches/report.mjs --real-size
+
+# Only the memory section of BENCHMARKS.md, measured now: a long session's heap, and a live
+# session's with and without a retention over 100,000 pushes.
+bench-memory:
+	mkdir -p target/bench
+	cargo bench --bench memory > target/bench/memory.json
+	node benches/report.mjs --memory
 
 ## Mutation testing ---------------------------------------------------------------------------
 

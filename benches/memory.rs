@@ -5,13 +5,17 @@
 //! Then (`store`) the live heap of a `LiveStore` at capacity 1,000 over 1,000,000 writes with a
 //! retention of 1,000 retired facts, which stays flat, and without one, which grows with every
 //! write, for contrast over 100,000.
+//!
+//! Then (`live`) the live heap of a live session (budget 400, HotWarmCold) over 100,000 pushes
+//! with a retention of 64 folded turns, which stays flat, and without one, which grows with the
+//! transcript; and the size of each one's JSON save at the end.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use agent_memory_widgets::Tokens;
 use agent_memory_widgets::{FactId, LiveStore, StoreConfig, Time};
-use agent_memory_widgets::{Script, Session, SessionConfig, Step, TurnSpec};
+use agent_memory_widgets::{HotWarmCold, Script, Session, SessionConfig, Step, Turn, TurnSpec};
 
 struct Counting;
 
@@ -72,8 +76,13 @@ fn main() {
         store_heap(Some(1_000), 1_000_000),
         store_heap(None, 100_000)
     );
+    let live = format!(
+        "{{\"withRetention64\": {}, \"withoutRetention\": {}}}",
+        live_heap(Some(64), 100_000),
+        live_heap(None, 100_000)
+    );
     println!(
-        "{{\"turns\": {turns}, \"peakBytes\": {peak}, \"liveBytesAfterTurn\": {{{}}}, \"stepBytes\": {}, \"windowPeakTokens\": {window_peak}, \"store\": {store}}}",
+        "{{\"turns\": {turns}, \"peakBytes\": {peak}, \"liveBytesAfterTurn\": {{{}}}, \"stepBytes\": {}, \"windowPeakTokens\": {window_peak}, \"store\": {store}, \"live\": {live}}}",
         live_at.join(", "),
         std::mem::size_of::<Step>()
     );
@@ -122,4 +131,39 @@ fn store_heap(retention: Option<u32>, writes: u32) -> String {
     }
     drop(store);
     format!("{{{}}}", after.join(", "))
+}
+
+/// Pushes `pushes` turns into a live session (budget 400, HOT 2, HotWarmCold) with or without a
+/// retention, and gives its live heap after 1e3, 1e4 and 1e5 pushes and the length of its JSON
+/// save at the end, as JSON.
+fn live_heap(retention: Option<u32>, pushes: u32) -> String {
+    let baseline = LIVE.load(Relaxed);
+    let mut config = SessionConfig::new(Tokens(400), 2).expect("valid config");
+    if let Some(keep) = retention {
+        config = config.with_retention(keep);
+    }
+    let mut session = Session::live(config, Box::new(HotWarmCold::default()));
+    let mut after = Vec::new();
+    for i in 1..=pushes {
+        let text = format!(
+            "turn {i}: ORD-{} was refunded $1{}.00 to the card",
+            i % 977,
+            i % 89
+        );
+        let turn = if i % 2 == 0 {
+            Turn::assistant(&text)
+        } else {
+            Turn::user(&text)
+        };
+        session.push(turn.expect("a valid turn")).expect("a push");
+        if [1_000, 10_000, 100_000].contains(&i) {
+            after.push(format!("\"{i}\": {}", LIVE.load(Relaxed) - baseline));
+        }
+    }
+    let saved = serde_json::to_vec(&session).expect("a save").len();
+    drop(session);
+    format!(
+        "{{\"liveBytes\": {{{}}}, \"saveBytes\": {saved}}}",
+        after.join(", ")
+    )
 }

@@ -187,6 +187,41 @@ function replaceSection(text, heading, section, before) {
   return `${text.slice(0, start)}\n${section}\n${text.slice(end)}`;
 }
 
+/** BENCHMARKS.md's memory section, from `cargo bench --bench memory`'s JSON. */
+function memorySection(mem) {
+  const live = mem.liveBytesAfterTurn;
+  const perTurn = (live["1000000"] - live["100000"]) / 900000;
+  const mb = (bytes) => (bytes / 1e6).toFixed(1);
+  const kb = (bytes) => Math.round(bytes / 1e3).toLocaleString("en");
+  const row = (name, run) => [name, ...["1000", "10000", "100000"].map((n) => kb(run.liveBytes[n])), kb(run.saveBytes)];
+  return `## Memory of a 1,000,000-turn session
+
+The window stays within its budget (peak ${mem.windowPeakTokens} tokens of 4000). Live heap after
+1e3 / 1e5 / 1e6 turns: ${mb(live["1000"])} MB / ${mb(live["100000"])} MB / ${mb(live["1000000"])} MB,
+that is ${perTurn.toFixed(0)} bytes a turn: the step log (${mem.stepBytes} bytes a \`Step\` plus its lists), the
+session's transcript. Nothing else grows. Peak: ${mb(mem.peakBytes)} MB, while the log's vector doubles.
+
+A live session (\`Session::live\`, budget 400, HotWarmCold) over 100,000 pushes, with a retention of
+the 64 turns folded last (\`with_retention(64)\`) and without one: its live heap and its JSON save, in KB.
+With the retention both follow the window, not the transcript.
+
+${table(["", "1e3 pushes", "1e4", "1e5", "JSON save at 1e5"], [
+    row("with_retention(64)", mem.live.withRetention64),
+    row("without", mem.live.withoutRetention),
+  ])}`;
+}
+
+// `node benches/report.mjs --memory`: only the memory section, from target/bench/memory.json
+// (cargo bench --bench memory), measured now, in the BENCHMARKS.md the last full run wrote.
+if (process.argv.includes("--memory")) {
+  const commit = execSync("git rev-parse --short HEAD", { cwd: ROOT }).toString().trim();
+  const section = `${memorySection(json("target/bench/memory.json"))}\n\nMeasured by itself at commit ${commit} on ${new Date().toISOString().slice(0, 10)}; the other sections are from the last \`make bench\`.`;
+  const text = replaceSection(readFileSync(join(ROOT, "BENCHMARKS.md"), "utf8"), "## Memory of a 1,000,000-turn session", section, "## Build");
+  writeFileSync(join(ROOT, "BENCHMARKS.md"), text);
+  console.log(section);
+  process.exit(0);
+}
+
 // `node benches/report.mjs --real-size`: only the rows of a session at real size, from
 // target/bench/import.json (node benches/import.mjs) and target/bench/large.json (node
 // benches/large.mjs), measured now, in the BENCHMARKS.md the last full run wrote; every other
@@ -345,18 +380,7 @@ every fact, and a summary that only grew from where it grew), and a window that 
 session. Scripts from a page are limited to 1,000 turns and charts to 100,000 points (README,
 "Limits"): in the browser, a 1,000-turn playground is built in the time under "Browser" above.`);
 
-if (existsSync(join(ROOT, "target/bench/memory.json"))) {
-  const mem = json("target/bench/memory.json");
-  const live = mem.liveBytesAfterTurn;
-  const perTurn = (live["1000000"] - live["100000"]) / 900000;
-  const mb = (bytes) => (bytes / 1e6).toFixed(1);
-  sections.push(`## Memory of a 1,000,000-turn session
-
-The window stays within its budget (peak ${mem.windowPeakTokens} tokens of 4000). Live heap after
-1e3 / 1e5 / 1e6 turns: ${mb(live["1000"])} MB / ${mb(live["100000"])} MB / ${mb(live["1000000"])} MB,
-that is ${perTurn.toFixed(0)} bytes a turn: the step log (${mem.stepBytes} bytes a \`Step\` plus its lists), the
-session's transcript. Nothing else grows. Peak: ${mb(mem.peakBytes)} MB, while the log's vector doubles.`);
-}
+if (existsSync(join(ROOT, "target/bench/memory.json"))) sections.push(memorySection(json("target/bench/memory.json")));
 
 const commit = execSync("git rev-parse --short HEAD", { cwd: ROOT }).toString().trim();
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`;
