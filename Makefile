@@ -32,6 +32,7 @@ help:
 	@echo "make bench   size, browser latency and memory, Lighthouse, native scaling: prints and writes BENCHMARKS.md"
 	@echo "make bench-sizes   only BENCHMARKS.md's size tables"
 	@echo "make bench-real-size   only BENCHMARKS.md's rows of a session at real size (import and replay, 1 to 21 MB)"
+	@echo "make bench-memory   only BENCHMARKS.md's memory section (a long session; a live one with and without retention)"
 	@echo "make fuzz    a long fuzz of the release package: FUZZ_ITER=100000 make fuzz (FUZZ_SEED to replay)"
 	@echo "make mutants mutation testing of src/ (not the wasm boundary): prints the score (TESTING.md)"
 
