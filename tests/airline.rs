@@ -111,7 +111,7 @@ fn letta_names_ifoyyz(compact_at: Option<f64>) -> String {
 #[test]
 fn the_compaction_that_loses_the_reservation_says_what_left_and_where_it_went() {
     let mut playground = Playground::from_options(options(Some(60.0))).unwrap();
-    playground.go_to(16);
+    playground.go_to(13);
     let state = playground.state();
     let letta = state
         .policies
@@ -121,21 +121,21 @@ fn the_compaction_that_loses_the_reservation_says_what_left_and_where_it_went() 
     let loss = letta.losses.last().unwrap();
     let turns =
         |list: &[agent_memory_widgets::TurnNumber]| list.iter().map(|t| t.0).collect::<Vec<_>>();
-    assert_eq!(loss.turn.0, 16);
-    assert_eq!(turns(&loss.left_verbatim), [12, 13, 14, 15, 16]);
-    assert_eq!(turns(&loss.summarized), [13, 14, 15, 16]);
-    assert_eq!(turns(&loss.dropped), [12]);
-    // Letta summarises what it kept and drops the old summary, of turns 6 to 11, with it.
-    assert_eq!(turns(&loss.summaries_dropped), [6, 7, 8, 9, 10, 11]);
+    assert_eq!(loss.turn.0, 13);
+    assert_eq!(turns(&loss.left_verbatim), [10, 11, 12, 13]);
+    assert_eq!(turns(&loss.summarized), [10, 11, 12, 13]);
+    assert!(loss.dropped.is_empty());
+    // Letta summarises what it kept and drops the old summary, of turns 6 to 9, with it.
+    assert_eq!(turns(&loss.summaries_dropped), [6, 7, 8, 9]);
     assert_eq!(loss.facts_lost, ["IFOYYZ", "Aarav", "Ahmed"]);
     assert_eq!(letta.losses.len() as u32, letta.compactions);
 }
 
 #[test]
-fn compacting_at_sixty_percent_letta_s_window_stops_naming_the_reservation_after_turn_15() {
+fn compacting_at_sixty_percent_letta_s_window_stops_naming_the_reservation_after_turn_12() {
     // At its own trigger (90%), the window names IFOYYZ from turn 4, when the user gives it, to
-    // the end; at 60% it is gone from turn 16 until the profile lookup lists it again at turn 25,
-    // and gone again from turn 29.
+    // the end; at 60% it is gone from turn 13 until the profile lookup lists it again at turn 25,
+    // and gone again from turn 28.
     assert_eq!(letta_names_ifoyyz(None), format!("---{}", "M".repeat(28)));
     // At Claude Code's trigger (FRAMEWORK_SETTINGS: 84% of a 200K window), the same.
     let claude_code = FRAMEWORK_SETTINGS[0].compact_at(REFERENCE_WINDOW, 64_000);
@@ -148,10 +148,10 @@ fn compacting_at_sixty_percent_letta_s_window_stops_naming_the_reservation_after
         letta_names_ifoyyz(Some(60.0)),
         format!(
             "---{}{}{}{}",
-            "M".repeat(12),
-            "G".repeat(9),
-            "M".repeat(4),
-            "G".repeat(3)
+            "M".repeat(9),
+            "G".repeat(12),
+            "M".repeat(3),
+            "G".repeat(4)
         )
     );
 }

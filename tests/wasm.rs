@@ -574,8 +574,9 @@ fn a_conversation_imports_from_lines_or_chat_json_and_plays_back_the_same() {
     );
     assert_eq!(get(&chat, "skipped").as_f64(), Some(0.0));
     let expected = options(
-        r#"[{"speaker": "user", "kind": "question", "text": "Where is ORD-7?", "summary": null},
-            {"speaker": "tool", "kind": "tool", "text": "ORD-7 shipped.", "summary": null}]"#,
+        r#"[{"speaker": "user", "kind": "question", "text": "Where is ORD-7?", "summary": null, "role": "user"},
+            {"speaker": "tool", "kind": "tool", "text": "ORD-7 shipped.", "summary": null, "role": "tool",
+             "toolCallId": "1"}]"#,
     );
     assert_same(&turns(&chat), &expected, "chat");
     let lines = import("[10:31] Dana: Hi!\nagent: Shipped on day 3.").unwrap();

@@ -10,7 +10,7 @@
 //   docs/forgetting-playground.png  the forgetting playground at t = 120 of the forty tickets
 //   docs/imported.png       the compaction playground replaying examples/chat.json (a chat API's
 //                           messages, imported) at turn 8
-//   docs/airline.png        the playground on tau-bench's airline session at compact at 60%, turn 16,
+//   docs/airline.png        the playground on tau-bench's airline session at compact at 60%, turn 13,
 //                           Letta's window opened with what its last compaction took
 //   docs/phone-own.png      a phone: a turn typed into the compaction widget after the refund desk
 //   docs/phone-guided.png   a phone: guided mode's verdict at t = 6 and its next question
@@ -60,14 +60,14 @@ try {
   await playground.getByRole("button", { name: "Import" }).click();
   await playground.getByRole("slider", { name: "turn" }).fill("8");
   await shot(playground, "imported");
-  // The airline session at 60%: Letta's window at turn 16, and what that compaction took.
+  // The airline session at 60%: Letta's window at turn 13, and what that compaction took.
   await playground.getByText("Knobs", { exact: true }).click();
   await playground.getByRole("combobox", { name: "session" }).selectOption("airline");
   await page.waitForFunction(() => document.querySelector("memory-playground").model?.state().totalTurns === 31);
   const at = playground.getByRole("spinbutton", { name: "compact at %" });
   await at.fill("60");
   await at.blur();
-  await playground.getByRole("slider", { name: "turn" }).fill("16");
+  await playground.getByRole("slider", { name: "turn" }).fill("13");
   await playground.getByRole("button", { name: /Sliding window/ }).click();
   await playground.locator(".losses details").last().locator("summary").click();
   await shot(playground, "airline");

@@ -45,8 +45,10 @@ named!(Kind, "kind", {
 
 /// How a turn is sent to a chat model, apart from what it is (its [`Kind`]).
 ///
-/// A turn given without one gets [`Role::default_for`] its speaker and kind, once, when it is
-/// made or validated; every policy then reads [`Turn::role`].
+/// The importers give each turn of a chat array or a log its message's role. A turn given
+/// without one, such as a plain line (`Dana: Hello`, which has no role of its own) or a script
+/// turn that names none, gets [`Role::default_for`] its speaker and kind, once, when it is made
+/// or validated. Every policy reads only [`Turn::role`], never a kind.
 ///
 /// ```
 /// use agent_memory_widgets::{Kind, Role};

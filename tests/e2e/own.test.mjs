@@ -237,34 +237,34 @@ test("the airline session from τ-bench: chosen in either widget, played at its 
   assert.deepEqual(played.facts, ["IFOYYZ", "aarav_ahmed_6699", "Aarav", "Ahmed", "NQNU5R", "MCO", "M20IZO", "JFK"]);
   assert.equal(played.factsFrom, "toolResults");
   assert.match(await policies.locator(".facts-rule").textContent(), /key facts of this conversation's tool results/);
-  // The finding the page states: at 60%, Letta's window no longer names IFOYYZ from turn 16.
+  // The finding the page states: at 60%, Letta's window no longer names IFOYYZ from turn 13.
   await policies.getByText("Knobs", { exact: true }).click();
   const at = policies.getByRole("spinbutton", { name: "compact at %" });
   await at.fill("60");
   await at.blur();
   const letta = policies.getByRole("table", { name: "Facts the window still names" }).getByRole("row", { name: /Sliding window/ });
   const slider = policies.getByRole("slider", { name: "turn" });
-  for (const [turn, named] of [[15, "✓ meaning"], [16, "✗ gone"], [24, "✗ gone"], [25, "✓ meaning"]]) {
+  for (const [turn, named] of [[12, "✓ meaning"], [13, "✗ gone"], [24, "✗ gone"], [25, "✓ meaning"]]) {
     await slider.fill(String(turn));
     assert.equal(await letta.getByRole("cell").first().textContent(), named, `turn ${turn}`);
   }
   // Its window, opened, says what each compaction took, in words.
-  await slider.fill("16");
+  await slider.fill("13");
   await policies.getByRole("button", { name: /Sliding window/ }).click();
   const step = policies.locator(".losses details").last();
   // #55.11: the upshot names each kind of move as the list under it does.
-  assert.equal(await step.locator("summary").textContent(), "Turn 16: 4 turns into a summary; 1 turn dropped; the summary of 6 older turns left; no longer names IFOYYZ, Aarav and Ahmed");
+  assert.equal(await step.locator("summary").textContent(), "Turn 13: 4 turns into a summary; the summary of 4 older turns left; no longer names IFOYYZ, Aarav and Ahmed");
   await step.locator("summary").click();
   assert.deepEqual(await step.getByRole("listitem").allTextContents(),
-    ["Into a summary: turns 13, 14, 15 and 16.", "Dropped outright: turn 12.", "Their summaries left the window too: turns 6, 7, 8, 9, 10 and 11.",
+    ["Into a summary: turns 10, 11, 12 and 13.", "Their summaries left the window too: turns 6, 7, 8 and 9.",
       "The window no longer names IFOYYZ, Aarav and Ahmed."]);
   const losses = (await state(policies)).policies.find((row) => row.info.id === "sliding-window").losses;
-  assert.deepEqual(losses.at(-1), { turn: 16, leftVerbatim: [12, 13, 14, 15, 16], summarized: [13, 14, 15, 16], alreadySummarized: [],
-    dropped: [12], summariesDropped: [6, 7, 8, 9, 10, 11], masked: [], cut: [], factsLost: ["IFOYYZ", "Aarav", "Ahmed"], factsBare: [] });
+  assert.deepEqual(losses.at(-1), { turn: 13, leftVerbatim: [10, 11, 12, 13], summarized: [10, 11, 12, 13], alreadySummarized: [],
+    dropped: [], summariesDropped: [6, 7, 8, 9], masked: [], cut: [], factsLost: ["IFOYYZ", "Aarav", "Ahmed"], factsBare: [] });
   await policies.getByRole("button", { name: /Sliding window/ }).click();
   await at.fill("");
   await at.blur();
-  await slider.fill("16");
+  await slider.fill("13");
   assert.equal(await letta.getByRole("cell").first().textContent(), "✓ meaning", "at its own trigger");
   // A link carries the choice, not the log: a fresh page loads the session again.
   await session.getByRole("button", { name: "Copy link" }).click();
@@ -276,7 +276,7 @@ test("the airline session from τ-bench: chosen in either widget, played at its 
   const fresh = await open(env.browser, env.server.url, { bypassCSP: true });
   await fresh.page.goto(url);
   await fresh.page.waitForFunction(() => document.querySelector("#session")?.model?.state().turn === 1 &&
-    document.querySelector("#policies")?.model?.state().turn === 16);
+    document.querySelector("#policies")?.model?.state().turn === 13);
   assert.deepEqual(await states(fresh.page), before);
   assert.deepEqual(fresh.problems, []);
   // Back to the refund desk.

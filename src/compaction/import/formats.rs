@@ -270,7 +270,7 @@ pub(super) fn wrong(place: &str, field: &str, must: &str, got: &Json) -> Error {
 /// a `system` prompt).
 fn read_request(value: Json) -> Result<Imported, Error> {
     let mut seen = Seen::default();
-    let mut messages = Vec::new();
+    let mut messages: Vec<(ChatMessage, Vec<Part>)> = Vec::new();
     let list = match value {
         Json::Array(list) => list,
         Json::Object(mut fields) => {
@@ -281,12 +281,8 @@ fn read_request(value: Json) -> Result<Imported, Error> {
             if let Some(system) = system {
                 // A system prompt beside the messages is Anthropic's (OpenAI's is a message).
                 seen.anthropic = true;
-                let content = content("system", &system, &mut seen)?;
-                messages.push(ChatMessage {
-                    role: "system".into(),
-                    content,
-                    ..ChatMessage::default()
-                });
+                let parts = content_parts("system", &system, &mut seen)?;
+                messages.push((ChatMessage::new("system", ""), parts));
             }
             match fields.into_iter().find(|(key, _)| key == "messages") {
                 Some((_, Json::Array(list))) => list,
@@ -345,12 +341,15 @@ impl Seen {
     }
 }
 
-/// One chat message at `place`: `{ role, content, tool_calls?, tokens?, usage? }`.
+/// One chat message at `place`: `{ role, content, tool_calls?, tool_call_id?, tokens?, usage? }`,
+/// its content as parts (the message's own `content` left empty), each with its tool-call id: a
+/// tool call's own (`tool_calls[i].id`, Anthropic's `tool_use.id`), a tool result's
+/// (`tool_use_id`), and for the text of a `tool` message, the call it answers (`tool_call_id`).
 pub(super) fn chat_message(
     place: &str,
     value: &Json,
     seen: &mut Seen,
-) -> Result<ChatMessage, Error> {
+) -> Result<(ChatMessage, Vec<Part>), Error> {
     let must = "an object with a role and content";
     if !matches!(value, Json::Object(_)) {
         return Err(bad(text!(
@@ -379,11 +378,18 @@ pub(super) fn chat_message(
     } else {
         role
     };
-    let mut message = ChatMessage {
-        content: match value.get("content") {
-            Some(content_value) => content(&text!(place, ".content"), content_value, seen)?,
-            None => Vec::new(),
-        },
+    let mut parts = match value.get("content") {
+        Some(content_value) => content_parts(&text!(place, ".content"), content_value, seen)?,
+        None => Vec::new(),
+    };
+    // A tool's message answers the call it names.
+    if let Some(call) = value.get("tool_call_id").and_then(Json::as_str) {
+        for part in &mut parts {
+            part.id.get_or_insert_with(|| call.to_owned());
+        }
+    }
+    let message = ChatMessage {
+        content: Vec::new(),
         role,
         tokens: number(place, "tokens", value.get("tokens"))?,
         usage: usage(place, value.get("usage"))?,
@@ -394,7 +400,10 @@ pub(super) fn chat_message(
     for said in [refusal, transcript].into_iter().flatten() {
         if let Json::String(said) = said {
             seen.openai = true;
-            message.content.push(Content::Text(said.clone()));
+            parts.push(Part {
+                content: Content::Text(said.clone()),
+                id: None,
+            });
         }
     }
     match value.get("tool_calls") {
@@ -408,9 +417,10 @@ pub(super) fn chat_message(
                     (None, Some(custom)) => ("custom", custom),
                     (None, None) => ("function", call),
                 };
-                message
-                    .content
-                    .push(tool_call(&text!(at, ".", field), function)?);
+                parts.push(Part {
+                    content: tool_call(&text!(at, ".", field), function)?,
+                    id: call.get("id").and_then(Json::as_str).map(str::to_owned),
+                });
             }
         }
         Some(other) if !other.is_null() => {
@@ -422,16 +432,17 @@ pub(super) fn chat_message(
     match value.get("function_call") {
         Some(call @ Json::Object(_)) => {
             seen.openai = true;
-            message
-                .content
-                .push(tool_call(&text!(place, ".function_call"), call)?);
+            parts.push(Part {
+                content: tool_call(&text!(place, ".function_call"), call)?,
+                id: None,
+            });
         }
         Some(other) if !other.is_null() => {
             return Err(wrong(place, "function_call", "an object", other))
         }
         _ => {}
     }
-    Ok(message)
+    Ok((message, parts))
 }
 
 /// A tool call at `place`: `{ name, arguments }` (a function's, its arguments as JSON text or a
@@ -444,17 +455,6 @@ fn tool_call(place: &str, call: &Json) -> Result<Content, Error> {
         _ => String::new(),
     };
     Ok(Content::ToolCall { name, input })
-}
-
-/// A message's `content` at `place`: a string, or a list of blocks (`text`, `tool_use`,
-/// `tool_result`; others, such as an image or the model's thinking, hold no text to count).
-fn content(place: &str, value: &Json, seen: &mut Seen) -> Result<Vec<Content>, Error> {
-    let parts = content_parts(place, value, seen)?;
-    let mut out = Vec::with_capacity(parts.len());
-    for part in parts {
-        out.push(part.content);
-    }
-    Ok(out)
 }
 
 /// One part of a message's content, with the id a tool call and its result share (Anthropic's
@@ -654,14 +654,10 @@ pub(super) fn codex_item(
     Ok(match kind {
         "message" => {
             // Checks the role and fields as a chat message's.
-            let message = chat_message(place, item, seen)?;
+            let (message, parts) = chat_message(place, item, seen)?;
             if !ROLES.contains(&message.role.as_str()) {
                 return Err(unknown_role(place, &message.role));
             }
-            let parts = match item.get("content") {
-                Some(content) => content_parts(&text!(place, ".content"), content, seen)?,
-                None => Vec::new(),
-            };
             Some((message.role, parts))
         }
         "function_call" => call(
@@ -742,6 +738,60 @@ mod tests {
             Some(r#"refund({"order":"ORD-7"})"#)
         );
         assert_eq!(read.turns[2].tokens, Some(21.0));
+    }
+
+    /// Each turn of a chat array has its message's role and the tool-call id that pairs a call
+    /// with its result, in OpenAI's shape and in Anthropic's, as the log readers give them.
+    #[test]
+    fn chat_arrays_give_each_turn_its_role_and_tool_call_id() {
+        let roles = |text: &str| {
+            let read = import_conversation(text).unwrap();
+            read.turns
+                .into_iter()
+                .map(|turn| (turn.role.unwrap(), turn.tool_call_id))
+                .collect::<Vec<_>>()
+        };
+        let id = |id: &str| Some(id.to_owned());
+        assert_eq!(
+            roles(
+                r#"[{"role": "system", "content": "You help with refunds."},
+                    {"role": "user", "content": "Refund ORD-7?"},
+                    {"role": "assistant", "content": "Checking.", "tool_calls": [
+                      {"id": "c1", "type": "function", "function": {"name": "refund", "arguments": "{}"}},
+                      {"id": "c2", "type": "function", "function": {"name": "note", "arguments": "{}"}}]},
+                    {"role": "tool", "tool_call_id": "c1", "content": "refunded $40.00"},
+                    {"role": "tool", "tool_call_id": "c2", "content": "noted"},
+                    {"role": "assistant", "content": "Done: $40.00."}]"#
+            ),
+            [
+                ("system".into(), None),
+                ("user".into(), None),
+                ("assistant".into(), id("c1")),
+                ("tool".into(), id("c1")),
+                ("tool".into(), id("c2")),
+                ("assistant".into(), None),
+            ]
+        );
+        assert_eq!(
+            roles(
+                r#"{"system": "Refunds need a receipt.", "messages": [
+                    {"role": "user", "content": "Where is ORD-7?"},
+                    {"role": "assistant", "content": [{"type": "text", "text": "Looking."},
+                      {"type": "tool_use", "id": "t1", "name": "track", "input": {"order": "ORD-7"}}]},
+                    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "in Lisbon"},
+                      {"type": "text", "text": "Thanks?"}]}]}"#
+            ),
+            [
+                ("system".into(), None),
+                ("user".into(), None),
+                ("assistant".into(), id("t1")),
+                ("tool".into(), id("t1")),
+                ("user".into(), None),
+            ]
+        );
+        // Plain lines have no roles of their own: the default rule gives them.
+        let read = import_conversation("Dana: Hi\nagent: Hello").unwrap();
+        assert!(read.turns.iter().all(|turn| turn.role.is_none()));
     }
 
     #[test]

@@ -156,8 +156,9 @@ impl Builder {
         self.roles.push((who, call_id));
     }
 
-    /// Adds a message's turns: its text and tool calls are one turn, spoken by `role`; each tool
-    /// result is a turn of its own, spoken by `tool`. `tokens` go with the first turn of its own.
+    /// Adds a message's turns: its text and tool calls are one turn, spoken by `role`, with the
+    /// first tool-call id of its parts; each tool result is a turn of its own, spoken by `tool`,
+    /// with its own id. `tokens` go with the first turn of its own.
     pub(crate) fn message(&mut self, role: &str, parts: Vec<Part>, mut tokens: Option<f64>) {
         let who = Who::of(role);
         let mut own = String::new();
@@ -165,19 +166,19 @@ impl Builder {
         for part in parts {
             match part.content {
                 Content::Text(said) => join(&mut own, &said),
-                Content::ToolCall { name, input } => {
-                    join(&mut own, &text!(name, "(", input, ")"));
-                    if own_id.is_none() {
-                        own_id = part.id;
-                    }
-                }
+                Content::ToolCall { name, input } => join(&mut own, &text!(name, "(", input, ")")),
                 Content::ToolResult(said) => {
                     if !own.trim().is_empty() {
                         let own = core::mem::take(&mut own);
                         self.turn(role, own, tokens.take(), who, own_id.take());
                     }
                     self.turn("tool", said, None, Who::Tool, part.id);
+                    continue;
                 }
+            }
+            // A call's id, or the one a tool's message answers.
+            if own_id.is_none() {
+                own_id = part.id;
             }
         }
         self.turn(role, own, tokens, who, own_id);

@@ -19,6 +19,8 @@ use crate::limits::MAX_PAGE_TEXT_CHARS;
 use crate::prelude::*;
 use crate::text::{lines, split_at_byte};
 use crate::units::Tokens;
+use formats::Part;
+use logs::Builder;
 
 /// How [`infer_kind`] reads a turn, in the order it applies the rules.
 pub const KIND_RULE: &str = "A tool's turn (role or speaker \"tool\") is a tool output. A turn \
@@ -68,7 +70,9 @@ pub fn infer_kind(speaker: &str, text: &str) -> Kind {
 ///
 /// A line starts a turn when it begins with a speaker (at most 3 words and 40 characters,
 /// then a colon, and not a URL's `://`); any other line continues the turn before it, and blank
-/// lines are skipped. A leading `[timestamp]`, as chat exports write it, is left out.
+/// lines are skipped. A leading `[timestamp]`, as chat exports write it, is left out. A plain
+/// line has no role: its turn's `role` is left out, for [`Role::default_for`](crate::Role::default_for) its
+/// speaker and kind to give (chat arrays and logs give each turn its own).
 ///
 /// ```
 /// use agent_memory_widgets::{import_lines, Kind};
@@ -77,6 +81,7 @@ pub fn infer_kind(speaker: &str, text: &str) -> Kind {
 /// let turns = import_lines("Dana: Hi there!\nagent: Your refund is $180.00.\nIt takes five days.")?;
 /// assert_eq!(turns.len(), 2);
 /// assert_eq!(turns[0].kind.as_deref(), Some("chatter"));
+/// assert_eq!(turns[0].role, None);
 /// assert_eq!(turns[1].text.as_deref(), Some("Your refund is $180.00. It takes five days."));
 /// assert_eq!(
 ///     import_lines("hello").unwrap_err().message(),
@@ -242,46 +247,49 @@ pub(crate) const ROLES: [&str; 5] = ["user", "assistant", "tool", "system", "dev
 /// `messages[2].usage.output_tokens`), or `conversation` when no message has text, and
 /// [`ErrorKind::OverLimit`](crate::ErrorKind) as [`import_lines`].
 pub fn import_messages(messages: Vec<ChatMessage>) -> Result<Vec<TurnSpec>, Error> {
+    let messages = messages
+        .into_iter()
+        .map(|mut message| {
+            let parts = core::mem::take(&mut message.content);
+            let parts = parts.into_iter().map(|content| Part { content, id: None });
+            (message, parts.collect())
+        })
+        .collect();
     import_named(messages, &|index| text!("messages[", index, "]"))
 }
 
 /// [`import_messages`], each message's place in errors named by `place` (`messages[2]`, or
-/// `line 3` for a log of one event a line).
-pub(crate) fn import_named(
-    messages: Vec<ChatMessage>,
+/// `line 3` for a log of one event a line), its content given as parts, each with the
+/// tool-call id it has, if any. Each turn has its message's role, a tool result's the tool's
+/// ([`Builder::message`]).
+fn import_named(
+    messages: Vec<(ChatMessage, Vec<Part>)>,
     place: &dyn Fn(usize) -> String,
 ) -> Result<Vec<TurnSpec>, Error> {
-    let mut turns = Vec::new();
+    let mut out = Builder::default();
     let mut size = 0;
-    for (index, message) in messages.into_iter().enumerate() {
+    for (index, (message, parts)) in messages.into_iter().enumerate() {
         if !ROLES.contains(&message.role.as_str()) {
             return Err(unknown_role(&place(index), &message.role));
         }
-        let mut tokens = message_tokens(&place(index), &message)?;
-        let mut own = String::new();
-        let mut push = |speaker: &str, said: String, tokens: Option<Tokens>| {
-            size += said.len();
-            check_size(size)?;
-            if !said.trim().is_empty() {
-                turns.push((speaker.to_owned(), said, tokens));
-            }
-            Ok::<(), Error>(())
-        };
-        for part in message.content {
-            match part {
-                Content::Text(said) => join(&mut own, &said),
-                Content::ToolCall { name, input } => join(&mut own, &text!(name, "(", input, ")")),
-                Content::ToolResult(said) => {
-                    if !own.trim().is_empty() {
-                        push(&message.role, core::mem::take(&mut own), tokens.take())?;
-                    }
-                    push("tool", said, None)?;
-                }
-            }
+        let tokens = message_tokens(&place(index), &message)?;
+        for part in &parts {
+            size += match &part.content {
+                Content::Text(said) | Content::ToolResult(said) => said.len(),
+                Content::ToolCall { name, input } => name.len() + input.len(),
+            };
         }
-        push(&message.role, own, tokens)?;
+        check_size(size)?;
+        out.message(
+            &message.role,
+            parts,
+            tokens.map(|tokens| f64::from(tokens.0)),
+        );
     }
-    specs(turns)
+    if out.turns.is_empty() {
+        return Err(no_text());
+    }
+    Ok(out.turns)
 }
 
 /// The error for a message at `place` of a role not in [`ROLES`].
@@ -389,14 +397,10 @@ pub(crate) fn cut_to_limit(text: String) -> String {
 }
 
 /// The turns as specs, kinds inferred, each text cut to its limit, each with its own token count
-/// if it has one.
+/// if it has one. A plain line has no role: the default rule, `Role::default_for`, gives it.
 fn specs(turns: Vec<(String, String, Option<Tokens>)>) -> Result<Vec<TurnSpec>, Error> {
     if turns.iter().all(|(_, text, _)| text.trim().is_empty()) {
-        return Err(Error::invalid(
-            "conversation",
-            "conversation: no turn has any text; write lines like \"Dana: Hello\" or a JSON \
-             array of chat messages",
-        ));
+        return Err(no_text());
     }
     let mut out = Vec::with_capacity(turns.len());
     for (speaker, text, tokens) in turns {
@@ -410,13 +414,20 @@ fn specs(turns: Vec<(String, String, Option<Tokens>)>) -> Result<Vec<TurnSpec>, 
             text: Some(text),
             summary: None,
             tokens: tokens.map(|tokens| f64::from(tokens.0)),
-            // The default rule gives the role (`Role::default_for`): a chat array's roles are
-            // not set yet, so that the built-in airline session keeps its traces.
             role: None,
             tool_call_id: None,
         });
     }
     Ok(out)
+}
+
+/// The error for a conversation in which no turn has any text.
+fn no_text() -> Error {
+    Error::invalid(
+        "conversation",
+        "conversation: no turn has any text; write lines like \"Dana: Hello\" or a JSON \
+         array of chat messages",
+    )
 }
 
 #[cfg(test)]
