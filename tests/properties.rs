@@ -1414,3 +1414,27 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(config(16))]
+
+    /// A playground stands at a turn as if it had played there from the start, whatever turns
+    /// it was moved through before: at real size it keeps a second session of each policy (at
+    /// first at the script's end) and moves whichever of the two is fewer turns away.
+    #[test]
+    fn a_playground_at_a_turn_is_the_same_however_it_got_there(
+        case in arb_case(),
+        moves in prop::collection::vec(any::<Index>(), 1..8),
+    ) {
+        let session = case.session();
+        let mut playground = Playground::new(session.config(), session.script().clone());
+        let total = playground.state().total_turns;
+        for at in moves {
+            let turn = at.index(total as usize + 1) as u32;
+            playground.go_to(turn);
+            let mut straight = Playground::new(session.config(), session.script().clone());
+            straight.go_to(turn);
+            prop_assert_eq!(playground.state(), straight.state(), "at turn {}", turn);
+        }
+    }
+}

@@ -857,6 +857,14 @@ impl Session {
         self
     }
 
+    /// The same session, before its first turn, counting with `counter` a script that was
+    /// counted with it already: a playground's spare session shares its script with another.
+    #[cfg(feature = "large-sessions")]
+    pub(crate) fn counted(mut self, counter: &Counter) -> Session {
+        self.window = Window::counting(counter.clone());
+        self
+    }
+
     /// [`Session::with_token_counter`], or words for the default counter.
     fn with_counter(mut self, counter: Counter) -> Session {
         self.script.count_with(&counter);

@@ -424,6 +424,13 @@ impl TryFrom<TurnSpec> for Turn {
     }
 }
 
+/// A script's turns: at real size (`large-sessions`) shared by its clones, a playground's seven
+/// sessions and their spares, until one changes them; else its own (the smaller code).
+#[cfg(feature = "large-sessions")]
+type Turns = alloc::sync::Arc<Vec<Turn>>;
+#[cfg(not(feature = "large-sessions"))]
+type Turns = Vec<Turn>;
+
 /// A validated list of turns, non-empty unless it is a live session's transcript.
 ///
 /// # Example
@@ -454,8 +461,9 @@ impl TryFrom<TurnSpec> for Turn {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Script {
     // Invariant: not empty (except a live session's, which starts empty), and at most u32::MAX
-    // turns so that turn numbers fit a u32; `turns[0]` is turn `forgotten + 1`.
-    turns: Vec<Turn>,
+    // turns so that turn numbers fit a u32; `turns[0]` is turn `forgotten + 1`. Shared by the
+    // clones of a script (a playground's seven sessions, and their spares) until one changes.
+    turns: Turns,
     // The first turns, which a session with a retention forgot (`SessionConfig::with_retention`):
     // 0 unless one did.
     #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
@@ -498,7 +506,7 @@ impl Script {
             turns.push(turn);
         }
         Ok(Script {
-            turns,
+            turns: Turns::from(turns),
             #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
             forgotten: 0,
         })
@@ -553,7 +561,7 @@ impl Script {
     /// The ten-turn refund-desk session of the seed design. With `BUDGET` 40 and `HOT_N` 2 it
     /// crosses the budget on turns 4, 6, 8, 9 and 10.
     pub fn refund_desk() -> Script {
-        let turns = REFUND_DESK
+        let turns: Vec<Turn> = REFUND_DESK
             .iter()
             .map(|&(speaker, kind, text, summary)| Turn {
                 speaker: speaker.into(),
@@ -568,7 +576,7 @@ impl Script {
             })
             .collect();
         Script {
-            turns,
+            turns: Turns::from(turns),
             #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
             forgotten: 0,
         }
@@ -605,7 +613,7 @@ impl Script {
     /// All turns in order, from turn [`forgotten`](Script::forgotten)` + 1`: all of them unless
     /// a session with a retention forgot the first.
     pub fn turns(&self) -> &[Turn] {
-        &self.turns
+        self.turns.as_slice()
     }
 
     /// Every turn as options write it ([`Turn::to_spec`]): `Script::within_limits` of these
@@ -618,7 +626,7 @@ impl Script {
     #[cfg(any(test, all(target_arch = "wasm32", feature = "element-compaction")))]
     pub(crate) fn spec_refs(&self) -> Vec<SpecRef<'_>> {
         let mut specs = Vec::with_capacity(self.turns.len());
-        for turn in &self.turns {
+        for turn in self.turns.iter() {
             specs.push(SpecRef {
                 speaker: &turn.speaker,
                 kind: turn.kind,
@@ -669,10 +677,18 @@ pub(crate) struct SpecRef<'a> {
 }
 
 impl Script {
+    /// The turns, to change: a copy of their own if they are shared.
+    fn turns_mut(&mut self) -> &mut Vec<Turn> {
+        #[cfg(feature = "large-sessions")]
+        return alloc::sync::Arc::make_mut(&mut self.turns);
+        #[cfg(not(feature = "large-sessions"))]
+        &mut self.turns
+    }
+
     /// A live session's transcript, before its first turn.
     pub(crate) fn live() -> Script {
         Script {
-            turns: Vec::new(),
+            turns: Turns::default(),
             #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
             forgotten: 0,
         }
@@ -680,7 +696,7 @@ impl Script {
 
     /// Every turn whose count was not given, counted again by `counter`.
     pub(crate) fn count_with(&mut self, counter: &Counter) {
-        for turn in &mut self.turns {
+        for turn in self.turns_mut() {
             if !turn.own_tokens {
                 turn.tokens = counter.count(&turn.text);
             }
@@ -691,19 +707,20 @@ impl Script {
     /// [`Script::restore_from`].
     pub(crate) fn replace_from(&mut self, len: usize, turn: Turn) -> Vec<Turn> {
         let len = len.saturating_sub(self.forgotten() as usize);
-        let tail = if len < self.turns.len() {
-            self.turns.split_off(len)
+        let turns = self.turns_mut();
+        let tail = if len < turns.len() {
+            turns.split_off(len)
         } else {
             Vec::new()
         };
-        self.turns.push(turn);
+        turns.push(turn);
         tail
     }
 
     /// A script of `turns` as a saved session held them (checked one by one), any length.
     pub(crate) fn from_turns(turns: Vec<Turn>) -> Script {
         Script {
-            turns,
+            turns: Turns::from(turns),
             #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
             forgotten: 0,
         }
@@ -713,12 +730,17 @@ impl Script {
     /// with a retention held them.
     pub(crate) fn after(forgotten: u32, turns: Vec<Turn>) -> Script {
         #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
-        return Script { turns, forgotten };
+        return Script {
+            turns: Turns::from(turns),
+            forgotten,
+        };
         // The project's own wasm builds never forget (`RETENTION`).
         #[cfg(all(target_arch = "wasm32", feature = "wasm-runtime"))]
         {
             let _ = forgotten;
-            Script { turns }
+            Script {
+                turns: Turns::from(turns),
+            }
         }
     }
 
@@ -731,7 +753,7 @@ impl Script {
             return 0;
         }
         let waiting = self
-            .turns
+            .turns_mut()
             .drain(..count)
             .filter(|turn| turn.kind() != Kind::Chatter && turn.summary().is_none());
         let waiting = waiting.count();
@@ -744,9 +766,10 @@ impl Script {
 
     /// Undoes [`Script::replace_from`]: keeps the first `len` turns and appends `tail`.
     pub(crate) fn restore_from(&mut self, len: usize, tail: Vec<Turn>) {
-        self.turns
-            .truncate(len.saturating_sub(self.forgotten() as usize));
-        self.turns.extend(tail);
+        let len = len.saturating_sub(self.forgotten() as usize);
+        let turns = self.turns_mut();
+        turns.truncate(len);
+        turns.extend(tail);
     }
 
     /// Sets the summary of turn `number` (a session's summarizer wrote it, or a failed push
@@ -755,7 +778,7 @@ impl Script {
         let index = number
             .index()
             .and_then(|i| i.checked_sub(self.forgotten() as usize));
-        match index.and_then(|i| self.turns.get_mut(i)) {
+        match index.and_then(|i| self.turns_mut().get_mut(i)) {
             Some(turn) => {
                 turn.summary = summary;
                 true
@@ -959,8 +982,8 @@ mod tests {
             .map(|turn| turn.with_tokens(Tokens(4)));
         let chatter =
             Turn::new("assistant", Kind::Chatter, "Sure!").map(|t| t.with_role(Role::Assistant));
-        script.turns.extend([call.unwrap(), chatter.unwrap()]);
-        script.turns[1].summary_by_rule = true;
+        script.turns_mut().extend([call.unwrap(), chatter.unwrap()]);
+        script.turns_mut()[1].summary_by_rule = true;
         assert_eq!(
             serde_json::to_value(script.spec_refs()).unwrap(),
             serde_json::to_value(script.to_specs()).unwrap()

@@ -96,6 +96,10 @@ pub struct PlaygroundState {
 /// ```
 pub struct Playground {
     sessions: Vec<Session>,
+    // At real size, one more session of each policy, all at another turn (at first the script's
+    // end): `go_to` moves whichever seven are fewer turns away.
+    #[cfg(feature = "large-sessions")]
+    spares: Vec<Session>,
     // Invariant: series[i] and peaks[i] hold session i's whole run; losses[i] its compactions.
     series: Vec<Vec<Tokens>>,
     peaks: Vec<Vec<Tokens>>,
@@ -124,6 +128,8 @@ impl Playground {
         }
         let mut playground = Playground {
             sessions: Vec::new(),
+            #[cfg(feature = "large-sessions")]
+            spares: Vec::new(),
             series: Vec::new(),
             peaks: Vec::new(),
             losses: Vec::new(),
@@ -168,6 +174,20 @@ impl Playground {
             playground.series.push(series);
             playground.peaks.push(peaks);
             playground.losses.push(losses);
+            // At real size, the session played to its end stays as the spare, so that the first
+            // move there (an imported log is shown at its end) plays nothing again; a new one,
+            // of the same script (shared, not copied), stands at turn 0.
+            #[cfg(feature = "large-sessions")]
+            {
+                let start = Session::with_policy(config, session.script().clone(), policy(info.id));
+                #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+                let start = start.without_lost();
+                let start = start.counted(session.window().counter());
+                playground
+                    .spares
+                    .push(core::mem::replace(&mut session, start));
+            }
+            #[cfg(not(feature = "large-sessions"))]
             session.reset();
             playground.sessions.push(session);
         }
@@ -190,6 +210,18 @@ impl Playground {
 
     /// Moves every policy to `count` turns added (clamped to the script).
     pub fn go_to(&mut self, count: u32) {
+        // The turns the sessions play to stand at `count`: from where they are, or from the
+        // start. (Every session stands at one turn, and every spare at one turn.)
+        #[cfg(feature = "large-sessions")]
+        {
+            let cost = |sessions: &[Session]| match sessions.first().map(Session::turn_count) {
+                Some(at) if at <= count => count - at,
+                _ => count,
+            };
+            if cost(&self.spares) < cost(&self.sessions) {
+                core::mem::swap(&mut self.sessions, &mut self.spares);
+            }
+        }
         for session in &mut self.sessions {
             session.go_to(count);
         }
