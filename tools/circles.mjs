@@ -91,12 +91,16 @@ function rustGraph() {
       }
     }
   }
+  // The file a path names: the longest prefix that is a re-export (`compaction::PolicyId` in
+  // `compaction::PolicyId::HotWarmCold`) or a module.
   const fileOf = (parts, seen = 0) => {
-    const again = reexports.get(parts.join("::"));
-    if (again && seen < 8) return fileOf(again, seen + 1);
     for (let n = parts.length; n >= 0; n--) {
+      // A module first: a function may share a module's name (`compaction::policy`, the
+      // function that `pub use compare::policy` re-exports, and the module policy.rs).
       const file = byModule.get(parts.slice(0, n).join("::"));
       if (file) return file;
+      const again = reexports.get(parts.slice(0, n).join("::"));
+      if (again && seen < 8) return fileOf([...again, ...parts.slice(n)], seen + 1);
     }
   };
   const graph = new Map();
@@ -106,13 +110,17 @@ function rustGraph() {
     const text = texts.get(file).replace(/pub(?:\(crate\))? use [^;]+;/g, "");
     const paths = [];
     for (const [, tree] of text.matchAll(/\buse\s+([^;]+);/g)) paths.push(...expand(tree));
-    for (const [path] of text.matchAll(/(?<![\w:])\w+(?:::\w+)+/g)) paths.push(path);
+    // A path in code; not the head of a `use` tree (`crate::compaction` in
+    // `crate::compaction::{Line, Window}`), which names what its tree names.
+    for (const [path] of text.matchAll(/(?<![\w:])\w+(?:::\w+)+(?![\w:])/g)) paths.push(path);
     // A name the file re-exports and also uses itself (`pub use policy::HotWarmCold;`, then
     // `HotWarmCold::default()`) is an import of the file that defines it.
     for (const [, tree] of texts.get(file).matchAll(/pub(?:\(crate\))? use ([^;]+);/g)) {
       for (const path of expand(tree)) {
         const name = path.split("::").at(-1);
-        if (new RegExp(`(?<![\\w:])${name}\\b`).test(text)) paths.push(path);
+        // `policy::keep_pairs` names the module policy.rs, not the function `policy`.
+        const notModule = byModule.has([...here, name].join("::")) ? "(?!::)" : "";
+        if (new RegExp(`(?<![\\w:])${name}\\b${notModule}`).test(text)) paths.push(path);
       }
     }
     const targets = new Set();
