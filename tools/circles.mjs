@@ -1,6 +1,5 @@
 // Finds import circles among the files of src/ and of www/, and exits 1 naming each one.
-// `make test` (test-native) checks www/; src/ still has circles in src/compaction/ and
-// src/forgetting/ (issue 54).
+// `make test` (test-native) checks both trees.
 //
 //   node tools/circles.mjs           # both trees
 //   node tools/circles.mjs src       # one
@@ -118,9 +117,10 @@ function rustGraph() {
     for (const [, tree] of texts.get(file).matchAll(/pub(?:\(crate\))? use ([^;]+);/g)) {
       for (const path of expand(tree)) {
         const name = path.split("::").at(-1);
-        // `policy::keep_pairs` names the module policy.rs, not the function `policy`.
-        const notModule = byModule.has([...here, name].join("::")) ? "(?!::)" : "";
-        if (new RegExp(`(?<![\\w:])${name}\\b${notModule}`).test(text)) paths.push(path);
+        // A function counts where it is called: `policy(id)`, not the variable `policy` or
+        // the module in `policy::keep_pairs`.
+        const called = /^[a-z_]/.test(name) ? "(?!::)(?=\\s*\\()" : "";
+        if (new RegExp(`(?<![\\w:.])${name}\\b${called}`).test(text)) paths.push(path);
       }
     }
     const targets = new Set();

@@ -1,7 +1,7 @@
 //! The hard budget ([`SessionConfig::with_hard_budget`]): after a policy's step, whatever it left
 //! over the budget is trimmed, oldest first, keeping tool pairs together.
 
-use crate::compaction::{Script, Session, SessionConfig, SessionConfigBuilder, Window};
+use crate::compaction::{Script, SessionConfig, SessionConfigBuilder, Window};
 use crate::prelude::*;
 use crate::units::TurnNumber;
 
@@ -68,18 +68,6 @@ impl SessionConfigBuilder {
             hard_budget: true,
             ..self
         }
-    }
-}
-
-impl Session {
-    /// The same session with a hard budget ([`SessionConfig::with_hard_budget`]); turns already
-    /// added are played again under it. The same as making the session with such a config.
-    pub fn with_hard_budget(mut self) -> Session {
-        self.config = self.config.with_hard_budget();
-        let turns = self.turn_count();
-        self.reset();
-        self.go_to(turns);
-        self
     }
 }
 

@@ -1,8 +1,7 @@
 //! A bounded live session ([`SessionConfig::with_retention`]): a session forgets the turns that
 //! folded long ago, so that its memory and its save follow the window, not the transcript.
 
-use crate::compaction::{Session, SessionConfig, SessionConfigBuilder};
-use crate::units::TurnNumber;
+use crate::compaction::{SessionConfig, SessionConfigBuilder};
 
 /// Whether a session can forget old turns: not in this project's own wasm builds
 /// (`wasm-runtime`), whose JS API has no option for it, so that they carry none of its code. No
@@ -84,45 +83,5 @@ impl SessionConfigBuilder {
             retention: Some(folded),
             ..self
         }
-    }
-}
-
-impl Session {
-    /// The same session with a retention ([`SessionConfig::with_retention`]): it forgets what it
-    /// no longer needs now, and after every step from now on. Nothing is played again: a
-    /// retention changes no window and no step.
-    pub fn with_retention(mut self, folded: u32) -> Session {
-        self.config = self.config.with_retention(folded);
-        self.forget_folded();
-        self
-    }
-
-    /// Under a retention, forgets the turns (and their steps) before the `retention` turns that
-    /// precede the window's oldest verbatim turn, and before the oldest the policy may read
-    /// again. O(the turns held).
-    pub(crate) fn forget_folded(&mut self) {
-        let Some(keep) = self.config.retention() else {
-            return;
-        };
-        if !RETENTION {
-            return;
-        }
-        let next = self.turn_count().saturating_add(1);
-        let oldest = self.window.verbatim().next().map_or(next, |turn| turn.0);
-        #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
-        let needed = self.policy.reads_back_to();
-        #[cfg(all(target_arch = "wasm32", feature = "wasm-runtime"))]
-        let needed: Option<TurnNumber> = None;
-        let first = match needed {
-            Some(TurnNumber(needed)) => oldest.saturating_sub(keep).max(1).min(needed.max(1)),
-            None => oldest.saturating_sub(keep).max(1),
-        };
-        let forgotten = self.script.forgotten();
-        if first <= forgotten + 1 {
-            return;
-        }
-        let steps = ((first - 1 - forgotten) as usize).min(self.log.len());
-        self.pending -= self.script.forget_before(TurnNumber(first));
-        self.log.drain(..steps);
     }
 }

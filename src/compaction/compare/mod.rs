@@ -26,7 +26,7 @@ pub use frameworks::{
 };
 pub use losses::StepLoss;
 pub use playground::{window_text, Playground, PlaygroundState, PolicyRow};
-pub use policies::{policy, PolicyId, PolicyInfo, POLICIES};
+pub use policies::{policy, PolicyInfo, POLICIES};
 pub use settings::{
     framework_triggers, FrameworkSetting, Trigger, TriggerAt, FRAMEWORK_SETTINGS, MAX_WINDOW,
     MIN_WINDOW, REFERENCE_MAX_OUTPUT, REFERENCE_WINDOW,

@@ -9,10 +9,10 @@ use crate::compaction::compare::facts::{
     facts_of, first_said, FactFinder, FactsFrom, Named, FACTS_RULE,
 };
 use crate::compaction::compare::losses::{replay, replay_large, StepLoss};
-use crate::compaction::compare::policies::{policy, PolicyId, PolicyInfo, POLICIES};
+use crate::compaction::compare::policies::{policy, PolicyInfo, POLICIES};
 use crate::compaction::tokens::Counter;
 use crate::compaction::{
-    Line, Script, Session, SessionConfig, SessionOptions, SessionState, LARGE_SESSIONS,
+    Line, PolicyId, Script, Session, SessionConfig, SessionOptions, SessionState, LARGE_SESSIONS,
 };
 use crate::error::Error;
 use crate::units::{Tokens, TurnNumber};

@@ -7,8 +7,8 @@ use serde::Serialize;
 use crate::compaction::compare::frameworks::{
     HandoffCheckpoint, Interval, ObservationMasking, SlidingWindow, SummaryBuffer, Truncate,
 };
+use crate::compaction::PolicyId;
 use crate::compaction::{CompactionPolicy, HotWarmCold};
-use crate::names::named;
 
 /// A policy the playground compares: an id for code, a name for people, its rule in one line
 /// and where it comes from.
@@ -128,48 +128,6 @@ pub const POLICIES: [PolicyInfo; 7] = [
         trigger: None,
     },
 ];
-
-/// The policies of [`POLICIES`], each with a stable name for code and JSON.
-///
-/// ```
-/// use agent_memory_widgets::{policy, PolicyId, Session, SessionConfig};
-///
-/// # fn main() -> Result<(), agent_memory_widgets::Error> {
-/// let id: PolicyId = "sliding-window".parse()?;
-/// assert_eq!(id, PolicyId::SlidingWindow);
-/// assert_eq!(id.info().origin, "Letta");
-/// let session = Session::live(SessionConfig::default(), policy(id));
-/// # Ok(())
-/// # }
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum PolicyId {
-    /// [`HotWarmCold`], the seed design's.
-    HotWarmCold,
-    /// [`SlidingWindow`], Letta's.
-    SlidingWindow,
-    /// [`SummaryBuffer`], LangChain's.
-    SummaryBuffer,
-    /// [`HandoffCheckpoint`], OpenAI Codex's.
-    Handoff,
-    /// [`Interval`], Google ADK's.
-    Interval,
-    /// [`Truncate`], LangChain's `trim_messages`.
-    Truncate,
-    /// [`ObservationMasking`], the baseline of Lindenbauer et al. 2025 (SWE-agent's).
-    ObservationMasking,
-}
-
-named!(PolicyId, "policy", {
-    HotWarmCold => "hot-warm-cold",
-    SlidingWindow => "sliding-window",
-    SummaryBuffer => "summary-buffer",
-    Handoff => "handoff",
-    Interval => "interval",
-    Truncate => "truncate",
-    ObservationMasking => "observation-masking",
-});
 
 impl PolicyId {
     /// The policy's entry in [`POLICIES`].
