@@ -8,6 +8,7 @@
 use crate::float;
 use crate::prelude::*;
 mod compare;
+mod config;
 mod index;
 mod ranking;
 mod scenario;
@@ -20,143 +21,23 @@ pub use compare::{
     ForgettingPolicyInfo, HitPoint, PolicyNow, PolicyRun, Stream, StreamEvent, StreamId, StreamOp,
     FORGETTING_POLICIES,
 };
+pub use config::{
+    FactKind, StoreConfig, StoreConfigBuilder, ACCESS_BOOST, CAPACITY, HALF_LIFE,
+    LASTING_HALF_LIFE_FACTORS, MAX_ACCESS_BOOST,
+};
 pub use scenario::{
     ConsolidationRule, EventSpec, ReadSpec, RuleSpec, Scenario, ScenarioSpec, ScheduledRead,
     SeedFact, SeedFactSpec, WriteEvent,
 };
-pub use store::{
-    Distilled, Distiller, Fact, FactKind, LiveStore, SavedStore, Status, StoreConfigBuilder,
-    WriteOutcome,
-};
+pub use store::{Distilled, Distiller, Fact, LiveStore, SavedStore, Status, WriteOutcome};
 
 use crate::error::{whole_number, Error, ErrorKind};
-use crate::limits::{MAX_CHART_POINTS, MAX_CHART_SAMPLES, MAX_HALF_LIFE, MAX_READS, MIN_HALF_LIFE};
+use crate::limits::{MAX_CHART_POINTS, MAX_CHART_SAMPLES, MAX_READS};
 use crate::math::log2;
 use crate::names::named;
 use crate::text::fmt_number;
 use crate::time::Time;
 use crate::units::{EventIndex, FactId};
-
-/// The seed's half-life: recency halves every 4 time units.
-pub const HALF_LIFE: f64 = 4.0;
-/// The seed's capacity: at most 4 active facts after a write.
-pub const CAPACITY: u32 = 4;
-/// The seed's access boost: each read adds 0.5 to the access factor.
-pub const ACCESS_BOOST: f64 = 0.5;
-/// The largest access boost accepted, which keeps every score finite.
-pub const MAX_ACCESS_BOOST: f64 = 1000.0;
-
-/// A fact store's validated settings, and the score formula.
-///
-/// # Example
-///
-/// ```
-/// use agent_memory_widgets::StoreConfig;
-///
-/// let config = StoreConfig::default();
-/// assert_eq!((config.half_life(), config.capacity(), config.access_boost()), (4.0, 4, 0.5));
-/// assert_eq!(
-///     StoreConfig::new(0.0, 4, 0.5).unwrap_err().message(),
-///     "half_life must be a number from 0.001 to 10000000000000, got 0"
-/// );
-/// ```
-///
-/// Serialised with its fields in camelCase (`halfLife`, `capacity`, `accessBoost`,
-/// `semanticHalfLife`, `proceduralHalfLife`, and `retention` when one is set), each number
-/// exactly as a [`SavedStore`] writes it; read back, every value is checked again.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(into = "StoreConfigRecord")]
-#[cfg_attr(
-    feature = "deserialize",
-    derive(serde::Deserialize),
-    serde(try_from = "StoreConfigRecord")
-)]
-pub struct StoreConfig {
-    half_life: f64,
-    capacity: u32,
-    access_boost: f64,
-    // The half-lives of semantic and procedural facts, in that order.
-    lasting_half_lives: [f64; 2],
-    // How many retired facts a `LiveStore` keeps; `None` keeps them all.
-    retention: Option<u32>,
-}
-
-/// A [`StoreConfig`] as saved: plain numbers, checked when read back.
-#[derive(Clone, Copy)]
-#[cfg_attr(
-    feature = "deserialize",
-    derive(serde::Deserialize),
-    serde(deny_unknown_fields, rename_all = "camelCase")
-)]
-struct StoreConfigRecord {
-    #[cfg_attr(feature = "deserialize", serde(with = "store::exact"))]
-    half_life: f64,
-    capacity: u32,
-    #[cfg_attr(feature = "deserialize", serde(with = "store::exact"))]
-    access_boost: f64,
-    #[cfg_attr(feature = "deserialize", serde(with = "store::exact"))]
-    semantic_half_life: f64,
-    #[cfg_attr(feature = "deserialize", serde(with = "store::exact"))]
-    procedural_half_life: f64,
-    #[cfg_attr(feature = "deserialize", serde(default))]
-    retention: Option<u32>,
-}
-
-impl Serialize for StoreConfigRecord {
-    /// Each number exactly ([`store::Exact`]). `retention` is left out when none is set, in a
-    /// human-readable format, so that a config without one reads as it always did; a binary
-    /// format, which has no field names to miss, always has it.
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let retention = self.retention.is_some() || !serializer.is_human_readable();
-        let mut record = serializer.serialize_struct("StoreConfig", 5 + usize::from(retention))?;
-        record.serialize_field("halfLife", &store::Exact(self.half_life))?;
-        record.serialize_field("capacity", &self.capacity)?;
-        record.serialize_field("accessBoost", &store::Exact(self.access_boost))?;
-        record.serialize_field("semanticHalfLife", &store::Exact(self.semantic_half_life))?;
-        record.serialize_field(
-            "proceduralHalfLife",
-            &store::Exact(self.procedural_half_life),
-        )?;
-        if retention {
-            record.serialize_field("retention", &self.retention)?;
-        } else {
-            record.skip_field("retention")?;
-        }
-        record.end()
-    }
-}
-
-impl From<StoreConfig> for StoreConfigRecord {
-    fn from(config: StoreConfig) -> StoreConfigRecord {
-        StoreConfigRecord {
-            half_life: config.half_life,
-            capacity: config.capacity,
-            access_boost: config.access_boost,
-            semantic_half_life: config.lasting_half_lives[0],
-            procedural_half_life: config.lasting_half_lives[1],
-            retention: config.retention,
-        }
-    }
-}
-
-impl TryFrom<StoreConfigRecord> for StoreConfig {
-    type Error = Error;
-
-    fn try_from(record: StoreConfigRecord) -> Result<StoreConfig, Error> {
-        let config = StoreConfig::new(record.half_life, record.capacity, record.access_boost)?
-            .with_lasting_half_lives(record.semantic_half_life, record.procedural_half_life)?;
-        Ok(StoreConfig {
-            retention: record.retention,
-            ..config
-        })
-    }
-}
-
-/// How much more slowly distilled knowledge fades than episodes, by default: semantic facts
-/// have 4 times the episodic half-life, procedural rules 8 times. A refund's amount stays true
-/// long after the chat about it is stale; a policy rule longer still.
-pub const LASTING_HALF_LIFE_FACTORS: [f64; 2] = [4.0, 8.0];
 
 impl StoreConfig {
     /// The settings in `options`, checked as [`FactStore::from_options`] checks them; its
@@ -184,151 +65,6 @@ impl StoreConfig {
             .procedural_half_life
             .unwrap_or_else(|| config.half_life_of(FactKind::Procedural));
         config.with_lasting_half_lives(semantic, procedural)
-    }
-
-    /// Checks each value: `half_life` from [`MIN_HALF_LIFE`] to [`MAX_HALF_LIFE`], `capacity`
-    /// at least 1, `access_boost` from 0 to [`MAX_ACCESS_BOOST`].
-    ///
-    /// # Errors
-    ///
-    /// When a value is outside its range; the message names it.
-    pub fn new(half_life: f64, capacity: u32, access_boost: f64) -> Result<StoreConfig, Error> {
-        check_half_life("half_life", half_life)?;
-        let capacity = whole_number("capacity", f64::from(capacity), 1, u32::MAX)?;
-        if !(0.0..=MAX_ACCESS_BOOST).contains(&access_boost) {
-            return Err(Error::invalid(
-                "access_boost",
-                text!(
-                    "access_boost must be a number from 0 to ",
-                    fmt_number(MAX_ACCESS_BOOST),
-                    ", got ",
-                    fmt_number(access_boost)
-                ),
-            ));
-        }
-        let lasting_half_lives = LASTING_HALF_LIFE_FACTORS.map(|factor| factor * half_life);
-        Ok(StoreConfig {
-            half_life,
-            capacity,
-            access_boost,
-            lasting_half_lives,
-            retention: None,
-        })
-    }
-
-    /// The same settings with the half-lives of semantic and procedural facts set, each from
-    /// [`MIN_HALF_LIFE`] to [`MAX_HALF_LIFE`] (by default 4 and 8 times the episodic half-life).
-    ///
-    /// # Errors
-    ///
-    /// When a half-life is outside that range; the message names it.
-    pub fn with_lasting_half_lives(
-        self,
-        semantic: f64,
-        procedural: f64,
-    ) -> Result<StoreConfig, Error> {
-        check_half_life("semantic_half_life", semantic)?;
-        check_half_life("procedural_half_life", procedural)?;
-        Ok(StoreConfig {
-            lasting_half_lives: [semantic, procedural],
-            ..self
-        })
-    }
-
-    /// The half-life of facts of `kind`.
-    pub fn half_life_of(&self, kind: FactKind) -> f64 {
-        match kind {
-            FactKind::Episodic => self.half_life,
-            FactKind::Semantic => self.lasting_half_lives[0],
-            FactKind::Procedural => self.lasting_half_lives[1],
-        }
-    }
-
-    /// Time units for recency to halve.
-    pub fn half_life(&self) -> f64 {
-        self.half_life
-    }
-
-    /// The most facts active after a write.
-    pub fn capacity(&self) -> u32 {
-        self.capacity
-    }
-
-    /// How much each read adds to the access factor.
-    pub fn access_boost(&self) -> f64 {
-        self.access_boost
-    }
-
-    /// The same settings with a retention: a [`LiveStore`] keeps at most `retired` retired
-    /// facts (superseded or evicted), and drops the ones touched longest ago for good, so that
-    /// a store at capacity holds at most `capacity + retired` facts however long it runs. A
-    /// dropped fact is gone as [`LiveStore::forget`] removes it (the facts superseded by it go
-    /// with it; a distilled fact no longer cites it). `0` keeps none.
-    ///
-    /// Without one (the default) every retired fact is kept for the record, and a store grows
-    /// with every write. A [`FactStore`], the widget's timeline, keeps every retired fact
-    /// whatever its config says: it shows them.
-    ///
-    /// ```
-    /// use agent_memory_widgets::{FactId, LiveStore, StoreConfig};
-    ///
-    /// # fn main() -> Result<(), agent_memory_widgets::Error> {
-    /// let config = StoreConfig::new(4.0, 2, 0.5)?.with_retention(1);
-    /// let mut store = LiveStore::new(config);
-    /// for id in 1..=10 {
-    ///     store.write(FactId(id), &format!("fact {id}"), 0.5, None)?;
-    /// }
-    /// // Two active facts and the one retired last: facts 1 to 7 are gone.
-    /// assert_eq!(store.facts().map(|fact| fact.id.0).collect::<Vec<_>>(), [8, 9, 10]);
-    /// assert_eq!(config.retention(), Some(1));
-    /// assert_eq!(StoreConfig::default().retention(), None);
-    /// # Ok(())
-    /// # }
-    /// ```
-    #[must_use]
-    pub fn with_retention(self, retired: u32) -> StoreConfig {
-        StoreConfig {
-            retention: Some(retired),
-            ..self
-        }
-    }
-
-    /// How many retired facts a [`LiveStore`] keeps: `None`, the default, keeps them all.
-    pub fn retention(&self) -> Option<u32> {
-        self.retention
-    }
-}
-
-/// Checks a half-life: a number from [`MIN_HALF_LIFE`] to [`MAX_HALF_LIFE`], so that every
-/// score, key and forecast derived from it stays finite.
-fn check_half_life(field: &str, value: f64) -> Result<(), Error> {
-    if (MIN_HALF_LIFE..=MAX_HALF_LIFE).contains(&value) {
-        Ok(())
-    } else {
-        Err(Error::invalid(
-            field,
-            text!(
-                field,
-                " must be a number from ",
-                fmt_number(MIN_HALF_LIFE),
-                " to ",
-                fmt_number(MAX_HALF_LIFE),
-                ", got ",
-                fmt_number(value)
-            ),
-        ))
-    }
-}
-
-impl Default for StoreConfig {
-    fn default() -> StoreConfig {
-        StoreConfig {
-            half_life: HALF_LIFE,
-            capacity: CAPACITY,
-            access_boost: ACCESS_BOOST,
-            lasting_half_lives: LASTING_HALF_LIFE_FACTORS.map(|factor| factor * HALF_LIFE),
-            retention: None,
-        }
     }
 }
 

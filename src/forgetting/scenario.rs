@@ -4,7 +4,8 @@ use crate::prelude::*;
 use serde::Serialize;
 
 use crate::error::{whole_number, Error};
-use crate::forgetting::store::{check_importance, FactKind};
+use crate::forgetting::config::FactKind;
+use crate::forgetting::store::check_importance;
 use crate::limits::{check_len, TextBudget, MAX_EVENTS, MAX_FACTS, MAX_READS, MAX_RULES};
 use crate::time::Time;
 use crate::units::{EventIndex, FactId};
