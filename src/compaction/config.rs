@@ -173,11 +173,11 @@ impl SessionConfig {
         self.compact_at
     }
 
-    /// The same settings with each [`HotWarmCold`](crate::HotWarmCold) compaction bringing the window down to
-    /// `percent` of the budget, a whole number from 1 to 100; `None` is the seed's 100%.
-    /// [`compact_at`](SessionConfig::compact_at) stays the trigger: compacting well under it
-    /// leaves room for the turns to come, so the next compaction (a model call for each
-    /// summary) comes that much later. The framework policies keep their own targets.
+    /// The same settings with each [`HotWarmCold`](crate::HotWarmCold) compaction bringing the
+    /// window down to `percent` of the budget, a whole number from 1 to 100; `None` is the seed's
+    /// 100%. [`compact_at`](SessionConfig::compact_at) stays the trigger: compacting well under it
+    /// leaves room for the turns to come, so the next compaction (a model call for each summary)
+    /// comes that much later. The framework policies keep their own targets.
     ///
     /// ```
     /// use agent_memory_widgets::{SessionConfig, Tokens};
@@ -208,8 +208,8 @@ impl SessionConfig {
         Ok(SessionConfig { compact_to, ..self })
     }
 
-    /// The share of the budget, in percent, that a [`HotWarmCold`](crate::HotWarmCold) compaction brings the window
-    /// down to, when it is set (else 100).
+    /// The share of the budget, in percent, that a [`HotWarmCold`](crate::HotWarmCold) compaction
+    /// brings the window down to, when it is set (else 100).
     pub fn compact_to(&self) -> Option<u32> {
         self.compact_to
     }
@@ -383,8 +383,8 @@ pub struct SessionOptions {
     /// [`SessionConfig::with_compact_at`]).
     #[serde(default)]
     pub compact_at: Option<f64>,
-    /// The share of the budget, in percent, that a [`HotWarmCold`](crate::HotWarmCold) compaction brings the window
-    /// down to: a whole number from 1 to 100 (default: the whole budget,
+    /// The share of the budget, in percent, that a [`HotWarmCold`](crate::HotWarmCold) compaction
+    /// brings the window down to: a whole number from 1 to 100 (default: the whole budget,
     /// [`SessionConfig::with_compact_to`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compact_to: Option<f64>,
@@ -397,8 +397,8 @@ pub struct SessionOptions {
 /// Whether this build replays sessions at real size: the `large-sessions` feature, in the
 /// playground's import core (www/cores.js), with which a log of thousands of turns reaches its
 /// seven policies. Such a build takes the shortcuts that keep a replay's cost per turn flat
-/// ([`Line`](crate::Line)'s lineage, a window line read from where it changed, Letta's clip counted by
-/// difference); any other (the built-in sessions' pages, the one-file bundle) comes to the same
-/// answers the plain way, in less code. The native tests run both: `cargo test` with the
-/// default features, and `cargo test --no-default-features`.
+/// ([`Line`](crate::Line)'s lineage, a window line read from where it changed, Letta's clip counted
+/// by difference); any other (the built-in sessions' pages, the one-file bundle) comes to the same
+/// answers the plain way, in less code. The native tests run both: `cargo test` with the default
+/// features, and `cargo test --no-default-features`.
 pub(crate) const LARGE_SESSIONS: bool = cfg!(feature = "large-sessions");

@@ -33,7 +33,8 @@ pub enum PolicyId {
     Interval,
     /// [`Truncate`](crate::Truncate), LangChain's `trim_messages`.
     Truncate,
-    /// [`ObservationMasking`](crate::ObservationMasking), the baseline of Lindenbauer et al. 2025 (SWE-agent's).
+    /// [`ObservationMasking`](crate::ObservationMasking), the baseline of Lindenbauer et al. 2025
+    /// (SWE-agent's).
     ObservationMasking,
 }
 

@@ -18,17 +18,19 @@ impl SessionConfig {
     /// [`HotWarmCold`](crate::HotWarmCold), whose window stays near the budget, it stays flat
     /// however long the session runs (`make bench`, `benches/memory.rs`).
     ///
-    /// What the model is sent does not change: every window, step, summary, message and loss
-    /// report is the one the session would give without a retention (a property test checks it
-    /// under every policy). What changes is what the session keeps of old turns:
-    /// [`Session::script`] and [`Session::log`] start at turn
-    /// [`Script::forgotten`](crate::Script::forgotten)` + 1`, [`Session::state`]'s transcript
-    /// and dropped turns list only the turns held, and a save ([`Session::save`]) holds the
-    /// window and the policy's memory in place of the turns it can no longer replay.
+    /// What the model is sent does not change: every window, step, summary, message and loss report
+    /// is the one the session would give without a retention (a property test checks it under every
+    /// policy). What changes is what the session keeps of old turns:
+    /// [`Session::script`](crate::Session::script) and [`Session::log`](crate::Session::log) start
+    /// at turn [`Script::forgotten`](crate::Script::forgotten)` + 1`,
+    /// [`Session::state`](crate::Session::state)'s transcript and dropped turns list only the turns
+    /// held, and a save ([`Session::save`](crate::Session::save)) holds the window and the policy's
+    /// memory in place of the turns it can no longer replay.
     ///
-    /// A forgotten turn cannot be played again: [`Session::reset`] (and so stepping back with
-    /// [`Session::go_to`], or giving a session that forgot turns a token counter or a hard
-    /// budget, which replay it) empties a session that forgot turns.
+    /// A forgotten turn cannot be played again: [`Session::reset`](crate::Session::reset) (and so
+    /// stepping back with [`Session::go_to`](crate::Session::go_to), or giving a session that
+    /// forgot turns a token counter or a hard budget, which replay it) empties a session that
+    /// forgot turns.
     ///
     /// ```
     /// use agent_memory_widgets::{HotWarmCold, Session, SessionConfig, Turn};

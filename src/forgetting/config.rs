@@ -36,8 +36,8 @@ pub const MAX_ACCESS_BOOST: f64 = 1000.0;
 /// ```
 ///
 /// Serialised with its fields in camelCase (`halfLife`, `capacity`, `accessBoost`,
-/// `semanticHalfLife`, `proceduralHalfLife`, and `retention` when one is set), each number
-/// exactly as a [`SavedStore`] writes it; read back, every value is checked again.
+/// `semanticHalfLife`, `proceduralHalfLife`, and `retention` when one is set), each number exactly
+/// as a [`SavedStore`](crate::SavedStore) writes it; read back, every value is checked again.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(into = "StoreConfigRecord")]
 #[cfg_attr(
@@ -203,15 +203,16 @@ impl StoreConfig {
         self.access_boost
     }
 
-    /// The same settings with a retention: a [`LiveStore`] keeps at most `retired` retired
-    /// facts (superseded or evicted), and drops the ones touched longest ago for good, so that
-    /// a store at capacity holds at most `capacity + retired` facts however long it runs. A
-    /// dropped fact is gone as [`LiveStore::forget`] removes it (the facts superseded by it go
-    /// with it; a distilled fact no longer cites it). `0` keeps none.
+    /// The same settings with a retention: a [`LiveStore`](crate::LiveStore) keeps at most
+    /// `retired` retired facts (superseded or evicted), and drops the ones touched longest ago for
+    /// good, so that a store at capacity holds at most `capacity + retired` facts however long it
+    /// runs. A dropped fact is gone as [`LiveStore::forget`](crate::LiveStore::forget) removes it
+    /// (the facts superseded by it go with it; a distilled fact no longer cites it). `0` keeps
+    /// none.
     ///
-    /// Without one (the default) every retired fact is kept for the record, and a store grows
-    /// with every write. A [`FactStore`], the widget's timeline, keeps every retired fact
-    /// whatever its config says: it shows them.
+    /// Without one (the default) every retired fact is kept for the record, and a store grows with
+    /// every write. A [`FactStore`](crate::FactStore), the widget's timeline, keeps every retired
+    /// fact whatever its config says: it shows them.
     ///
     /// ```
     /// use agent_memory_widgets::{FactId, LiveStore, StoreConfig};
@@ -237,7 +238,8 @@ impl StoreConfig {
         }
     }
 
-    /// How many retired facts a [`LiveStore`] keeps: `None`, the default, keeps them all.
+    /// How many retired facts a [`LiveStore`](crate::LiveStore) keeps: `None`, the default, keeps
+    /// them all.
     pub fn retention(&self) -> Option<u32> {
         self.retention
     }
@@ -319,7 +321,7 @@ pub struct StoreConfigBuilder {
 }
 
 impl StoreConfigBuilder {
-    /// Time units for recency to halve, in the caller's unit ([`Time`]).
+    /// Time units for recency to halve, in the caller's unit ([`Time`](crate::Time)).
     pub fn half_life(self, half_life: f64) -> StoreConfigBuilder {
         StoreConfigBuilder {
             half_life: Some(half_life),
@@ -352,7 +354,8 @@ impl StoreConfigBuilder {
         }
     }
 
-    /// The most retired facts a [`LiveStore`] keeps ([`StoreConfig::with_retention`]).
+    /// The most retired facts a [`LiveStore`](crate::LiveStore) keeps
+    /// ([`StoreConfig::with_retention`]).
     pub fn retention(self, retired: u32) -> StoreConfigBuilder {
         StoreConfigBuilder {
             retention: Some(retired),
@@ -364,8 +367,9 @@ impl StoreConfigBuilder {
     ///
     /// # Errors
     ///
-    /// An [`ErrorKind::InvalidOption`] naming `half_life` or `capacity` when it was not set,
-    /// or the first value out of its range, as [`StoreConfig::new`] names it.
+    /// An [`ErrorKind::InvalidOption`](crate::ErrorKind::InvalidOption) naming `half_life` or
+    /// `capacity` when it was not set, or the first value out of its range, as [`StoreConfig::new`]
+    /// names it.
     pub fn build(self) -> Result<StoreConfig, Error> {
         let Some(half_life) = self.half_life else {
             return Err(Error::invalid(
