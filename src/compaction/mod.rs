@@ -54,8 +54,16 @@ use crate::units::{Tokens, TurnNumber};
 use alloc::sync::Arc;
 
 /// What one [`Session::add_turn`] did: one line of the session's log.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+///
+/// What a step rarely has, the turns the hard budget trimmed ([`Step::trimmed`]) and what it
+/// lost ([`Step::lost`]), is held apart, so that a step without them costs no more than a
+/// pointer for them: at most 104 bytes, whatever the session's length.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    all(target_arch = "wasm32", feature = "wasm-runtime"),
+    derive(Serialize),
+    serde(rename_all = "camelCase")
+)]
 #[non_exhaustive]
 pub struct Step {
     /// The turn just added.
@@ -76,13 +84,46 @@ pub struct Step {
     pub to_cold: Vec<TurnNumber>,
     /// Chatter turns dropped.
     pub dropped: Vec<TurnNumber>,
+    // `trimmed` and `lost`, `None` when both are empty (and none at all in the project's own
+    // wasm builds, which have neither).
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    rare: Option<Box<Rare>>,
+}
+
+/// What a [`Step`] rarely has.
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Rare {
+    trimmed: Vec<TurnNumber>,
+    lost: Lost,
+}
+
+/// The loss report of a step that lost nothing.
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+static NOTHING_LOST: Lost = Lost {
+    turns: Vec::new(),
+    terms: Vec::new(),
+};
+
+impl Step {
+    /// The rare parts of a step, `None` when both are empty.
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    fn rare(trimmed: Vec<TurnNumber>, lost: Lost) -> Option<Box<Rare>> {
+        (!trimmed.is_empty() || !lost.is_empty()).then(|| Box::new(Rare { trimmed, lost }))
+    }
+
     /// Turns the hard budget took out of the window ([`SessionConfig::with_hard_budget`]),
     /// verbatim or in a WARM line or the COLD gist it removed, ascending; left out of the
     /// serialised step when empty. (Always empty in the project's own wasm builds, which have
     /// no hard budget, so they never write it.)
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    #[cfg_attr(all(target_arch = "wasm32", feature = "wasm-runtime"), serde(skip))]
-    pub trimmed: Vec<TurnNumber>,
+    pub fn trimmed(&self) -> &[TurnNumber] {
+        #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+        if let Some(rare) = &self.rare {
+            return &rare.trimmed;
+        }
+        &[]
+    }
+
     /// The turns and key terms that left the window at this step ([`Lost`]): empty unless it
     /// compacted or trimmed, and then left out of the serialised step. Telling it costs what
     /// changed, not the window: O(log n) for each verbatim turn the step moved, cut or masked
@@ -94,8 +135,49 @@ pub struct Step {
     /// page carries its code (about 3 KB of gzip in each compaction core), nor in their JS
     /// `Step`.
     #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
-    #[serde(skip_serializing_if = "Lost::is_empty")]
-    pub lost: Lost,
+    pub fn lost(&self) -> &Lost {
+        self.rare.as_ref().map_or(&NOTHING_LOST, |rare| &rare.lost)
+    }
+}
+
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+impl Serialize for Step {
+    /// `{ turn, tokensBefore, peakTokens, tokensAfter, crossed, compacted, toWarm, toCold,
+    /// dropped, trimmed?, lost? }`, `trimmed` and `lost` only when not empty.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        /// A step as it serialises, its rare parts in place.
+        #[derive(Serialize)]
+        #[serde(rename = "Step", rename_all = "camelCase")]
+        struct View<'a> {
+            turn: TurnNumber,
+            tokens_before: Tokens,
+            peak_tokens: Tokens,
+            tokens_after: Tokens,
+            crossed: bool,
+            compacted: bool,
+            to_warm: &'a [TurnNumber],
+            to_cold: &'a [TurnNumber],
+            dropped: &'a [TurnNumber],
+            #[serde(skip_serializing_if = "<[TurnNumber]>::is_empty")]
+            trimmed: &'a [TurnNumber],
+            #[serde(skip_serializing_if = "Lost::is_empty")]
+            lost: &'a Lost,
+        }
+        View {
+            turn: self.turn,
+            tokens_before: self.tokens_before,
+            peak_tokens: self.peak_tokens,
+            tokens_after: self.tokens_after,
+            crossed: self.crossed,
+            compacted: self.compacted,
+            to_warm: &self.to_warm,
+            to_cold: &self.to_cold,
+            dropped: &self.dropped,
+            trimmed: self.trimmed(),
+            lost: self.lost(),
+        }
+        .serialize(serializer)
+    }
 }
 
 /// A verbatim turn as the state shows it.
@@ -849,10 +931,11 @@ impl Session {
             to_warm,
             to_cold,
             dropped,
-            trimmed,
             #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
-            lost,
+            rare: Step::rare(trimmed, lost),
         };
+        #[cfg(all(target_arch = "wasm32", feature = "wasm-runtime"))]
+        let _ = trimmed; // always empty: no hard budget
         self.log.push(step.clone());
         if retention::RETENTION {
             self.forget_folded();

@@ -235,10 +235,10 @@ impl Serialize for StepRef<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let step = self.0;
         #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
-        let lost = (&step.lost, step.lost.is_empty());
+        let lost = (step.lost(), step.lost().is_empty());
         #[cfg(all(target_arch = "wasm32", feature = "wasm-runtime"))]
         let lost = (&(), true);
-        let empty = usize::from(step.trimmed.is_empty()) + usize::from(lost.1);
+        let empty = usize::from(step.trimmed().is_empty()) + usize::from(lost.1);
         let mut record = Record::new(serializer, "Step", 11, empty)?;
         record.field("turn", &step.turn)?;
         record.field("tokensBefore", &step.tokens_before)?;
@@ -249,7 +249,7 @@ impl Serialize for StepRef<'_> {
         record.field("toWarm", &step.to_warm)?;
         record.field("toCold", &step.to_cold)?;
         record.field("dropped", &step.dropped)?;
-        record.unless_empty("trimmed", &step.trimmed, step.trimmed.is_empty())?;
+        record.unless_empty("trimmed", step.trimmed(), step.trimmed().is_empty())?;
         record.unless_empty("lost", lost.0, lost.1)?;
         record.end()
     }
@@ -309,8 +309,7 @@ fn steps<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Step>,
             to_warm: record.to_warm,
             to_cold: record.to_cold,
             dropped: record.dropped,
-            trimmed: record.trimmed,
-            lost: record.lost,
+            rare: Step::rare(record.trimmed, record.lost),
         });
     }
     Ok(steps)
