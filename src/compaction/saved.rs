@@ -812,6 +812,31 @@ impl Session {
                 None => self.window.push_verbatim(entry.turn, entry.tokens),
             }
         }
+        // A summary line names turns played, held or forgotten since.
+        let played = |field: &'static str, place: String, line: &SavedLine| match line
+            .turns
+            .iter()
+            .find(|turn| turn.0 == 0 || turn.0 > added)
+        {
+            Some(turn) => Err(Error::invalid(
+                field,
+                text!(
+                    place,
+                    ": turn ",
+                    turn,
+                    " must be a turn played (1 to ",
+                    added,
+                    ")"
+                ),
+            )),
+            None => Ok(()),
+        };
+        if let Some(cold) = &saved.cold {
+            played("window.cold", "window.cold".into(), cold)?;
+        }
+        for (index, warm) in saved.warm.iter().enumerate() {
+            played("window.warm", text!("window.warm[", index, "]"), warm)?;
+        }
         let line = |saved: SavedLine| Line::new(saved.turns, saved.text);
         self.window.set_cold(saved.cold.map(line));
         for saved in saved.warm {
