@@ -49,7 +49,11 @@ fn main() {
         let first = start.elapsed().as_secs_f64() * 1e3;
         session.go_to(TURNS);
         let all = start.elapsed().as_secs_f64() * 1e3;
-        let lost: usize = session.log().iter().map(|step| step.lost.turns.len()).sum();
+        let lost: usize = session
+            .log()
+            .iter()
+            .map(|step| step.lost().turns.len())
+            .sum();
         println!(
             "{}: {first:.0} ms ({:.1} µs), {all:.0} ms ({:.1} µs); {lost} turns lost",
             id.name(),

@@ -270,15 +270,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     step.turn.0,
                     step.peak_tokens.0,
                     step.tokens_after.0,
-                    step.lost
+                    step.lost()
                         .turns
                         .iter()
                         .map(|turn| turn.0)
                         .collect::<Vec<_>>(),
-                    step.lost.terms
+                    step.lost().terms
                 );
                 // What left the window is not lost to the agent: it keeps the key terms.
-                for term in &step.lost.terms {
+                for term in &step.lost().terms {
                     let text = format!("mentioned earlier: {term}");
                     store.write_as(FactKind::Semantic, FactId(next_fact), &text, 0.4, None)?;
                     next_fact += 1;

@@ -82,13 +82,13 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
             match step.compacted {
                 true => format!(
                     ", compacted: turns {} left the window, and with them {:?}",
-                    step.lost
+                    step.lost()
                         .turns
                         .iter()
                         .map(|turn| turn.to_string())
                         .collect::<Vec<_>>()
                         .join(", "),
-                    step.lost.terms
+                    step.lost().terms
                 ),
                 false => String::new(),
             }

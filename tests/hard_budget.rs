@@ -52,7 +52,7 @@ proptest! {
                     prop_assert!(reason.starts_with("The hard budget kept only the newest turn"), "{}: {}", at, reason);
                 }
                 prop_assert_eq!(step.tokens_after, window.tokens());
-                for turn in &step.trimmed {
+                for turn in step.trimmed() {
                     prop_assert!(!verbatim.contains(turn), "{}: trimmed {} still verbatim", at, turn);
                 }
                 if let Err(err) = check_pairs(&session.messages(), &turns[..=i]) {
@@ -73,7 +73,7 @@ proptest! {
             let mut fits = true;
             for turn in &turns {
                 let step = plain.push(turn.clone()).unwrap();
-                prop_assert!(step.trimmed.is_empty());
+                prop_assert!(step.trimmed().is_empty());
                 let guarded_step = guarded.push(turn.clone()).unwrap();
                 fits &= step.tokens_after <= config.budget();
                 if fits {
@@ -107,7 +107,7 @@ fn the_agent_program_fits_its_budget_under_every_policy() {
                 "{id:?} turn {}",
                 step.turn
             );
-            trims += usize::from(!step.trimmed.is_empty());
+            trims += usize::from(!step.trimmed().is_empty());
         }
         if most > Tokens(8_000) {
             overran.push(id);

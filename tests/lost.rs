@@ -35,10 +35,10 @@ fn the_seed_s_crossings_say_what_each_lost() {
         match want {
             Some((_, lost_turns, terms)) => {
                 assert!(step.compacted, "turn {}", step.turn);
-                assert_eq!(step.lost.turns, turns(lost_turns), "turn {}", step.turn);
-                assert_eq!(step.lost.terms, *terms, "turn {}", step.turn);
+                assert_eq!(step.lost().turns, turns(lost_turns), "turn {}", step.turn);
+                assert_eq!(step.lost().terms, *terms, "turn {}", step.turn);
             }
-            None => assert_eq!(step.lost, Lost::default(), "turn {}", step.turn),
+            None => assert_eq!(*step.lost(), Lost::default(), "turn {}", step.turn),
         }
     }
 }
@@ -73,8 +73,8 @@ fn a_dropped_turn_loses_the_terms_no_other_text_names() {
         .push(Turn::user("now about RF-2 please").unwrap())
         .unwrap();
     // Turn 2 still names Dana.
-    assert_eq!(step.lost.turns, turns(&[1]));
-    assert_eq!(step.lost.terms, ["ORD-7"]);
+    assert_eq!(step.lost().turns, turns(&[1]));
+    assert_eq!(step.lost().terms, ["ORD-7"]);
 }
 
 // The rule, from the whole windows: what a step lost is what the window before it and the new
@@ -227,12 +227,12 @@ proptest! {
                 let peak = seen(&before, &session, Some(number));
                 let after = seen(session.window(), &session, None);
                 let (turns, terms) = expected(&peak, &after);
-                prop_assert_eq!(&step.lost.turns, &turns, "{:?} turn {}", info.id, number);
-                let got: BTreeSet<String> = step.lost.terms.iter().cloned().collect();
-                prop_assert_eq!(got.len(), step.lost.terms.len(), "a term twice");
+                prop_assert_eq!(&step.lost().turns, &turns, "{:?} turn {}", info.id, number);
+                let got: BTreeSet<String> = step.lost().terms.iter().cloned().collect();
+                prop_assert_eq!(got.len(), step.lost().terms.len(), "a term twice");
                 prop_assert_eq!(got, terms, "{:?} turn {}", info.id, number);
-                if !step.compacted && step.trimmed.is_empty() {
-                    prop_assert_eq!(&step.lost, &Lost::default());
+                if !step.compacted && step.trimmed().is_empty() {
+                    prop_assert_eq!(step.lost(), &Lost::default());
                 }
             }
             // Loaded, the session replays its turns in place, and tells the same losses.
@@ -251,7 +251,7 @@ fn the_playground_s_losses_name_the_turns_each_step_lost() {
     playground.go_to(10);
     let state = playground.state();
     for row in &state.policies {
-        assert!(row.window.log.iter().all(|step| step.lost.is_empty()));
+        assert!(row.window.log.iter().all(|step| step.lost().is_empty()));
         let mut session = Session::with_policy(
             SessionConfig::default(),
             agent_memory_widgets::Script::refund_desk(),
@@ -272,12 +272,27 @@ fn the_playground_s_losses_name_the_turns_each_step_lost() {
             took.sort();
             took.dedup();
             assert_eq!(
-                step.lost.turns, took,
+                step.lost().turns,
+                took,
                 "{:?} turn {}",
-                row.info.id, step.turn
+                row.info.id,
+                step.turn
             );
             compactions += 1;
         }
         assert_eq!(compactions, row.losses.len(), "{:?}", row.info.id);
     }
+}
+
+/// A step that lost nothing and trimmed nothing holds a pointer for them, not the lists: a
+/// 1,000,000-turn session's log is about 104 MB of steps, not 168 (`cargo bench --bench memory`).
+#[test]
+fn a_step_is_at_most_104_bytes_and_a_quiet_one_holds_no_loss_report() {
+    let size = std::mem::size_of::<agent_memory_widgets::Step>();
+    assert!(size <= 104, "a Step is {size} bytes");
+    let mut session = agent_memory_widgets::Session::default();
+    let quiet = session.add_turn().unwrap();
+    assert!(!quiet.compacted && quiet.lost().is_empty() && quiet.trimmed().is_empty());
+    let json = serde_json::to_value(&quiet).unwrap();
+    assert!(json.get("lost").is_none() && json.get("trimmed").is_none());
 }

@@ -481,12 +481,6 @@ proptest! {
             prop_assert_eq!(step.crossed, step.peak_tokens.0 > case.budget);
             prop_assert_eq!(step.compacted, step.crossed);
             prop_assert_eq!(step.tokens_after, state.tokens);
-            // The verdicts a page words: the window after the step against the budget.
-            let (after, budget) = (step.tokens_after.0, case.budget);
-            prop_assert_eq!(step.over_budget, after > budget);
-            prop_assert_eq!(state.over_budget, after > budget);
-            prop_assert_eq!(step.room.0, budget.saturating_sub(after));
-            prop_assert_eq!(state.room, step.room);
             if step.crossed {
                 crossings.push(step.turn.0);
             }

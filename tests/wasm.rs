@@ -289,7 +289,6 @@ fn state_shapes_are_plain_objects_with_null_for_absent_values() {
             "hotN",
             "tokens",
             "overBudget",
-            "room",
             "overBudgetReason",
             "done",
             "crossings",
@@ -318,9 +317,7 @@ fn state_shapes_are_plain_objects_with_null_for_absent_values() {
             "compacted",
             "toWarm",
             "toCold",
-            "dropped",
-            "overBudget",
-            "room"
+            "dropped"
         ]
     );
     let hot = get(&session.state().unwrap(), "hot")

@@ -43,7 +43,7 @@ impl SessionConfig {
     /// // guard trims it, and says so.
     /// assert_eq!(plain.window().tokens(), Tokens(15));
     /// assert_eq!(guarded.window().tokens(), Tokens(9));
-    /// assert_eq!(guarded.log()[2].trimmed, [TurnNumber(1)]);
+    /// assert_eq!(guarded.log()[2].trimmed(), [TurnNumber(1)]);
     /// # Ok(())
     /// # }
     /// ```

@@ -37,8 +37,8 @@ use alloc::collections::VecDeque;
 /// let mut session = Session::default(); // the refund desk
 /// let steps: Vec<_> = std::iter::from_fn(|| session.add_turn()).collect();
 /// // Turn 4 takes the window over budget: turns 1 and 2 fold (1 is chatter, and is dropped).
-/// assert_eq!(steps[3].lost.turns, [1, 2]);
-/// assert!(steps[2].lost.turns.is_empty()); // turn 3 compacted nothing
+/// assert_eq!(steps[3].lost().turns, [1, 2]);
+/// assert!(steps[2].lost().turns.is_empty()); // turn 3 compacted nothing
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(

@@ -54,8 +54,16 @@ use crate::units::{Tokens, TurnNumber};
 use alloc::sync::Arc;
 
 /// What one [`Session::add_turn`] did: one line of the session's log.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+///
+/// What a step rarely has, the turns the hard budget trimmed ([`Step::trimmed`]) and what it
+/// lost ([`Step::lost`]), is held apart, so that a step without them costs no more than a
+/// pointer for them: at most 104 bytes, whatever the session's length.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    all(target_arch = "wasm32", feature = "wasm-runtime"),
+    derive(Serialize),
+    serde(rename_all = "camelCase")
+)]
 #[non_exhaustive]
 pub struct Step {
     /// The turn just added.
@@ -76,18 +84,46 @@ pub struct Step {
     pub to_cold: Vec<TurnNumber>,
     /// Chatter turns dropped.
     pub dropped: Vec<TurnNumber>,
-    /// Whether the window after the step is over the budget.
-    pub over_budget: bool,
-    /// The budget less the window after the step, 0 when at or over it: the longest next turn
-    /// that does not cross. Neither over the budget nor with room, the window is exactly full.
-    pub room: Tokens,
+    // `trimmed` and `lost`, `None` when both are empty (and none at all in the project's own
+    // wasm builds, which have neither).
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    rare: Option<Box<Rare>>,
+}
+
+/// What a [`Step`] rarely has.
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Rare {
+    trimmed: Vec<TurnNumber>,
+    lost: Lost,
+}
+
+/// The loss report of a step that lost nothing.
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+static NOTHING_LOST: Lost = Lost {
+    turns: Vec::new(),
+    terms: Vec::new(),
+};
+
+impl Step {
+    /// The rare parts of a step, `None` when both are empty.
+    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    fn rare(trimmed: Vec<TurnNumber>, lost: Lost) -> Option<Box<Rare>> {
+        (!trimmed.is_empty() || !lost.is_empty()).then(|| Box::new(Rare { trimmed, lost }))
+    }
+
     /// Turns the hard budget took out of the window ([`SessionConfig::with_hard_budget`]),
     /// verbatim or in a WARM line or the COLD gist it removed, ascending; left out of the
     /// serialised step when empty. (Always empty in the project's own wasm builds, which have
     /// no hard budget, so they never write it.)
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    #[cfg_attr(all(target_arch = "wasm32", feature = "wasm-runtime"), serde(skip))]
-    pub trimmed: Vec<TurnNumber>,
+    pub fn trimmed(&self) -> &[TurnNumber] {
+        #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+        if let Some(rare) = &self.rare {
+            return &rare.trimmed;
+        }
+        &[]
+    }
+
     /// The turns and key terms that left the window at this step ([`Lost`]): empty unless it
     /// compacted or trimmed, and then left out of the serialised step. Telling it costs what
     /// changed, not the window: O(log n) for each verbatim turn the step moved, cut or masked
@@ -99,8 +135,49 @@ pub struct Step {
     /// page carries its code (about 3 KB of gzip in each compaction core), nor in their JS
     /// `Step`.
     #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
-    #[serde(skip_serializing_if = "Lost::is_empty")]
-    pub lost: Lost,
+    pub fn lost(&self) -> &Lost {
+        self.rare.as_ref().map_or(&NOTHING_LOST, |rare| &rare.lost)
+    }
+}
+
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+impl Serialize for Step {
+    /// `{ turn, tokensBefore, peakTokens, tokensAfter, crossed, compacted, toWarm, toCold,
+    /// dropped, trimmed?, lost? }`, `trimmed` and `lost` only when not empty.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        /// A step as it serialises, its rare parts in place.
+        #[derive(Serialize)]
+        #[serde(rename = "Step", rename_all = "camelCase")]
+        struct View<'a> {
+            turn: TurnNumber,
+            tokens_before: Tokens,
+            peak_tokens: Tokens,
+            tokens_after: Tokens,
+            crossed: bool,
+            compacted: bool,
+            to_warm: &'a [TurnNumber],
+            to_cold: &'a [TurnNumber],
+            dropped: &'a [TurnNumber],
+            #[serde(skip_serializing_if = "<[TurnNumber]>::is_empty")]
+            trimmed: &'a [TurnNumber],
+            #[serde(skip_serializing_if = "Lost::is_empty")]
+            lost: &'a Lost,
+        }
+        View {
+            turn: self.turn,
+            tokens_before: self.tokens_before,
+            peak_tokens: self.peak_tokens,
+            tokens_after: self.tokens_after,
+            crossed: self.crossed,
+            compacted: self.compacted,
+            to_warm: &self.to_warm,
+            to_cold: &self.to_cold,
+            dropped: &self.dropped,
+            trimmed: self.trimmed(),
+            lost: self.lost(),
+        }
+        .serialize(serializer)
+    }
 }
 
 /// A verbatim turn as the state shows it.
@@ -230,9 +307,6 @@ pub struct SessionState {
     pub tokens: Tokens,
     /// Whether the window is over budget after the last step.
     pub over_budget: bool,
-    /// The budget less the window, 0 when at or over it: the longest next turn that does not
-    /// cross. Neither over the budget nor with room, the window is exactly full.
-    pub room: Tokens,
     /// Why no compaction could bring the window under budget, when it is over.
     pub over_budget_reason: Option<String>,
     /// Whether every turn of the script has been added.
@@ -847,23 +921,21 @@ impl Session {
             number,
             compacted || !trimmed.is_empty(),
         );
-        let (tokens_after, budget) = (self.window.tokens(), self.config.budget);
         let step = Step {
             turn: number,
             tokens_before,
             peak_tokens,
-            tokens_after,
-            crossed: peak_tokens > budget,
+            tokens_after: self.window.tokens(),
+            crossed: peak_tokens > self.config.budget,
             compacted,
             to_warm,
             to_cold,
             dropped,
-            over_budget: tokens_after > budget,
-            room: budget - tokens_after,
-            trimmed,
             #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
-            lost,
+            rare: Step::rare(trimmed, lost),
         };
+        #[cfg(all(target_arch = "wasm32", feature = "wasm-runtime"))]
+        let _ = trimmed; // always empty: no hard budget
         self.log.push(step.clone());
         if retention::RETENTION {
             self.forget_folded();
@@ -1063,7 +1135,6 @@ impl Session {
             hot_n: self.config.hot_n,
             tokens: self.window.tokens(),
             over_budget: self.window.tokens() > self.config.budget,
-            room: self.config.budget - self.window.tokens(),
             over_budget_reason: self.over_budget_reason(),
             done: self.is_done(),
             crossings,

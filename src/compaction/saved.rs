@@ -179,9 +179,7 @@ pub struct SavedWindow {
     /// The policy's own memory ([`CompactionPolicy::memory`]).
     pub policy_memory: PolicyMemory,
     /// The steps of the turns played that the session holds, oldest first: those of turns
-    /// `forgotten + 1` to `added`. Their verdicts against the budget are not saved: each
-    /// step's `over_budget` is `false` and its `room` 0 here, and the session judges them by its
-    /// budget as it loads.
+    /// `forgotten + 1` to `added`.
     #[cfg_attr(feature = "deserialize", serde(deserialize_with = "steps"))]
     pub log: Vec<Step>,
 }
@@ -237,10 +235,10 @@ impl Serialize for StepRef<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let step = self.0;
         #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
-        let lost = (&step.lost, step.lost.is_empty());
+        let lost = (step.lost(), step.lost().is_empty());
         #[cfg(all(target_arch = "wasm32", feature = "wasm-runtime"))]
         let lost = (&(), true);
-        let empty = usize::from(step.trimmed.is_empty()) + usize::from(lost.1);
+        let empty = usize::from(step.trimmed().is_empty()) + usize::from(lost.1);
         let mut record = Record::new(serializer, "Step", 11, empty)?;
         record.field("turn", &step.turn)?;
         record.field("tokensBefore", &step.tokens_before)?;
@@ -251,7 +249,7 @@ impl Serialize for StepRef<'_> {
         record.field("toWarm", &step.to_warm)?;
         record.field("toCold", &step.to_cold)?;
         record.field("dropped", &step.dropped)?;
-        record.unless_empty("trimmed", &step.trimmed, step.trimmed.is_empty())?;
+        record.unless_empty("trimmed", step.trimmed(), step.trimmed().is_empty())?;
         record.unless_empty("lost", lost.0, lost.1)?;
         record.end()
     }
@@ -311,11 +309,7 @@ fn steps<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Step>,
             to_warm: record.to_warm,
             to_cold: record.to_cold,
             dropped: record.dropped,
-            // The verdicts are not saved (see `SavedWindow::log`).
-            over_budget: false,
-            room: Tokens(0),
-            trimmed: record.trimmed,
-            lost: record.lost,
+            rare: Step::rare(record.trimmed, record.lost),
         });
     }
     Ok(steps)
@@ -335,13 +329,6 @@ impl Session {
                 cut: self.window.cut(turn).map(str::to_owned),
             });
         }
-        // The verdicts are not saved (`false` and 0 in the saved form): the session judges each
-        // step by its budget as it loads them.
-        let mut log = self.log.clone();
-        for step in &mut log {
-            step.over_budget = false;
-            step.room = Tokens(0);
-        }
         Some(SavedWindow {
             forgotten: self.script.forgotten(),
             cold: self.window.cold().map(SavedLine::from),
@@ -351,7 +338,7 @@ impl Session {
             policy_memory: self.policy.memory(),
             #[cfg(all(target_arch = "wasm32", feature = "wasm-runtime"))]
             policy_memory: PolicyMemory::default(),
-            log,
+            log: self.log.clone(),
         })
     }
 }
@@ -825,6 +812,31 @@ impl Session {
                 None => self.window.push_verbatim(entry.turn, entry.tokens),
             }
         }
+        // A summary line names turns played, held or forgotten since.
+        let played = |field: &'static str, place: String, line: &SavedLine| match line
+            .turns
+            .iter()
+            .find(|turn| turn.0 == 0 || turn.0 > added)
+        {
+            Some(turn) => Err(Error::invalid(
+                field,
+                text!(
+                    place,
+                    ": turn ",
+                    turn,
+                    " must be a turn played (1 to ",
+                    added,
+                    ")"
+                ),
+            )),
+            None => Ok(()),
+        };
+        if let Some(cold) = &saved.cold {
+            played("window.cold", "window.cold".into(), cold)?;
+        }
+        for (index, warm) in saved.warm.iter().enumerate() {
+            played("window.warm", text!("window.warm[", index, "]"), warm)?;
+        }
         let line = |saved: SavedLine| Line::new(saved.turns, saved.text);
         self.window.set_cold(saved.cold.map(line));
         for saved in saved.warm {
@@ -863,11 +875,6 @@ impl Session {
             ));
         }
         self.log = saved.log;
-        let budget = self.config.budget;
-        for step in &mut self.log {
-            step.over_budget = step.tokens_after > budget;
-            step.room = budget - step.tokens_after;
-        }
         self.policy.reset();
         #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
         self.policy.restore_memory(&saved.policy_memory)?;
