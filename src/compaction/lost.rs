@@ -409,6 +409,11 @@ impl Record {
         }
     }
 
+    /// Whether steps go unrecorded ([`Record::off`]).
+    pub(crate) fn is_off(&self) -> bool {
+        self.off
+    }
+
     /// How many steps and resets the session has seen.
     pub(crate) fn changes(&self) -> u64 {
         self.changes

@@ -558,6 +558,13 @@ impl Session {
         self
     }
 
+    /// What changed in the window since the last call ([`window::Journal`]): for a playground's
+    /// replay at real size, whose sessions keep no record of their own (`without_lost`).
+    #[cfg(feature = "large-sessions")]
+    pub(crate) fn take_journal(&mut self) -> window::Journal {
+        self.window.take_journal()
+    }
+
     /// [`Session::with_token_counter`], or words for the default counter.
     fn with_counter(mut self, counter: Counter) -> Session {
         self.script.count_with(&counter);
@@ -911,8 +918,12 @@ impl Session {
             dropped,
             asked: _,
         } = compaction.unwrap_or_default();
+        // A session without a record leaves the journal to its reader (`take_journal`).
         #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
-        let journal = self.window.take_journal();
+        let journal = match self.record.is_off() {
+            true => window::Journal::default(),
+            false => self.window.take_journal(),
+        };
         #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
         let lost = self.record.step(
             &self.window,

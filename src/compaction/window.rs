@@ -229,7 +229,10 @@ pub struct Window {
     /// What the lines and cuts are counted with.
     counter: Counter,
     /// What changed since the session last read the window, for a step's loss report.
-    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    #[cfg(any(
+        not(all(target_arch = "wasm32", feature = "wasm-runtime")),
+        feature = "large-sessions"
+    ))]
     journal: Journal,
 }
 
@@ -237,9 +240,12 @@ pub struct Window {
 /// verbatim turns pushed, removed, cut short or masked, and whether any line changed. The
 /// record of what a step lost ([`Step::lost`](crate::Step::lost)) reads only these, so that
 /// telling it costs what changed, not the window. Not part of the window's value: two windows
-/// compare equal whatever their journals. (Not in this project's own wasm builds, which tell no
-/// loss.)
-#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+/// compare equal whatever their journals. The playground's replay at real size reads it too
+/// (`replay_large`). (Not in this project's other wasm builds, which tell no loss.)
+#[cfg(any(
+    not(all(target_arch = "wasm32", feature = "wasm-runtime")),
+    feature = "large-sessions"
+))]
 #[derive(Clone, Default)]
 pub(crate) struct Journal {
     /// The verbatim turns that changed, in the order they did, perhaps repeated.
@@ -251,17 +257,26 @@ pub(crate) struct Journal {
     pub(crate) full: bool,
 }
 
-#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+#[cfg(any(
+    not(all(target_arch = "wasm32", feature = "wasm-runtime")),
+    feature = "large-sessions"
+))]
 impl PartialEq for Journal {
     fn eq(&self, _: &Journal) -> bool {
         true
     }
 }
 
-#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+#[cfg(any(
+    not(all(target_arch = "wasm32", feature = "wasm-runtime")),
+    feature = "large-sessions"
+))]
 impl Eq for Journal {}
 
-#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+#[cfg(any(
+    not(all(target_arch = "wasm32", feature = "wasm-runtime")),
+    feature = "large-sessions"
+))]
 impl core::fmt::Debug for Journal {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str("Journal")
@@ -297,7 +312,10 @@ impl Window {
     /// Notes that verbatim turn `turn` changed (see [`Journal`]). A journal no one takes stops
     /// at twice the verbatim turns (and 64 more), and then says only that everything changed.
     fn note(&mut self, turn: TurnNumber) {
-        #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+        #[cfg(any(
+            not(all(target_arch = "wasm32", feature = "wasm-runtime")),
+            feature = "large-sessions"
+        ))]
         if !self.journal.full {
             if self.journal.turns.len() >= 2 * self.verbatim.as_slice().len() + 64 {
                 self.journal.full = true;
@@ -306,20 +324,30 @@ impl Window {
                 self.journal.turns.push(turn);
             }
         }
-        #[cfg(all(target_arch = "wasm32", feature = "wasm-runtime"))]
+        #[cfg(all(
+            target_arch = "wasm32",
+            feature = "wasm-runtime",
+            not(feature = "large-sessions")
+        ))]
         let _ = turn;
     }
 
     /// Notes that a line changed (see [`Journal`]).
     fn note_lines(&mut self) {
-        #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+        #[cfg(any(
+            not(all(target_arch = "wasm32", feature = "wasm-runtime")),
+            feature = "large-sessions"
+        ))]
         {
             self.journal.lines = true;
         }
     }
 
     /// What changed since the last call, and an empty journal from now on.
-    #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+    #[cfg(any(
+        not(all(target_arch = "wasm32", feature = "wasm-runtime")),
+        feature = "large-sessions"
+    ))]
     pub(crate) fn take_journal(&mut self) -> Journal {
         core::mem::take(&mut self.journal)
     }
@@ -498,7 +526,10 @@ impl Window {
     pub(crate) fn append_warm(&mut self, turn: TurnNumber, text: &str) {
         match self.warm.as_mut_slice().last_mut() {
             Some(Some(line)) => {
-                #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
+                #[cfg(any(
+                    not(all(target_arch = "wasm32", feature = "wasm-runtime")),
+                    feature = "large-sessions"
+                ))]
                 {
                     self.journal.lines = true;
                 }

@@ -301,32 +301,6 @@ fn clear(marks: &mut [u8], (verbatim, lines): &(Vec<TurnNumber>, Vec<TurnNumber>
     }
 }
 
-/// Marks in `marks` (by turn number) which turns `window` holds verbatim, and which of those it
-/// cut short or masked, and returns its verbatim turns in order.
-fn mark_verbatim(window: &crate::Window, marks: &mut [u8]) -> Vec<TurnNumber> {
-    let mut verbatim = Vec::new();
-    for (turn, cut) in window.held() {
-        if let Some(mark) = marks.get_mut(turn.0 as usize) {
-            *mark |= if cut.is_some() {
-                VERBATIM | CUT
-            } else {
-                VERBATIM
-            };
-        }
-        verbatim.push(turn);
-    }
-    verbatim
-}
-
-/// Clears the marks of `turns`.
-fn clear_turns(marks: &mut [u8], turns: &[TurnNumber]) {
-    for turn in turns {
-        if let Some(mark) = marks.get_mut(turn.0 as usize) {
-            *mark = 0;
-        }
-    }
-}
-
 /// Plays `session` to its end, and returns what each of its compactions took from the window
 /// ([`StepLoss`]). Only a compaction takes anything: any other step adds its turn verbatim,
 /// so between compactions the window names what it named, and what the new turns say.
@@ -472,9 +446,92 @@ pub(super) fn replay(
     }
 }
 
+/// What changed among the verbatim turns of `session`'s window since the last call, ascending:
+/// the turns its journal names, or, when the journal overflowed (or this build keeps none),
+/// every turn up to `last`.
+fn changed(session: &mut Session, last: TurnNumber) -> Vec<TurnNumber> {
+    #[cfg(feature = "large-sessions")]
+    {
+        let journal = session.take_journal();
+        if !journal.full {
+            let mut turns = journal.turns;
+            crate::sort::sort_by(&mut turns, TurnNumber::cmp);
+            turns.dedup();
+            return turns;
+        }
+    }
+    #[cfg(not(feature = "large-sessions"))]
+    let _ = session;
+    (1..=last.0).map(TurnNumber).collect()
+}
+
+/// Where verbatim turns stand, and what they name, as a replay last read them: each turn read
+/// again only when the window's journal says it changed, so that a compaction costs the turns
+/// it moved, cut or masked, not the window.
+struct Verbatim {
+    // marks[n]: VERBATIM if turn n is verbatim, and CUT if a text stands for it.
+    marks: Vec<u8>,
+    // named[n]: what verbatim turn n names as the window holds it (its words or the text that
+    // stands for it, and its speaker); 0 when it is not verbatim.
+    named: Vec<FactBits>,
+    // counts[i]: how many verbatim turns name fact i.
+    counts: [u32; FactBits::BITS as usize],
+}
+
+impl Verbatim {
+    /// Where `turn` stands in `window` now.
+    fn mark(window: &crate::Window, turn: TurnNumber) -> u8 {
+        let held = window
+            .verbatim_counts()
+            .binary_search_by_key(&turn, |(number, _)| *number)
+            .is_ok();
+        match (held, window.cut(turn).is_some()) {
+            (false, _) => 0,
+            (true, false) => VERBATIM,
+            (true, true) => VERBATIM | CUT,
+        }
+    }
+
+    /// The mark `turn` had when last read.
+    fn was(&self, turn: TurnNumber) -> u8 {
+        self.marks.get(turn.0 as usize).copied().unwrap_or(0)
+    }
+
+    /// Reads `turn` again: it stands at `mark`, and names `names`.
+    fn set(&mut self, turn: TurnNumber, mark: u8, names: FactBits) {
+        if let Some(slot) = self.marks.get_mut(turn.0 as usize) {
+            *slot = mark;
+        }
+        let Some(slot) = self.named.get_mut(turn.0 as usize) else {
+            return;
+        };
+        let old = core::mem::replace(slot, names);
+        for (index, count) in self.counts.iter_mut().enumerate() {
+            let bit = 1 << index;
+            match (old & bit != 0, names & bit != 0) {
+                (true, false) => *count -= 1,
+                (false, true) => *count += 1,
+                _ => {}
+            }
+        }
+    }
+
+    /// The facts some verbatim turn names.
+    fn names(&self) -> FactBits {
+        let mut names = 0;
+        for (index, &count) in self.counts.iter().enumerate() {
+            if count > 0 {
+                names |= 1 << index;
+            }
+        }
+        names
+    }
+}
+
 /// [`replay`] in a build that reads sessions at real size
 /// ([`LARGE_SESSIONS`]): the same answers, with each window line read from where it changed
-/// ([`LineReader`]), so that a step's cost does not grow with the session. Plays `session`
+/// ([`LineReader`]) and each verbatim turn read only when the window's journal says it changed
+/// ([`Verbatim`]), so that a step's cost does not grow with the session. Plays `session`
 /// to its end, and returns what each of its compactions took from the window
 /// ([`StepLoss`]). Only a compaction takes anything: any other step adds its turn verbatim,
 /// so between compactions the window names what it named, and what the new turns say.
@@ -488,69 +545,73 @@ pub(super) fn replay_large(
     masks: bool,
 ) -> Vec<StepLoss> {
     let said_by = |turn: TurnNumber| said.get(turn.0 as usize).copied().unwrap_or((0, 0));
+    // What verbatim `turn` names in `window`, its text or the one that stands for it.
+    let names_in = |window: &crate::Window, turn: TurnNumber| {
+        let (words, speaker) = said_by(turn);
+        speaker
+            | match window.cut(turn) {
+                Some(text) => finder.names(text.as_bytes()),
+                None => words,
+            }
+    };
     // The facts the window names in a sentence (a verbatim turn or a WARM line), and those it
     // names only as a bare term in the COLD gist.
     let (mut meaning, mut bare): (FactBits, FactBits) = (0, 0);
-    // What each verbatim turn cut short or masked names, by turn number, with the text read.
-    let mut cut_names: Vec<Option<(String, FactBits)>> = vec![None; said.len()];
     let mut losses = Vec::new();
-    // Which turns are verbatim in the window before the step (`before`) and after a
-    // compaction (`after`), by turn number. A step that does not compact only appends its
-    // turn, so `before` is kept up to date turn by turn, and only a compaction marks a whole
-    // window: a step costs what it changes, not what the window holds. Which turns its lines
-    // hold, `lines` counts line by line, and a line that grew costs what it gained.
     let size = session.script().len() + 1;
-    let (mut before, mut after) = (vec![0u8; size], vec![0u8; size]);
+    let mut verbatim = Verbatim {
+        marks: vec![0; size],
+        named: vec![0; size],
+        counts: [0; FactBits::BITS as usize],
+    };
+    // Which turns the window's lines hold, `lines` counts line by line, and a line that grew
+    // costs what it gained.
     let mut lines = LineReader {
         holding: vec![0; size],
         ..LineReader::default()
     };
     let mut left: Vec<TurnNumber> = Vec::new();
     let mut seen = vec![false; size];
-    let mut verbatim_before = mark_verbatim(session.window(), &mut before);
+    for turn in changed(session, TurnNumber(session.turn_count())) {
+        let window = session.window();
+        let mark = Verbatim::mark(window, turn);
+        let names = if mark == 0 { 0 } else { names_in(window, turn) };
+        verbatim.set(turn, mark, names);
+    }
     lines.read(session.window(), finder, &mut left);
-    let at = |marks: &[u8], turn: TurnNumber| marks.get(turn.0 as usize).copied().unwrap_or(0);
+    let in_line = |held: bool| if held { IN_LINE } else { 0 };
     loop {
         let Some(step) = session.add_turn() else {
             return losses;
         };
+        let changed = changed(session, step.turn);
         // The window at the peak names all it named, and what the new turn says.
         let (words, speaker) = said_by(step.turn);
         meaning |= words | speaker;
         bare &= !meaning;
         if !step.compacted {
-            if let Some(mark) = before.get_mut(step.turn.0 as usize) {
-                *mark |= VERBATIM;
-            }
-            verbatim_before.push(step.turn);
+            verbatim.set(step.turn, VERBATIM, words | speaker);
             continue;
         }
         let window = session.window();
-        let verbatim_after = mark_verbatim(window, &mut after);
-        // Where the turns verbatim at the peak were, in a line or not: before the lines are
-        // read again.
-        let mut was_in_line = Vec::with_capacity(verbatim_before.len() + 1);
-        for turn in verbatim_before.iter().copied().chain([step.turn]) {
-            was_in_line.push(lines.hold(turn));
+        // The turns verbatim at the peak (the new one among them) that changed, and where each
+        // was, in a line or not: before the lines are read again. The others stand as they did.
+        let mut peak = Vec::with_capacity(changed.len());
+        for &turn in &changed {
+            let was = verbatim.was(turn);
+            if was & VERBATIM != 0 || turn == step.turn {
+                peak.push((turn, was | in_line(lines.hold(turn))));
+            }
         }
-        // What the window names after the step: each line, read from where it changed,
-        // then each verbatim turn as it holds it (a whole turn's facts were found once, for
-        // the script).
+        // What the window's lines name after the step, each read from where it changed.
         left.clear();
         let (mut now_meaning, mut now_bare) = lines.read(window, finder, &mut left);
         let mut loss = StepLoss {
             turn: step.turn,
             ..StepLoss::default()
         };
-        let in_line = |held: bool| if held { IN_LINE } else { 0 };
-        for (turn, &held) in verbatim_before
-            .iter()
-            .copied()
-            .chain([step.turn])
-            .zip(&was_in_line)
-        {
-            let was = at(&before, turn) | in_line(held);
-            let now = at(&after, turn) | in_line(lines.hold(turn));
+        for &(turn, was) in &peak {
+            let now = Verbatim::mark(window, turn) | in_line(lines.hold(turn));
             if now & VERBATIM == 0 {
                 loss.left_verbatim.push(turn);
                 if now & IN_LINE == 0 {
@@ -578,7 +639,8 @@ pub(super) fn replay_large(
                 continue;
             }
             *seen = true;
-            if at(&before, turn) & VERBATIM == 0 && at(&after, turn) == 0 && !lines.hold(turn) {
+            let was_verbatim = verbatim.was(turn) & VERBATIM != 0 && turn != step.turn;
+            if !was_verbatim && Verbatim::mark(window, turn) == 0 && !lines.hold(turn) {
                 loss.summaries_dropped.push(turn);
             }
         }
@@ -587,32 +649,20 @@ pub(super) fn replay_large(
                 *seen = false;
             }
         }
-        for (turn, cut) in window.held() {
-            let (words, speaker) = said_by(turn);
-            now_meaning |= speaker
-                | match cut {
-                    // A masked turn's stub is the same at every step: read once.
-                    Some(text) => match cut_names.get_mut(turn.0 as usize) {
-                        Some(Some((read, names))) if read.as_str() == text => *names,
-                        Some(slot) => {
-                            let names = finder.names(text.as_bytes());
-                            *slot = Some((text.to_owned(), names));
-                            names
-                        }
-                        None => finder.names(text.as_bytes()),
-                    },
-                    None => words,
-                };
+        // Each verbatim turn that changed, read again (a whole turn's facts were found once,
+        // for the script): what the verbatim turns name after the step.
+        for &turn in &changed {
+            let mark = Verbatim::mark(window, turn);
+            let names = if mark == 0 { 0 } else { names_in(window, turn) };
+            verbatim.set(turn, mark, names);
         }
+        now_meaning |= verbatim.names();
         now_bare &= !now_meaning;
         // (A fact no turn has said is named nowhere, and never lost.)
         loss.facts_lost = finder.labels((meaning | bare) & !(now_meaning | now_bare));
         loss.facts_bare = finder.labels(meaning & now_bare);
         (meaning, bare) = (now_meaning, now_bare);
         losses.push(loss);
-        clear_turns(&mut before, &verbatim_before);
-        core::mem::swap(&mut before, &mut after);
-        verbatim_before = verbatim_after;
     }
 }
 
@@ -649,5 +699,76 @@ mod tests {
         }
         assert_eq!(common_prefix(b"short", b"shorter"), 5);
         assert_eq!(common_prefix(b"", b""), 0);
+    }
+
+    /// `replay_large` reads only what the window's journal says changed; `replay` reads each
+    /// window whole at every compaction. On random sessions under every policy, they agree.
+    mod against_the_plain_replay {
+        use super::super::{replay, replay_large};
+        use crate::compaction::compare::facts::{facts_of, FactFinder};
+        use crate::compaction::compare::policies::{policy, POLICIES};
+        use crate::compaction::{PolicyId, Script, Session, SessionConfig};
+        use crate::{Tokens, TurnSpec};
+        use proptest::prelude::*;
+
+        const WORDS: [&str; 9] = [
+            "ORD-7", "refund", "RF-2", "Dana", "$180", "the", "order", "Policy", "ok.",
+        ];
+        const KINDS: [(&str, &str); 4] = [
+            ("chatter", "assistant"),
+            ("question", "user"),
+            ("decision", "assistant"),
+            ("tool", "tool"),
+        ];
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(48))]
+
+            #[test]
+            fn the_replay_at_real_size_answers_as_the_plain_one(
+                turns in prop::collection::vec(
+                    (0usize..4, prop::collection::vec(0usize..9, 1..40)),
+                    1..90,
+                ),
+                budget in 8u32..200,
+                hot in 1u32..4,
+            ) {
+                let mut specs = Vec::new();
+                for (kind, words) in &turns {
+                    let text: Vec<&str> = words.iter().map(|&word| WORDS[word]).collect();
+                    let (kind, role) = KINDS[*kind];
+                    specs.push(TurnSpec {
+                        speaker: Some(role.to_owned()),
+                        kind: Some(kind.to_owned()),
+                        text: Some(text.join(" ")),
+                        // A summary of its first words; chatter goes without.
+                        summary: (kind != "chatter").then(|| text[..text.len().div_ceil(2)].join(" ")),
+                        role: Some(role.to_owned()),
+                        ..TurnSpec::default()
+                    });
+                }
+                let script = Script::new(specs).unwrap();
+                let config = SessionConfig::new(Tokens(budget), hot).unwrap();
+                let (facts, _) = facts_of(&script, false);
+                let finder = FactFinder::new(&facts);
+                let mut said = vec![(0, 0)];
+                for turn in script.turns() {
+                    said.push((
+                        finder.names(turn.text().as_bytes()),
+                        finder.names(turn.speaker().as_bytes()),
+                    ));
+                }
+                for info in POLICIES {
+                    let masks = info.id == PolicyId::ObservationMasking;
+                    let session = || {
+                        Session::with_policy(config, script.clone(), policy(info.id)).without_lost()
+                    };
+                    let plain = replay(&mut session(), &finder, &said, masks);
+                    let large = replay_large(&mut session(), &finder, &said, masks);
+                    prop_assert!(!plain.is_empty() || large.is_empty());
+                    prop_assert_eq!(plain, large, "{:?}", info.id);
+                }
+            }
+        }
     }
 }
