@@ -29,7 +29,7 @@ const shown = (source) => source.replace(/"\s*\n\s*\+\s*"/g, "").replace(/\\"/g,
 
 for (const [name, rust, page] of [
   ["ESTIMATE_RULE", "src/compaction/tokens.rs", "www/knobs.js"],
-  ["KIND_RULE", "src/compaction/import/mod.rs", "www/own.js"],
+  ["KIND_RULE", "src/compaction/import/turns.rs", "www/own.js"],
 ]) {
   test(`${page} states ${name} as the core has it`, () => {
     const rule = rustConst(read(rust), name);

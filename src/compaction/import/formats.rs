@@ -1,25 +1,18 @@
-//! The logs agent builders hold, read into turns: plain lines, chat messages as OpenAI's Chat
-//! Completions and Anthropic's Messages APIs write them, and the session files of Claude Code
-//! and the Codex CLI, one JSON event a line. [`import_conversation`] tells them apart and says
-//! which it read.
-//!
-//! Every reader is the core's, the same natively and in the browser ([`crate::json`] reads the
-//! JSON). A bad line or field stops the import with its place named; nothing is half-imported.
+//! What an import gives ([`Imported`], its [`Format`], and what a session log reports besides
+//! its turns), the field readers every JSON format shares, and a chat message's JSON: OpenAI's
+//! Chat Completions and Anthropic's Messages, and the Codex CLI's items that reuse them.
 
-use crate::compaction::import::logs::{self, BrokenLine, LogCompaction, LogKind, SentTokens};
-use crate::compaction::import::{
-    import_lines, import_named, unknown_role, ChatMessage, Content, Usage, ROLES,
-};
+use crate::compaction::import::turns::{unknown_role, ChatMessage, Content, Usage, ROLES};
 use crate::compaction::script::TurnSpec;
 use crate::error::Error;
 use crate::json::{self, Json};
-use crate::limits::MAX_IMPORT_BYTES;
 use crate::prelude::*;
+use serde::Serialize;
 
-/// The kinds of log [`import_conversation`] reads.
+/// The kinds of log [`import_conversation`](crate::import_conversation) reads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Format {
-    /// `Speaker: text` lines ([`import_lines`]).
+    /// `Speaker: text` lines ([`import_lines`](crate::import_lines)).
     #[default]
     Lines,
     /// A JSON array of `{ role, content }` messages whose content is text alone, which OpenAI's
@@ -69,9 +62,10 @@ impl Format {
     }
 }
 
-/// A conversation read by [`import_conversation`]: its turns, the format they were read from,
-/// and what else a session log says about them: the compactions the agent made itself, the
-/// tokens it really sent, its subagent's turns, and the lines that became no turn.
+/// A conversation read by [`import_conversation`](crate::import_conversation): its turns, the
+/// format they were read from, and what else a session log says about them: the compactions the
+/// agent made itself, the tokens it really sent, its subagent's turns, and the lines that became no
+/// turn.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Imported {
     /// The format read.
@@ -101,7 +95,7 @@ pub struct Imported {
 
 impl Imported {
     /// What was read, with no more than its format and turns.
-    fn of(format: Format, turns: Vec<TurnSpec>) -> Imported {
+    pub(super) fn of(format: Format, turns: Vec<TurnSpec>) -> Imported {
         Imported {
             format,
             turns,
@@ -110,130 +104,70 @@ impl Imported {
     }
 }
 
-/// Reads a conversation in any [`Format`], telling them apart by their shape:
-///
-/// - text that starts with `[{` or `{` is JSON: an array of chat messages, or an object holding
-///   them as `messages` (a chat API request, whose `system` prompt is a turn too), read as
-///   OpenAI's or Anthropic's by the fields they use; a Gemini CLI session object
-///   (`sessionId`, `projectHash`, `messages`); or one JSON object a line, a session log read as
-///   Claude Code's, Codex's or the Gemini CLI's by their fields (`message`, `payload`,
-///   `projectHash`);
-/// - anything else is `Speaker: text` lines.
-///
-/// A message's token count goes with its turn (see [`ChatMessage`]). A session log is read line
-/// by line, as its agent reads it back (see [`Imported`] for all it gives): the compactions the
-/// agent made, the tokens it really sent at each reply, a subagent's turns kept apart, and a
-/// line that cannot be read named in [`Imported::broken`] while the rest imports. Only the
-/// text's size is limited: a turn over [`MAX_PAGE_TEXT_CHARS`](crate::limits::MAX_PAGE_TEXT_CHARS) (a
-/// long tool output) is cut with a mark, `… [cut: 13500 characters]`; base64 (images,
-/// documents, thinking signatures, encrypted reasoning) never becomes text.
+/// A compaction the agent itself made, as its log records it: Claude Code's `compact_boundary`
+/// record and the summary message after it, or Codex's `compacted` record.
 ///
 /// ```
-/// use agent_memory_widgets::{import_conversation, Format};
+/// use agent_memory_widgets::import_conversation;
 ///
 /// # fn main() -> Result<(), agent_memory_widgets::Error> {
-/// let log = r#"[
-///   {"role": "user", "content": "Where is ORD-7?"},
-///   {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "find", "input": {"id": "ORD-7"}}]},
-///   {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "shipped on day 3"}]}
-/// ]"#;
-/// let read = import_conversation(log)?;
-/// assert_eq!(read.format, Format::AnthropicMessages);
-/// let kinds: Vec<_> = read.turns.iter().map(|turn| turn.kind.as_deref().unwrap()).collect();
-/// assert_eq!(kinds, ["question", "decision", "tool"]);
-/// // In a session log a broken line is named, and the rest reads.
-/// let log = "{\"type\": \"user\", \"message\": 7}\n{\"type\": \"user\", \"message\": {\"role\": \"user\", \"content\": \"Hi\"}}";
-/// let read = import_conversation(log)?;
-/// assert_eq!(read.turns.len(), 1);
-/// assert_eq!(
-///     read.broken[0].reason,
-///     "line 1: message: must be an object with a role and content, got a number"
-/// );
+/// let log = [
+///     r#"{"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"Fix the build."}}"#,
+///     r#"{"type":"system","subtype":"compact_boundary","uuid":"b1","parentUuid":null,"logicalParentUuid":"u1","compactMetadata":{"trigger":"auto","preTokens":155250}}"#,
+///     r#"{"type":"user","uuid":"s1","parentUuid":"b1","isCompactSummary":true,"message":{"role":"user","content":"The user asked for a fixed build."}}"#,
+///     r#"{"type":"user","uuid":"u2","parentUuid":"s1","message":{"role":"user","content":"Go on."}}"#,
+/// ].join("\n");
+/// let read = import_conversation(&log)?;
+/// assert_eq!(read.turns.len(), 2); // the summary is not a turn
+/// let compaction = &read.compactions[0];
+/// assert_eq!((compaction.turn, compaction.trigger.as_str()), (1, "auto"));
+/// assert_eq!((compaction.pre_tokens, compaction.post_tokens), (Some(155_250), None));
+/// assert_eq!(compaction.summary, "The user asked for a fixed build.");
 /// # Ok(())
 /// # }
 /// ```
-///
-/// # Errors
-///
-/// An [`ErrorKind::InvalidOption`](crate::ErrorKind) naming `conversation` when the text is no
-/// format this reads, saying what was expected, or where a chat request stops being its format
-/// (`messages[2].role: …`, or where its JSON is broken: `line 4, column 9: …`); a session log
-/// none of whose lines reads gives its first broken line's error. And
-/// [`ErrorKind::OverLimit`](crate::ErrorKind) past
-/// [`MAX_IMPORT_BYTES`](crate::limits::MAX_IMPORT_BYTES).
-pub fn import_conversation(text: &str) -> Result<Imported, Error> {
-    if text.len() > MAX_IMPORT_BYTES {
-        return Err(crate::compaction::too_big());
-    }
-    // A byte order mark, as Windows editors save one, is not part of the text.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let start = text.trim_start();
-    let after = start.get(1..).unwrap_or("").trim_start();
-    let is_json =
-        start.starts_with('{') || (start.starts_with('[') && after.starts_with(['{', ']']));
-    if !is_json {
-        return Ok(Imported::of(Format::Lines, import_lines(text)?));
-    }
-    let (first, end) = match json::parse_prefix(text) {
-        Ok(read) => read,
-        // A first line that is broken, in a log whose other lines read.
-        Err(_) if logs::detect(text).is_some() => return read_log(text),
-        Err(error) => return Err(syntax(text, error)),
-    };
-    let rest = text.get(end..).unwrap_or_default().trim_start();
-    let object = matches!(first, Json::Object(_));
-    if object && rest.starts_with('{') {
-        return read_log(text);
-    }
-    let string = |key: &str| first.get(key).and_then(Json::as_str).is_some();
-    if object && rest.is_empty() && string("sessionId") && string("projectHash") {
-        return logs::read_gemini_object(&first);
-    }
-    if object && first.get("messages").is_none() {
-        // One object a line is a session log; one object over several lines, with no
-        // `messages`, is no format this reads.
-        if !rest.is_empty() || !text.trim().bytes().any(|byte| byte == b'\n') {
-            return read_log(text);
-        }
-        return Err(bad(
-            "conversation: a JSON object holds its conversation as \"messages\" (a chat API \
-             request); this one has none"
-                .into(),
-        ));
-    }
-    if !rest.is_empty() {
-        let at = text.len() - rest.len();
-        return Err(syntax(
-            text,
-            json::SyntaxError {
-                at,
-                what: "more text after the JSON value",
-            },
-        ));
-    }
-    read_request(first)
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LogCompaction {
+    /// How many turns of the imported conversation came before it.
+    pub turn: usize,
+    /// What set it off, as the log says: `auto` or `manual` (Claude Code), `unknown` where the
+    /// log does not say (Codex).
+    pub trigger: String,
+    /// The tokens in the context when it compacted: Claude Code's `preTokens`; for Codex, the
+    /// last request's `total_tokens` before it.
+    pub pre_tokens: Option<u32>,
+    /// The tokens after it, where the log says (Claude Code's `postTokens`), else `None`.
+    pub post_tokens: Option<u32>,
+    /// The summary the agent wrote, whole (never cut); empty when the log holds none.
+    pub summary: String,
 }
 
-/// A session log, one JSON object a line: Claude Code's, Codex's or the Gemini CLI's, told
-/// apart by the first line that is clearly one ([`logs::detect`]).
-fn read_log(text: &str) -> Result<Imported, Error> {
-    match logs::detect(text) {
-        Some(LogKind::ClaudeCode) => logs::read_claude_code(text),
-        Some(LogKind::Codex) => logs::read_codex(text),
-        Some(LogKind::Gemini) => logs::read_gemini(text),
-        Some(LogKind::Messages) => Err(bad(
-            "line 1: chat messages one a line, or one alone, are no format this reads: put \
-             them in a JSON array, [{\"role\": …}, {\"role\": …}]"
-                .into(),
-        )),
-        None => Err(bad(
-            "line 1: a session log needs a line of Claude Code's ({\"type\": \"user\", \"message\": …}), \
-             of Codex's ({\"type\": \"response_item\", \"payload\": …}) or of the Gemini CLI's \
-             ({\"sessionId\": …, \"projectHash\": …})"
-                .into(),
-        )),
-    }
+/// How many input tokens the model was really sent at the request that produced a reply, from
+/// the log's usage: Anthropic's `input_tokens` + `cache_creation_input_tokens` +
+/// `cache_read_input_tokens` (Claude Code), `last_token_usage.input_tokens` (Codex), `tokens.input`
+/// (Gemini CLI).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct SentTokens {
+    /// The turns read when the reply ended, the reply's own included: the reply's turn number
+    /// (counting from 1) when it made a turn.
+    pub turn: usize,
+    /// The input tokens sent.
+    pub tokens: u32,
 }
+
+/// A line of a session log that could not be read and was skipped: its number (from 1) and
+/// why, as an error would say it (`line 7, column 12: this is not JSON: …`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BrokenLine {
+    /// The line's number, from 1.
+    pub line: usize,
+    /// Why it was skipped.
+    pub reason: String,
+}
+
+/// The most broken lines named one by one in an [`Imported`]; all are counted.
+pub const MAX_NAMED_BROKEN: usize = 100;
 
 /// A conversation error, its message as given.
 pub(super) fn bad(message: String) -> Error {
@@ -241,7 +175,7 @@ pub(super) fn bad(message: String) -> Error {
 }
 
 /// Where the JSON is broken, as `line L, column C: …`.
-fn syntax(text: &str, error: json::SyntaxError) -> Error {
+pub(super) fn syntax(text: &str, error: json::SyntaxError) -> Error {
     let (line, column) = json::line_and_column(text, error.at);
     bad(text!(
         "line ",
@@ -255,84 +189,23 @@ fn syntax(text: &str, error: json::SyntaxError) -> Error {
 
 /// `place.field: must be …, got a number`.
 pub(super) fn wrong(place: &str, field: &str, must: &str, got: &Json) -> Error {
-    bad(text!(
-        place,
-        ".",
-        field,
-        ": must be ",
-        must,
-        ", got ",
-        got.type_name()
-    ))
+    must_be(&text!(place, ".", field), must, got)
 }
 
-/// A chat API's messages: an array, or a request object holding one as `messages` (and maybe
-/// a `system` prompt).
-fn read_request(value: Json) -> Result<Imported, Error> {
-    let mut seen = Seen::default();
-    let mut messages: Vec<(ChatMessage, Vec<Part>)> = Vec::new();
-    let list = match value {
-        Json::Array(list) => list,
-        Json::Object(mut fields) => {
-            let system = fields
-                .iter()
-                .position(|(key, _)| key == "system")
-                .map(|at| fields.swap_remove(at).1);
-            if let Some(system) = system {
-                // A system prompt beside the messages is Anthropic's (OpenAI's is a message).
-                seen.anthropic = true;
-                let parts = content_parts("system", &system, &mut seen)?;
-                messages.push((ChatMessage::new("system", ""), parts));
-            }
-            match fields.into_iter().find(|(key, _)| key == "messages") {
-                Some((_, Json::Array(list))) => list,
-                Some((_, other)) => {
-                    return Err(wrong(
-                        "request",
-                        "messages",
-                        "an array of chat messages",
-                        &other,
-                    ))
-                }
-                None => Vec::new(),
-            }
-        }
-        other => {
-            return Err(wrong(
-                "conversation",
-                "value",
-                "an array of chat messages",
-                &other,
-            ))
-        }
-    };
-    let offset = messages.len();
-    for (index, message) in list.iter().enumerate() {
-        messages.push(chat_message(
-            &text!("messages[", index, "]"),
-            message,
-            &mut seen,
-        )?);
-    }
-    let turns = import_named(messages, &|index| {
-        if index < offset {
-            "system".into()
-        } else {
-            text!("messages[", index - offset, "]")
-        }
-    })?;
-    Ok(Imported::of(seen.format(), turns))
+/// `place: must be …, got a number`.
+pub(super) fn must_be(place: &str, must: &str, got: &Json) -> Error {
+    bad(text!(place, ": must be ", must, ", got ", got.type_name()))
 }
 
 /// Which API's fields a list of messages used.
 #[derive(Default)]
 pub(super) struct Seen {
-    openai: bool,
-    anthropic: bool,
+    pub(super) openai: bool,
+    pub(super) anthropic: bool,
 }
 
 impl Seen {
-    fn format(&self) -> Format {
+    pub(super) fn format(&self) -> Format {
         match (self.openai, self.anthropic) {
             (true, false) => Format::OpenAiChat,
             (false, true) => Format::AnthropicMessages,
@@ -352,13 +225,7 @@ pub(super) fn chat_message(
 ) -> Result<(ChatMessage, Vec<Part>), Error> {
     let must = "an object with a role and content";
     if !matches!(value, Json::Object(_)) {
-        return Err(bad(text!(
-            place,
-            ": must be ",
-            must,
-            ", got ",
-            value.type_name()
-        )));
+        return Err(must_be(place, must, value));
     }
     let role = match value.get("role") {
         Some(Json::String(role)) => role.clone(),
@@ -476,11 +343,11 @@ pub(super) fn content_parts(
         Json::Null => return Ok(Vec::new()), // an assistant's bare tool call (OpenAI)
         Json::Array(blocks) => blocks,
         other => {
-            return Err(bad(text!(
+            return Err(must_be(
                 place,
-                ": must be a string or a list of content blocks, got ",
-                other.type_name()
-            )))
+                "a string or a list of content blocks",
+                other,
+            ))
         }
     };
     let mut out = Vec::new();
@@ -543,11 +410,7 @@ pub(super) fn texts(place: &str, value: &Json) -> Result<String, Error> {
             blocks_text(blocks, &mut out);
             Ok(out)
         }
-        other => Err(bad(text!(
-            place,
-            ": must be a string or a list of text blocks, got ",
-            other.type_name()
-        ))),
+        other => Err(must_be(place, "a string or a list of text blocks", other)),
     }
 }
 
@@ -687,6 +550,8 @@ pub(super) fn codex_item(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::import_conversation;
+    use crate::limits::MAX_IMPORT_BYTES;
 
     fn kinds(read: &Imported) -> Vec<(&str, &str)> {
         read.turns
@@ -1099,6 +964,14 @@ mod tests {
             (
                 "{\"type\":\"compacted\",\"payload\":{\"message\":\"a\"}}\n{\"payload\":{}}",
                 "line 2: type: missing; a Codex line has a type",
+            ),
+            (
+                "{\"sessionId\":\"s\",\"projectHash\":\"p\",\"messages\":[{\"type\":1}]}",
+                "messages[0].type: must be a string, got a number",
+            ),
+            (
+                "{\"sessionId\":\"s\",\"projectHash\":\"p\",\"messages\":[{}]}",
+                "messages[0].type: missing; a Gemini CLI message has a type",
             ),
             ("{\"a\":1}\n{\"b\":2}", "line 1: a session log needs a line of Claude Code's ({\"type\": \"user\", \"message\": …}), of Codex's ({\"type\": \"response_item\", \"payload\": …}) or of the Gemini CLI's ({\"sessionId\": …, \"projectHash\": …})"),
             ("[{\"role\":\"user\",\"content\":5}]", "messages[0].content: must be a string or a list of content blocks, got a number"),

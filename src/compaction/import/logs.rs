@@ -9,81 +9,16 @@
 //! rest of the log imports.
 
 use crate::compaction::import::formats::{
-    bad, codex_item, content_parts, number, string, texts, wrong, Format, Imported, Part, Seen,
+    bad, codex_item, content_parts, must_be, number, string, texts, wrong, BrokenLine, Format,
+    Imported, LogCompaction, Part, Seen, SentTokens, MAX_NAMED_BROKEN,
 };
-use crate::compaction::import::{cut_to_limit, infer_kind, join, Content};
+use crate::compaction::import::turns::{cut_to_limit, infer_kind, join, Content};
 use crate::compaction::script::TurnSpec;
 use crate::compaction::tokens::given_count;
 use crate::error::Error;
 use crate::json::{self, Json};
 use crate::prelude::*;
 use crate::text::lines;
-use serde::Serialize;
-
-/// A compaction the agent itself made, as its log records it: Claude Code's `compact_boundary`
-/// record and the summary message after it, or Codex's `compacted` record.
-///
-/// ```
-/// use agent_memory_widgets::import_conversation;
-///
-/// # fn main() -> Result<(), agent_memory_widgets::Error> {
-/// let log = [
-///     r#"{"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"Fix the build."}}"#,
-///     r#"{"type":"system","subtype":"compact_boundary","uuid":"b1","parentUuid":null,"logicalParentUuid":"u1","compactMetadata":{"trigger":"auto","preTokens":155250}}"#,
-///     r#"{"type":"user","uuid":"s1","parentUuid":"b1","isCompactSummary":true,"message":{"role":"user","content":"The user asked for a fixed build."}}"#,
-///     r#"{"type":"user","uuid":"u2","parentUuid":"s1","message":{"role":"user","content":"Go on."}}"#,
-/// ].join("\n");
-/// let read = import_conversation(&log)?;
-/// assert_eq!(read.turns.len(), 2); // the summary is not a turn
-/// let compaction = &read.compactions[0];
-/// assert_eq!((compaction.turn, compaction.trigger.as_str()), (1, "auto"));
-/// assert_eq!((compaction.pre_tokens, compaction.post_tokens), (Some(155_250), None));
-/// assert_eq!(compaction.summary, "The user asked for a fixed build.");
-/// # Ok(())
-/// # }
-/// ```
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LogCompaction {
-    /// How many turns of the imported conversation came before it.
-    pub turn: usize,
-    /// What set it off, as the log says: `auto` or `manual` (Claude Code), `unknown` where the
-    /// log does not say (Codex).
-    pub trigger: String,
-    /// The tokens in the context when it compacted: Claude Code's `preTokens`; for Codex, the
-    /// last request's `total_tokens` before it.
-    pub pre_tokens: Option<u32>,
-    /// The tokens after it, where the log says (Claude Code's `postTokens`), else `None`.
-    pub post_tokens: Option<u32>,
-    /// The summary the agent wrote, whole (never cut); empty when the log holds none.
-    pub summary: String,
-}
-
-/// How many input tokens the model was really sent at the request that produced a reply, from
-/// the log's usage: Anthropic's `input_tokens` + `cache_creation_input_tokens` +
-/// `cache_read_input_tokens` (Claude Code), `last_token_usage.input_tokens` (Codex), `tokens.input`
-/// (Gemini CLI).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct SentTokens {
-    /// The turns read when the reply ended, the reply's own included: the reply's turn number
-    /// (counting from 1) when it made a turn.
-    pub turn: usize,
-    /// The input tokens sent.
-    pub tokens: u32,
-}
-
-/// A line of a session log that could not be read and was skipped: its number (from 1) and
-/// why, as an error would say it (`line 7, column 12: this is not JSON: …`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct BrokenLine {
-    /// The line's number, from 1.
-    pub line: usize,
-    /// Why it was skipped.
-    pub reason: String,
-}
-
-/// The most broken lines named one by one in an [`Imported`]; all are counted.
-pub const MAX_NAMED_BROKEN: usize = 100;
 
 /// The roles a turn's speaker may have in a log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -490,13 +425,7 @@ fn claude_record(line: usize, event: &Json, seen: &mut Seen) -> Result<Record, E
     let place = text!("line ", line);
     let kind = match event.get("type") {
         Some(Json::String(kind)) => kind.as_str(),
-        Some(other) => {
-            return Err(bad(text!(
-                place,
-                ": type: must be a string, got ",
-                other.type_name()
-            )))
-        }
+        Some(other) => return Err(must_be(&text!(place, ": type"), "a string", other)),
         None => {
             return Err(bad(text!(
                 place,
@@ -540,14 +469,10 @@ fn claude_record(line: usize, event: &Json, seen: &mut Seen) -> Result<Record, E
                     " line has a message"
                 )));
             };
-            if !matches!(message, Json::Object(_)) {
-                return Err(bad(text!(
-                    place,
-                    ": message: must be an object with a role and content, got ",
-                    message.type_name()
-                )));
-            }
             let at = text!(place, ": message");
+            if !matches!(message, Json::Object(_)) {
+                return Err(must_be(&at, "an object with a role and content", message));
+            }
             let content = message.get("content");
             let plain = content.and_then(Json::as_str);
             if flag("isCompactSummary") {
@@ -1121,13 +1046,7 @@ fn gemini_text(value: &Json, out: &mut String) {
 fn gemini_message(place: &str, record: &Json) -> Result<Option<GeminiMessage>, Error> {
     let kind = match record.get("type") {
         Some(Json::String(kind)) => kind.as_str(),
-        Some(other) => {
-            return Err(bad(text!(
-                place,
-                ".type: must be a string, got ",
-                other.type_name()
-            )))
-        }
+        Some(other) => return Err(wrong(place, "type", "a string", other)),
         None => {
             return Err(bad(text!(
                 place,
