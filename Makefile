@@ -166,7 +166,8 @@ test: tools tools-browser tools-mdbook
 # Cargo.toml's [lints] for native code and tests, and denied per core by test-wasm.
 
 test-native:
-	node tools/circles.mjs www
+	node tools/circles.mjs src www
+	node --test tests/architecture.test.mjs
 	cargo fmt --check
 	cargo test
 	cargo test --no-default-features
