@@ -3,12 +3,15 @@
 //! model sees exactly what it would without one: every step, window, message, summary asked for
 //! and loss report, under every policy.
 
+#[path = "common/moves.rs"]
+mod moves;
+
 use std::sync::{Arc, Mutex};
 
 use agent_memory_widgets::{
-    policy, Error, Estimate, Extractive, Kind, PolicyId, Role, Session, SessionConfig, Summarizer,
-    Tokens, Turn,
+    policy, Error, Estimate, Extractive, PolicyId, Session, SessionConfig, Summarizer, Tokens, Turn,
 };
+use moves::{arb_pushes, pushed_turns};
 use proptest::prelude::*;
 
 /// A summarizer that keeps every batch it is asked for (the turns' texts) and answers as
@@ -28,117 +31,12 @@ impl Summarizer for Recorder {
     }
 }
 
-#[derive(Clone, Debug)]
-enum Move {
-    User {
-        words: usize,
-        summary: bool,
-    },
-    Assistant {
-        words: usize,
-        tokens: Option<u32>,
-    },
-    Chatter(usize),
-    /// A tool call and its result, the result `words` long.
-    Call {
-        words: usize,
-        summary: bool,
-    },
-    /// A tool call whose result comes after one more turn.
-    Interleaved(usize),
-    Plain {
-        kind: Kind,
-        words: usize,
-    },
-}
-
-fn text(n: usize, seed: &str) -> String {
-    (0..n.max(1))
-        .map(|i| format!("{seed}{i}"))
-        .collect::<Vec<_>>()
-        .join(" ")
-        + "."
-}
-
-fn turns_of(moves: &[Move]) -> Vec<Turn> {
-    let mut turns = Vec::new();
-    for (i, step) in moves.iter().enumerate() {
-        let id = format!("call_{i}");
-        match *step {
-            Move::User { words, summary } => {
-                let turn = Turn::user(&text(words, "ORD-")).unwrap();
-                turns.push(match summary {
-                    true => turn.with_summary(&format!("user asks {i}")).unwrap(),
-                    false => turn,
-                });
-            }
-            Move::Assistant { words, tokens } => {
-                let turn = Turn::assistant(&text(words, "$")).unwrap();
-                turns.push(match tokens {
-                    Some(tokens) => turn.with_tokens(Tokens(tokens)),
-                    None => turn,
-                });
-            }
-            Move::Chatter(words) => turns.push(
-                Turn::new("assistant", Kind::Chatter, &text(words, "thanks"))
-                    .unwrap()
-                    .with_role(Role::Assistant),
-            ),
-            Move::Call { words, summary } => {
-                turns.push(Turn::tool_call(&id, &format!("lookup_order(ORD-{i})")).unwrap());
-                let result = Turn::tool(&id, &text(words, "Globex")).unwrap();
-                turns.push(match summary {
-                    true => result.with_summary(&format!("order {i} found")).unwrap(),
-                    false => result,
-                });
-            }
-            Move::Interleaved(words) => {
-                turns.push(Turn::tool_call(&id, &format!("refund(RF-{i})")).unwrap());
-                turns.push(Turn::user("Any news?").unwrap());
-                turns.push(Turn::tool(&id, &text(words, "RF-")).unwrap());
-            }
-            Move::Plain { kind, words } => {
-                turns.push(Turn::new("Dana", kind, &text(words, "Dana")).unwrap())
-            }
-        }
-    }
-    turns
-}
-
-fn arb_moves() -> impl Strategy<Value = Vec<Move>> {
-    let step = prop_oneof![
-        (1..12usize, any::<bool>()).prop_map(|(words, summary)| Move::User { words, summary }),
-        (1..12usize, prop::option::of(0u32..30))
-            .prop_map(|(words, tokens)| Move::Assistant { words, tokens }),
-        (1..6usize).prop_map(Move::Chatter),
-        (1..30usize, any::<bool>()).prop_map(|(words, summary)| Move::Call { words, summary }),
-        (1..20usize).prop_map(Move::Interleaved),
-        (prop::sample::select(Kind::NAMES), 1..12usize)
-            .prop_map(|(kind, words)| Move::Plain { kind, words }),
-    ];
-    prop::collection::vec(step, 0..60)
-}
-
+/// A config of a small budget, with or without `compact_at`, `compact_to` and a hard budget.
 fn arb_config() -> impl Strategy<Value = SessionConfig> {
-    (
-        8u32..120,
-        1u32..5,
-        prop::option::of(50u32..=100),
-        prop::option::of(30u32..=100),
-        any::<bool>(),
-    )
-        .prop_map(|(budget, hot_n, compact_at, compact_to, hard)| {
-            let config = SessionConfig::new(Tokens(budget), hot_n)
-                .unwrap()
-                .with_compact_at(compact_at)
-                .unwrap()
-                .with_compact_to(compact_to)
-                .unwrap();
-            match hard {
-                true => config.with_hard_budget(),
-                false => config,
-            }
-        })
+    (moves::arb_config(), any::<bool>()).prop_map(|(config, hard)| match hard {
+        true => config.with_hard_budget(),
+        false => config,
+    })
 }
 
 fn live(config: SessionConfig, id: PolicyId, estimate: bool, recorder: &Recorder) -> Session {
@@ -161,14 +59,14 @@ proptest! {
     fn a_retention_changes_nothing_the_model_sees(
         id in prop::sample::select(PolicyId::NAMES),
         config in arb_config(),
-        moves in arb_moves(),
+        moves in arb_pushes(60),
         estimate in any::<bool>(),
         keep in 0u32..4,
     ) {
         let (whole_calls, bounded_calls) = (Recorder::default(), Recorder::default());
         let mut whole = live(config, id, estimate, &whole_calls);
         let mut bounded = live(config.with_retention(keep), id, estimate, &bounded_calls);
-        for turn in turns_of(&moves) {
+        for turn in pushed_turns(&moves) {
             let step = whole.push(turn.clone()).unwrap();
             prop_assert_eq!(bounded.push(turn).unwrap(), step);
             prop_assert_eq!(bounded.window(), whole.window());

@@ -6,113 +6,15 @@
 
 #![cfg(feature = "deserialize")]
 
+#[path = "common/moves.rs"]
+mod moves;
+
 use agent_memory_widgets::{
     policy, Estimate, Extractive, FactId, Kind, LiveStore, PolicyId, Role, SavedSession,
     SavedStore, Session, SessionConfig, StoreConfig, Time, Tokens, Turn,
 };
+use moves::{arb_config, arb_pushes, pushed_turns};
 use proptest::prelude::*;
-
-/// One push of a random agent session, every field a saved turn has in play.
-#[derive(Clone, Debug)]
-enum Move {
-    User {
-        words: usize,
-        summary: bool,
-    },
-    Assistant {
-        words: usize,
-        tokens: Option<u32>,
-    },
-    Chatter(usize),
-    /// A tool call and its result, the result `words` long.
-    Call {
-        words: usize,
-        summary: bool,
-    },
-    /// A turn with a speaker and kind of its own, and no role given.
-    Plain {
-        kind: Kind,
-        words: usize,
-    },
-}
-
-fn text(n: usize, seed: &str) -> String {
-    (0..n.max(1))
-        .map(|i| format!("{seed}{i}"))
-        .collect::<Vec<_>>()
-        .join(" ")
-        + "."
-}
-
-fn turns_of(moves: &[Move]) -> Vec<Turn> {
-    let mut turns = Vec::new();
-    for (i, step) in moves.iter().enumerate() {
-        match *step {
-            Move::User { words, summary } => {
-                let turn = Turn::user(&text(words, "ORD-")).unwrap();
-                turns.push(match summary {
-                    true => turn.with_summary(&format!("user asks {i}")).unwrap(),
-                    false => turn,
-                });
-            }
-            Move::Assistant { words, tokens } => {
-                let turn = Turn::assistant(&text(words, "$")).unwrap();
-                turns.push(match tokens {
-                    Some(tokens) => turn.with_tokens(Tokens(tokens)),
-                    None => turn,
-                });
-            }
-            Move::Chatter(words) => turns.push(
-                Turn::new("assistant", Kind::Chatter, &text(words, "thanks"))
-                    .unwrap()
-                    .with_role(Role::Assistant),
-            ),
-            Move::Call { words, summary } => {
-                let id = format!("call_{i}");
-                turns.push(Turn::tool_call(&id, &format!("lookup_order(ORD-{i})")).unwrap());
-                let result = Turn::tool(&id, &text(words, "退款")).unwrap();
-                turns.push(match summary {
-                    true => result.with_summary(&format!("order {i} found")).unwrap(),
-                    false => result,
-                });
-            }
-            Move::Plain { kind, words } => {
-                turns.push(Turn::new("Dana", kind, &text(words, "Globex")).unwrap())
-            }
-        }
-    }
-    turns
-}
-
-fn arb_moves() -> impl Strategy<Value = Vec<Move>> {
-    let step = prop_oneof![
-        (1..12usize, any::<bool>()).prop_map(|(words, summary)| Move::User { words, summary }),
-        (1..12usize, prop::option::of(0u32..30))
-            .prop_map(|(words, tokens)| Move::Assistant { words, tokens }),
-        (1..6usize).prop_map(Move::Chatter),
-        (1..30usize, any::<bool>()).prop_map(|(words, summary)| Move::Call { words, summary }),
-        (prop::sample::select(Kind::NAMES), 1..12usize)
-            .prop_map(|(kind, words)| Move::Plain { kind, words }),
-    ];
-    prop::collection::vec(step, 0..40)
-}
-
-fn arb_config() -> impl Strategy<Value = SessionConfig> {
-    (
-        8u32..120,
-        1u32..5,
-        prop::option::of(50u32..=100),
-        prop::option::of(30u32..=100),
-    )
-        .prop_map(|(budget, hot_n, compact_at, compact_to)| {
-            SessionConfig::new(Tokens(budget), hot_n)
-                .unwrap()
-                .with_compact_at(compact_at)
-                .unwrap()
-                .with_compact_to(compact_to)
-                .unwrap()
-        })
-}
 
 /// `session` saved in JSON and in postcard, each read back to the same [`SavedSession`], written
 /// again to the same text or bytes, and loaded under `id` to the same state and the same next
@@ -172,7 +74,7 @@ proptest! {
     fn any_session_round_trips_exactly_through_json_and_postcard(
         id in prop::sample::select(PolicyId::NAMES),
         config in arb_config(),
-        moves in arb_moves(),
+        moves in arb_pushes(40),
         estimate in any::<bool>(),
         back in 0u32..4,
     ) {
@@ -181,7 +83,7 @@ proptest! {
             true => session.with_token_counter(Estimate),
             false => session,
         };
-        for turn in turns_of(&moves) {
+        for turn in pushed_turns(&moves) {
             session.push(turn).unwrap();
         }
         if back > 0 {
@@ -203,7 +105,7 @@ proptest! {
         config in arb_config(),
         hard_budget in any::<bool>(),
         keep in 0u32..4,
-        moves in arb_moves(),
+        moves in arb_pushes(40),
         estimate in any::<bool>(),
     ) {
         let config = match hard_budget {
@@ -215,7 +117,7 @@ proptest! {
             true => session.with_token_counter(Estimate),
             false => session,
         };
-        for turn in turns_of(&moves) {
+        for turn in pushed_turns(&moves) {
             session.push(turn).unwrap();
         }
         prop_assert!(session.save().window.is_some());
@@ -232,11 +134,11 @@ proptest! {
     fn any_scripted_session_round_trips_exactly_through_json_and_postcard(
         id in prop::sample::select(PolicyId::NAMES),
         config in arb_config(),
-        moves in arb_moves(),
+        moves in arb_pushes(40),
         ruled in prop::collection::vec(any::<bool>(), 80),
         at in 0u32..100,
     ) {
-        let turns = turns_of(&moves);
+        let turns = pushed_turns(&moves);
         prop_assume!(!turns.is_empty());
         let mut specs = Vec::new();
         for (turn, ruled) in turns.iter().zip(&ruled) {

@@ -1,5 +1,8 @@
 //! Random agent loops for property tests: users, assistants, chatter and tool calls with their
-//! results, and the check that every tool result stays with its call.
+//! results ([`Move`]), the same with every field a saved turn has in play ([`Push`]), and the
+//! check that every tool result stays with its call. Each test file that includes this uses a
+//! part of it.
+#![allow(dead_code)]
 
 use agent_memory_widgets::{Kind, Message, Role, SessionConfig, Tokens, Turn};
 use proptest::prelude::*;
@@ -116,4 +119,98 @@ pub fn check_pairs(messages: &[Message], pushed: &[Turn]) -> Result<(), String> 
         }
     }
     Ok(())
+}
+
+/// One push of a random agent session, with every field a saved turn has in play: a summary
+/// written by hand, a turn's own token count, a speaker and kind of its own.
+#[derive(Clone, Debug)]
+pub enum Push {
+    User {
+        words: usize,
+        summary: bool,
+    },
+    Assistant {
+        words: usize,
+        tokens: Option<u32>,
+    },
+    Chatter(usize),
+    /// A tool call and its result, the result `words` long.
+    Call {
+        words: usize,
+        summary: bool,
+    },
+    /// A tool call whose result comes after one more turn, the user's.
+    Interleaved(usize),
+    /// A turn with a speaker and kind of its own, and no role given.
+    Plain {
+        kind: Kind,
+        words: usize,
+    },
+}
+
+/// `n` distinct words (at least one), then a full stop: `seed0 seed1 ….`.
+fn sentence(n: usize, seed: &str) -> String {
+    words(n, seed) + "."
+}
+
+/// The turns the pushes make: a call and its result share the id `call_{i}`, `i` the push's
+/// place; a tool's result is in Chinese, so that every save holds text beyond ASCII.
+pub fn pushed_turns(pushes: &[Push]) -> Vec<Turn> {
+    let mut turns = Vec::new();
+    for (i, push) in pushes.iter().enumerate() {
+        let id = format!("call_{i}");
+        match *push {
+            Push::User { words, summary } => {
+                let turn = Turn::user(&sentence(words, "ORD-")).unwrap();
+                turns.push(match summary {
+                    true => turn.with_summary(&format!("user asks {i}")).unwrap(),
+                    false => turn,
+                });
+            }
+            Push::Assistant { words, tokens } => {
+                let turn = Turn::assistant(&sentence(words, "$")).unwrap();
+                turns.push(match tokens {
+                    Some(tokens) => turn.with_tokens(Tokens(tokens)),
+                    None => turn,
+                });
+            }
+            Push::Chatter(words) => turns.push(
+                Turn::new("assistant", Kind::Chatter, &sentence(words, "thanks"))
+                    .unwrap()
+                    .with_role(Role::Assistant),
+            ),
+            Push::Call { words, summary } => {
+                turns.push(Turn::tool_call(&id, &format!("lookup_order(ORD-{i})")).unwrap());
+                let result = Turn::tool(&id, &sentence(words, "退款")).unwrap();
+                turns.push(match summary {
+                    true => result.with_summary(&format!("order {i} found")).unwrap(),
+                    false => result,
+                });
+            }
+            Push::Interleaved(words) => {
+                turns.push(Turn::tool_call(&id, &format!("refund(RF-{i})")).unwrap());
+                turns.push(Turn::user("Any news?").unwrap());
+                turns.push(Turn::tool(&id, &sentence(words, "RF-")).unwrap());
+            }
+            Push::Plain { kind, words } => {
+                turns.push(Turn::new("Dana", kind, &sentence(words, "Globex")).unwrap())
+            }
+        }
+    }
+    turns
+}
+
+/// Fewer than `most` pushes of every kind.
+pub fn arb_pushes(most: usize) -> impl Strategy<Value = Vec<Push>> {
+    let push = prop_oneof![
+        (1..12usize, any::<bool>()).prop_map(|(words, summary)| Push::User { words, summary }),
+        (1..12usize, prop::option::of(0u32..30))
+            .prop_map(|(words, tokens)| Push::Assistant { words, tokens }),
+        (1..6usize).prop_map(Push::Chatter),
+        (1..30usize, any::<bool>()).prop_map(|(words, summary)| Push::Call { words, summary }),
+        (1..20usize).prop_map(Push::Interleaved),
+        (prop::sample::select(Kind::NAMES), 1..12usize)
+            .prop_map(|(kind, words)| Push::Plain { kind, words }),
+    ];
+    prop::collection::vec(push, 0..most)
 }
