@@ -263,3 +263,56 @@ fn a_saved_store_round_trips_through_postcard() {
     assert_eq!(postcard::from_bytes::<SavedStore>(&bytes).unwrap(), saved);
     assert_eq!(postcard::from_bytes::<LiveStore>(&bytes).unwrap(), store);
 }
+
+/// The smallest session proptest found failing once: Interval at budget 8 with one HOT turn and
+/// a retention of 0, after a mix of chatter, questions and tool calls.
+#[test]
+fn an_interval_session_retained_to_nothing_round_trips() {
+    use Move::*;
+    let u = User {
+        words: 1,
+        summary: false,
+    };
+    let c = Call {
+        words: 1,
+        summary: false,
+    };
+    let p = |kind| Plain { kind, words: 1 };
+    let moves = [
+        p(Kind::Chatter),
+        u.clone(),
+        c.clone(),
+        u.clone(),
+        c.clone(),
+        u.clone(),
+        u.clone(),
+        c.clone(),
+        c.clone(),
+        u.clone(),
+        u.clone(),
+        u.clone(),
+        u.clone(),
+        u.clone(),
+        u.clone(),
+        u.clone(),
+        p(Kind::Chatter),
+        u.clone(),
+        u.clone(),
+        p(Kind::Chatter),
+        c.clone(),
+        u.clone(),
+        u.clone(),
+        u.clone(),
+        p(Kind::Chatter),
+        Chatter(1),
+        Chatter(1),
+        Chatter(1),
+        p(Kind::Decision),
+    ];
+    let config = SessionConfig::new(Tokens(8), 1).unwrap();
+    let mut session = Session::live(config.with_retention(0), policy(PolicyId::Interval));
+    for turn in turns_of(&moves) {
+        session.push(turn).unwrap();
+    }
+    round_trips(&mut session, PolicyId::Interval, false).unwrap();
+}

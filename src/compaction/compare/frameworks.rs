@@ -523,6 +523,9 @@ impl CompactionPolicy for Interval {
             return Ok(None);
         };
         self.fresh = 0;
+        // Only the overlap's invocations can be summarised again, so a save holds at most those.
+        let spent = self.starts.len().saturating_sub(OVERLAP as usize);
+        drop_front(&mut self.starts, spent);
         while let Some(number) = window.pop_verbatim() {
             step.record(script, number);
         }
