@@ -26,9 +26,11 @@ const TARGET = join(ROOT, "target", "crate-package");
  * src/compaction/lost.rs and their tests: 405.5 KB measured; 420 for issue 51's replay at
  * real size, its plain and large paths and its bench: 412 KB measured; 432 for issue 52's
  * retention (src/compaction/retention.rs, the saved window, tests/retention.rs and the retained
- * saves' property test) and the loss report by what changed with its bench: 424.7 KB measured).
+ * saves' property test) and the loss report by what changed with its bench: 424.7 KB measured;
+ * 444 for issue 52's damaged saves (tests/damaged_saves.rs), roles from chat arrays and the
+ * journal replay's property test: 434.5 KB measured).
  */
-const MAX_CRATE = 432 * 1024;
+const MAX_CRATE = 444 * 1024;
 
 function cargo(...args) {
   const run = spawnSync("cargo", [...args, "--offline"], {
