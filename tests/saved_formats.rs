@@ -268,7 +268,7 @@ fn a_saved_store_round_trips_through_postcard() {
 /// a retention of 0, after a mix of chatter, questions and tool calls.
 #[test]
 fn an_interval_session_retained_to_nothing_round_trips() {
-    use Move::*;
+    use moves::Push::{self, *};
     let u = User {
         words: 1,
         summary: false,
@@ -278,7 +278,7 @@ fn an_interval_session_retained_to_nothing_round_trips() {
         summary: false,
     };
     let p = |kind| Plain { kind, words: 1 };
-    let moves = [
+    let moves: [Push; 29] = [
         p(Kind::Chatter),
         u.clone(),
         c.clone(),
@@ -311,7 +311,7 @@ fn an_interval_session_retained_to_nothing_round_trips() {
     ];
     let config = SessionConfig::new(Tokens(8), 1).unwrap();
     let mut session = Session::live(config.with_retention(0), policy(PolicyId::Interval));
-    for turn in turns_of(&moves) {
+    for turn in pushed_turns(&moves) {
         session.push(turn).unwrap();
     }
     round_trips(&mut session, PolicyId::Interval, false).unwrap();
