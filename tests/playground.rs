@@ -1165,7 +1165,7 @@ fn each_framework_is_cited_at_one_version_in_its_row_and_in_the_triggers() {
         (
             "OpenAI Codex",
             "OpenAI Codex CLI",
-            &["openai/codex@e06dd0e", "openai/codex@8db0700"][..],
+            &["openai/codex@e06dd0e"][..],
         ),
         ("Google ADK", "Google ADK", &["google-adk 1.21.0"][..]),
         (
@@ -1187,11 +1187,74 @@ fn each_framework_is_cited_at_one_version_in_its_row_and_in_the_triggers() {
                 entry.source
             );
             for row in &rows {
-                // The Codex row cites both commits; every LangChain row cites langchain 0.3.30.
+                // Every LangChain row cites langchain 0.3.30.
                 assert!(row.source.contains(version), "{}: {}", row.name, row.source);
             }
         }
     }
+}
+
+/// One version a framework everywhere (#55.17): every citation of a framework's source in src/
+/// (the rows and triggers the page shows, and the docs), www/ and the README names the version the
+/// simulation follows, by name (`google-adk 1.21.0`) or in a link (`google-adk/1.21.0/`).
+#[test]
+fn every_citation_of_a_framework_names_the_version_the_simulation_follows() {
+    // What follows each prefix, up to the first character that cannot be in a version.
+    let cited = [
+        ("openai/codex@", "e06dd0e"),
+        ("openai/codex/blob/", "e06dd0e"),
+        ("letta-ai/letta@", "56ba9c2"),
+        ("letta-ai/letta/blob/", "56ba9c2"),
+        ("google-adk ", "1.21.0"),
+        ("google-adk/", "1.21.0"),
+        ("langchain ", "0.3.30"),
+        ("langchain/", "0.3.30"),
+        ("langchain-core ", "0.3.85"),
+        ("langchain-core/", "0.3.85"),
+    ];
+    fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if !path.ends_with("pkg") {
+                    files(&path, out);
+                }
+            } else if path
+                .extension()
+                .is_some_and(|ext| ext == "rs" || ext == "js" || ext == "html")
+            {
+                out.push(path);
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut paths = vec![root.join("README.md"), root.join("ARCHITECTURE.md")];
+    files(&root.join("src"), &mut paths);
+    files(&root.join("www"), &mut paths);
+    let mut seen = 0;
+    for path in &paths {
+        let text = std::fs::read_to_string(path).unwrap();
+        for (prefix, version) in cited {
+            for (at, _) in text.match_indices(prefix) {
+                let rest = &text[at + prefix.len()..];
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.'))
+                    .unwrap_or(rest.len());
+                let named = rest[..end].trim_end_matches('.');
+                // A version starts with a digit; a commit is the short hash or the whole one.
+                if !named.starts_with(|c: char| c.is_ascii_digit()) && named.len() < 7 {
+                    continue;
+                }
+                seen += 1;
+                assert!(
+                    named == version || (named.len() == 40 && named.starts_with(version)),
+                    "{}: {prefix}{named}, where the simulation follows {prefix}{version}",
+                    path.display()
+                );
+            }
+        }
+    }
+    assert!(seen >= 20, "only {seen} citations found");
 }
 
 /// The verdicts a page draws without comparing a count with the budget itself: the turns after

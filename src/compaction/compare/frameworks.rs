@@ -302,11 +302,11 @@ impl CompactionPolicy for SummaryBuffer {
 
 /// **OpenAI Codex** auto-compaction: a handoff summary plus the newest user messages.
 ///
-/// Sources: [`openai/codex`](https://github.com/openai/codex), `codex-rs/core/src/compact.rs`
-/// at `e06dd0e5d5694c24968bf49b62466cdedae04aaa` (what stays) and
-/// `codex-rs/protocol/src/openai_models.rs` at `8db0700334e35787030da010475ab211649e6b5d` (the
-/// trigger, `auto_compact_token_limit`): the page and [`FRAMEWORK_SETTINGS`](crate::FRAMEWORK_SETTINGS)
-/// cite the same two. This is the local path
+/// Sources: [`openai/codex`](https://github.com/openai/codex) at
+/// `e06dd0e5d5694c24968bf49b62466cdedae04aaa`, one commit for both: `codex-rs/core/src/compact.rs`
+/// (what stays) and `codex-rs/protocol/src/openai_models.rs` (the trigger,
+/// `ModelInfo::auto_compact_token_limit`, whose `ModelInfo` `compact.rs` reads): the page and
+/// [`FRAMEWORK_SETTINGS`](crate::FRAMEWORK_SETTINGS) cite that commit alone. This is the local path
 /// (`run_inline_auto_compact_task`); for OpenAI's own provider Codex compacts on the server
 /// instead (`should_use_remote_compact_task`), which cannot be replayed.
 ///

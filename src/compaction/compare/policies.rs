@@ -85,8 +85,7 @@ pub const POLICIES: [PolicyInfo; 7] = [
                summary, and only the newest user messages stay verbatim, up to 20,000 tokens of \
                GPT-5-Codex's 272,000-token window (here the budget stands for that window: 7.35% \
                of it), the last one cut to fit, plus one … word where it was cut.",
-        source: "openai/codex@e06dd0e, core/src/compact.rs; openai/codex@8db0700, \
-                 protocol/src/openai_models.rs (the trigger)",
+        source: "openai/codex@e06dd0e, core/src/compact.rs, protocol/src/openai_models.rs (the trigger)",
         url: "https://github.com/openai/codex/blob/e06dd0e/codex-rs/core/src/compact.rs",
         trigger: Some(90),
     },

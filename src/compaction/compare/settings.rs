@@ -180,8 +180,8 @@ pub const FRAMEWORK_SETTINGS: [FrameworkSetting; 7] = [
         framework: "OpenAI Codex CLI",
         setting: "Compacts at 90% of the window unless configured (auto_compact_token_limit; early builds used a fixed 256,000); keeps the newest user messages, up to 20,000 tokens (compact.rs), and puts the handoff summary after them.",
         trigger: Trigger::Share(0.9),
-        source: "openai/codex@8db0700, codex-rs/protocol/src/openai_models.rs (the trigger); openai/codex@e06dd0e, codex-rs/core/src/compact.rs (what it keeps)",
-        url: "https://github.com/openai/codex/blob/8db0700334e35787030da010475ab211649e6b5d/codex-rs/protocol/src/openai_models.rs",
+        source: "openai/codex@e06dd0e, codex-rs/protocol/src/openai_models.rs (the trigger), codex-rs/core/src/compact.rs (what it keeps)",
+        url: "https://github.com/openai/codex/blob/e06dd0e/codex-rs/protocol/src/openai_models.rs",
     },
     FrameworkSetting {
         framework: "Letta",
