@@ -99,36 +99,31 @@ macro_rules! text {
 
 pub(crate) use text;
 
-/// The words of `text`: split on Unicode whitespace, and a piece that holds one of JSON's
-/// brackets (`{`, `}`, `[`, `]`) split again at JSON's punctuation (the brackets, `"`, `:`, `,`,
-/// and the parentheses of a call), so that `get_reservation_details({"reservation_id":"NQNU5R"})`
-/// is three words: `get_reservation_details`, `reservation_id`, `NQNU5R`. A piece of punctuation
-/// alone, such as `{}`, is one word. Prose has no brackets, and splits on whitespace alone.
+/// The words of `text`: split on Unicode whitespace, and a piece of structured text split again
+/// at JSON's and code's punctuation (the brackets, `"`, `:`, `,`, `;` and the parentheses of a call),
+/// so that `get_reservation_details({"reservation_id":"NQNU5R"})` is three words:
+/// `get_reservation_details`, `reservation_id`, `NQNU5R`. A piece is structured when it holds one
+/// of JSON's brackets (`{`, `}`, `[`, `]`), a call, a `(` right after a letter, a digit or `_`
+/// (`lookup_order(ORD-3300)` is `lookup_order`, `ORD-3300`), or the middle of JSON written without
+/// spaces (`tests","id":"ORD-3300`; see [`is_structured`]). A piece of punctuation alone, such as
+/// `{}`, is one word. Prose has none of these, and splits on whitespace alone: `($200.00)` stays one.
 ///
 /// ```text
-/// words("I returned ORD-3300.")         // "I", "returned", "ORD-3300."
-/// words(r#"cancel({"id":"IFOYYZ"})"#)   // "cancel", "id", "IFOYYZ"
+/// words("I returned ORD-3300 ($200.00).")  // "I", "returned", "ORD-3300", "($200.00)."
+/// words(r#"cancel({"id":"IFOYYZ"})"#)      // "cancel", "id", "IFOYYZ"
+/// words("let total = cents(1942);")        // "let", "total", "=", "cents", "1942"
 /// ```
 pub(crate) fn words(text: &str) -> Words<'_> {
-    Words {
-        pieces: text.split_whitespace(),
-        piece: "",
-        rest: "",
-        structured: false,
-        any: false,
-    }
+    Words { text, rest: "" }
 }
 
 /// The iterator of [`words`]: one type with one `next`, not a chain of adaptors, so that the
 /// wasm holds one copy of it however many callers read words.
 pub(crate) struct Words<'a> {
-    pieces: core::str::SplitWhitespace<'a>,
-    /// The structured piece being split, and what is left of it.
-    piece: &'a str,
+    /// The text after the last piece read.
+    text: &'a str,
+    /// What is left of the structured piece being split.
     rest: &'a str,
-    structured: bool,
-    /// Whether the structured piece gave a word yet.
-    any: bool,
 }
 
 impl<'a> Iterator for Words<'a> {
@@ -137,26 +132,32 @@ impl<'a> Iterator for Words<'a> {
     #[inline(never)]
     fn next(&mut self) -> Option<&'a str> {
         loop {
-            if self.structured {
-                // The marks are ASCII, and an ASCII byte is never part of another character, so
-                // every cut is at a character's edge.
-                if let Some(start) = self.rest.bytes().position(|b| !is_json_mark(b)) {
-                    let word = self.rest.get(start..).unwrap_or("");
-                    let end = word.bytes().position(is_json_mark).unwrap_or(word.len());
-                    self.rest = word.get(end..).unwrap_or("");
-                    self.any = true;
-                    return word.get(..end);
-                }
-                self.structured = false;
-                if !self.any {
-                    return Some(self.piece);
+            // The marks are ASCII, and an ASCII byte is never part of another character, so
+            // every cut is at a character's edge.
+            if let Some(start) = self.rest.bytes().position(|b| !is_json_mark(b)) {
+                let word = self.rest.get(start..).unwrap_or("");
+                let end = word.bytes().position(is_json_mark).unwrap_or(word.len());
+                self.rest = word.get(end..).unwrap_or("");
+                return word.get(..end);
+            }
+            // The next piece between Unicode whitespace, as `split_whitespace` gives it.
+            let (mut start, mut end) = (None, self.text.len());
+            for (at, c) in self.text.char_indices() {
+                match (c.is_whitespace(), start) {
+                    (false, None) => start = Some(at),
+                    (true, Some(_)) => {
+                        end = at;
+                        break;
+                    }
+                    _ => {}
                 }
             }
-            let piece = self.pieces.next()?;
-            if !piece.bytes().any(is_bracket) {
+            let piece = self.text.get(start?..end)?;
+            self.text = self.text.get(end..).unwrap_or("");
+            if !is_structured(piece) {
                 return Some(piece);
             }
-            (self.piece, self.rest, self.structured, self.any) = (piece, piece, true, false);
+            self.rest = piece;
         }
     }
 }
@@ -172,9 +173,28 @@ fn is_bracket(byte: u8) -> bool {
     matches!(byte, b'{' | b'}' | b'[' | b']')
 }
 
+/// Whether `piece` is structured text: it holds a word (a byte that is no [`is_json_mark`]), and
+/// one of JSON's brackets, a call (a `(` right after a letter, a digit or `_`), or JSON's `":` or
+/// `",` with more JSON right after it (`a","b`, the middle of an object written without spaces;
+/// not `"a",…`, a word cut short). A piece of punctuation alone, such as `{}`, is not.
+fn is_structured(piece: &str) -> bool {
+    let (mut after_name, mut after_quote, mut separated) = (false, false, false);
+    let (mut marks, mut word) = (false, false);
+    for byte in piece.bytes() {
+        marks |= is_bracket(byte)
+            || (byte == b'(' && after_name)
+            || (separated && byte.is_ascii_graphic());
+        word |= !is_json_mark(byte);
+        separated = after_quote && matches!(byte, b':' | b',');
+        after_name = byte.is_ascii_alphanumeric() || byte == b'_';
+        after_quote = byte == b'"';
+    }
+    marks && word
+}
+
 /// Whether `byte` is punctuation that a structured piece is split at.
 fn is_json_mark(byte: u8) -> bool {
-    is_bracket(byte) || matches!(byte, b'"' | b':' | b',' | b'(' | b')')
+    is_bracket(byte) || matches!(byte, b'"' | b':' | b',' | b';' | b'(' | b')')
 }
 
 /// `text` split around its first `byte`, an ASCII character: `str::split_once` for one, on
@@ -297,7 +317,10 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn prose_without_brackets_splits_on_whitespace_alone(text in "[a-z.,:\"()' \u{a0}\u{e9}]{0,24}") {
+        fn prose_without_brackets_or_calls_splits_on_whitespace_alone(text in "[a-z.,:\"()' \t\n\u{85}\u{a0}\u{e9}\u{2028}\u{3000}]{0,24}") {
+            let call = text.as_bytes().windows(2).any(|w| w[1] == b'(' && (w[0].is_ascii_alphanumeric() || w[0] == b'_'));
+            let separator = text.as_bytes().windows(3).any(|w| w[0] == b'"' && matches!(w[1], b':' | b',') && w[2].is_ascii_graphic());
+            proptest::prop_assume!(!call && !separator);
             proptest::prop_assert_eq!(words(&text).collect::<Vec<_>>(), text.split_whitespace().collect::<Vec<_>>());
         }
 
@@ -333,11 +356,39 @@ mod tests {
             &["tool", "output", "of", "turn", "3", "omitted"],
         );
         check("{} []", &["{}", "[]"]);
-        // Prose keeps its punctuation: only a piece with a bracket is split.
+        // A call in code is structured too: its name and its values are words.
+        check("lookup_order(ORD-3300)", &["lookup_order", "ORD-3300"]);
         check(
-            "lookup ORD-3300: $200.00, \"day 41\".",
-            &["lookup", "ORD-3300:", "$200.00,", "\"day", "41\"."],
+            "let refund_7 = cents(1942); // rounds",
+            &["let", "refund_7", "=", "cents", "1942", "//", "rounds"],
         );
+        // Whitespace splits first: `y)` is a piece of its own, without a call (a key term sheds
+        // its `)`).
+        check("f(x, y)", &["f", "x", "y)"]);
+        // JSON without spaces, cut by the spaces inside its strings: each piece is split.
+        check(
+            r#"{"description":"Find the tests","id":"ORD-3300"}"#,
+            &["description", "Find", "the", "tests", "id", "ORD-3300"],
+        );
+        check("\"economy\",…", &["\"economy\",…"]);
+        check(
+            r#""Hello," she said, "fine": done"#,
+            &["\"Hello,\"", "she", "said,", "\"fine\":", "done"],
+        );
+        // Prose keeps its punctuation: only a piece with a bracket or a call is split. A
+        // parenthesis that opens a piece or follows punctuation is prose's.
+        check(
+            "lookup ORD-3300: $200.00, \"day 41\" (late).",
+            &[
+                "lookup",
+                "ORD-3300:",
+                "$200.00,",
+                "\"day",
+                "41\"",
+                "(late).",
+            ],
+        );
+        check("($200.00), \"(sic)\"", &["($200.00),", "\"(sic)\""]);
     }
 
     #[test]

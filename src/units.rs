@@ -35,15 +35,16 @@ pub struct Tokens(pub u32);
 
 impl Tokens {
     /// The token estimate of `text`: its words, split on Unicode whitespace
-    /// (`"a\u{a0}b"` is two words), and a piece with JSON's brackets split again at JSON's
-    /// punctuation (`{"id":"IFOYYZ"}` is two words). What [`Words`](crate::Words), the default
-    /// counter, counts.
+    /// (`"a\u{a0}b"` is two words), and a piece with JSON's brackets or a call in code split
+    /// again at their punctuation (`{"id":"IFOYYZ"}` and `lookup(ORD-3300)` are two words each).
+    /// What [`Words`](crate::Words), the default counter, counts.
     ///
     /// ```
     /// use agent_memory_widgets::Tokens;
     ///
-    /// assert_eq!(Tokens::of("I returned order ORD-3300."), Tokens(4));
+    /// assert_eq!(Tokens::of("I returned order ORD-3300 ($200.00)."), Tokens(5));
     /// assert_eq!(Tokens::of(r#"cancel({"reservation_id": "IFOYYZ"})"#), Tokens(3));
+    /// assert_eq!(Tokens::of("let cents = round(1942);"), Tokens(5));
     /// ```
     pub fn of(text: &str) -> Tokens {
         let words = crate::text::words(text).count();

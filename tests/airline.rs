@@ -282,3 +282,124 @@ fn letta_paragraph() -> String {
 fn the_page_s_paragraph_on_letta_at_sixty_percent_is_the_core_s() {
     common::page_section("letta", &letta_paragraph(), "airline");
 }
+
+/// Code in a log, as a Claude Code session's file reads and tool calls hold it (#55.13): a call is
+/// split at its parentheses like a tool call's JSON, so the facts and the COLD gist are its values
+/// (`ORD-3300`, `1942`), never a fragment such as `lookup_order(ORD-3300` or `cents(1942`, and the
+/// call counts a word for its name and one for each value.
+#[test]
+fn a_call_in_code_gives_its_values_as_terms() {
+    let script: Value = serde_json::json!([
+        {"speaker": "user", "kind": "question", "text": "Why does lookup_order(ORD-3300) round $19.99 down to 1942 cents?"},
+        {"speaker": "assistant", "kind": "decision", "text": "Read({\"file_path\":\"/home/dana/shop/src/refund.rs\"})"},
+        {"speaker": "tool", "kind": "tool", "text": "   12\u{2192}    let refund_12 = cents(1942); // ORD-3300 rounds down\n   13\u{2192}    lookup_order(ORD-3300);"},
+        {"speaker": "assistant", "kind": "decision", "text": "Line 12 gives cents(1942) for ORD-3300: I will round it."},
+        {"speaker": "user", "kind": "chatter", "text": "Thanks!"},
+    ]);
+    let options = SessionOptions {
+        budget: Some(12.0),
+        script: Some(serde_json::from_value(script).unwrap()),
+        ..SessionOptions::default()
+    };
+    let playground = Playground::from_options(options.clone()).unwrap();
+    let facts = playground.state().facts;
+    assert!(facts.contains(&"ORD-3300".to_owned()), "{facts:?}");
+    assert!(facts.contains(&"1942".to_owned()), "{facts:?}");
+    for fact in &facts {
+        assert!(
+            !fact.contains(['(', ')', ';', '"']),
+            "{fact:?} in {facts:?}"
+        );
+    }
+    let mut session = Session::from_options(options).unwrap();
+    session.go_to(5);
+    let cold = session
+        .state()
+        .cold
+        .map(|line| line.text().to_owned())
+        .unwrap_or_default();
+    assert!(cold.contains("ORD-3300"), "{cold}");
+    for term in cold.split(", ") {
+        assert!(!term.contains(['(', ')', ';']), "{term:?} in {cold}");
+    }
+    // `lookup_order(ORD-3300)` is two words, its name and its value.
+    let words = |text: &str| {
+        agent_memory_widgets::Turn::new("user", agent_memory_widgets::Kind::Decision, text)
+            .unwrap()
+            .tokens()
+    };
+    assert_eq!(words("lookup_order(ORD-3300)"), Tokens(2));
+    assert_eq!(words("let refund_12 = cents(1942);"), Tokens(5));
+    // Prose is split on whitespace alone, its parentheses and all.
+    assert_eq!(words("a $200.00 order (ORD-3300), late."), Tokens(5));
+}
+
+/// The terms a page shows a reader of structured text (#55.13, #55.6): the facts columns and every
+/// policy's COLD gist at every turn, for the airline session and for Claude Code logs, whose tool
+/// calls are JSON written without spaces (`{"description":"Find the tests","id":…}`) and whose file
+/// reads are code (`lookup_order(ORD-3300)`). None holds JSON's or a call's punctuation, such as
+/// `IFOYYZ"}`, `get_reservation_details({"reservation_id"` or `tests","id":"ORD-3300`.
+#[test]
+fn facts_and_gists_of_structured_text_hold_no_json_or_code_fragments() {
+    let fixture = |name: &str| {
+        std::fs::read_to_string(format!(
+            "{}/tests/fixtures/import/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    };
+    // A time such as 15:00:00 keeps its colons: only a bracket, a quote or a call's marks is JSON's.
+    // A summary cut short ends its last word with `…` (`100.0)…`, in the gist too): prose's cut,
+    // which no rule here splits.
+    let fragment = |term: &str| {
+        !term.ends_with('\u{2026}') && term.contains(['{', '}', '[', ']', '"', '(', ')', ';'])
+    };
+    // A Claude Code session's shapes, as chat messages: a tool call's JSON without spaces, and a
+    // file read's code.
+    let code = serde_json::json!([
+        {"role": "user", "content": "Why does ORD-3300 round $19.99 down?"},
+        {"role": "assistant", "content": "Task({\"description\":\"Find the rounding\",\"prompt\":\"Read refund.rs for ORD-3300\",\"subagent_type\":\"Explore\"})"},
+        {"role": "user", "content": "   12\u{2192}    let refund_12 = cents(1942); // ORD-3300\n   13\u{2192}    lookup_order(ORD-3300);"},
+        {"role": "assistant", "content": "Line 12 gives cents(1942) for ORD-3300: I will round it up."},
+        {"role": "user", "content": "Thanks, Dana here. Please fix refund_12 and rerun."},
+        {"role": "assistant", "content": "Edit({\"file_path\":\"/src/refund.rs\",\"old_string\":\"cents(1942)\",\"new_string\":\"cents(1999)\"})"},
+        {"role": "user", "content": "Done? Show me lookup_order(ORD-3300) now."},
+    ])
+    .to_string();
+    for (name, log) in [
+        ("code", code),
+        ("airline", log()),
+        ("claude-code.jsonl", fixture("claude-code.jsonl")),
+        ("claude-code-long.jsonl", fixture("claude-code-long.jsonl")),
+    ] {
+        let turns = import_conversation(&log).unwrap().turns;
+        let count = turns.len() as u32;
+        let options = SessionOptions {
+            budget: Some(40.0),
+            script: Some(turns),
+            ..SessionOptions::default()
+        };
+        let mut playground = Playground::from_options(options).unwrap();
+        let facts = playground.state().facts;
+        assert!(!facts.is_empty(), "{name}");
+        for fact in &facts {
+            assert!(!fragment(fact), "{name}: the fact {fact:?} in {facts:?}");
+        }
+        for turn in 1..=count.min(120) {
+            playground.go_to(turn);
+            for row in playground.state().policies {
+                let Some(cold) = row.window.cold else {
+                    continue;
+                };
+                for term in cold.text().split(", ") {
+                    assert!(
+                        !fragment(term),
+                        "{name}, turn {turn}, {}: {term:?} in the gist {}",
+                        row.info.name,
+                        cold.text()
+                    );
+                }
+            }
+        }
+    }
+}

@@ -187,8 +187,9 @@ fn the_hard_budget_is_set_by_config_builder_or_session() {
     let late = late.with_hard_budget();
     assert_eq!(late.state(), early.state());
     assert!(late.config().hard_budget());
-    // The newest turn is a result of 8 tokens with its call: both stay, and the summary goes.
-    assert_eq!(early.window().tokens(), Tokens(9));
+    // The newest turn is a result of 8 tokens with its call of 2 (its name and its value): both
+    // stay, and the summary goes.
+    assert_eq!(early.window().tokens(), Tokens(10));
     assert_eq!(
         early.window().verbatim().collect::<Vec<_>>(),
         [TurnNumber(2), TurnNumber(3)]

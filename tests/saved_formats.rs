@@ -180,7 +180,8 @@ fn the_json_form_is_unchanged() {
             r#"{"config":{"budget":10,"hotN":1},"turns":["#,
             r#"{"speaker":"Dana","kind":"question","text":"Where is my refund for ORD-3300?","summary":"Where is my refund for ORD-3300?","tokens":6},"#,
             r#"{"speaker":"assistant","kind":"chatter","role":"assistant","text":"One moment.","summary":null,"tokens":2},"#,
-            r#"{"speaker":"assistant","kind":"decision","toolCallId":"call_1","text":"lookup_order(ORD-3300)","summary":null,"tokens":1},"#,
+            // A call's name and value are two words (#55.13); a save keeps the count it was made with.
+            r#"{"speaker":"assistant","kind":"decision","toolCallId":"call_1","text":"lookup_order(ORD-3300)","summary":null,"tokens":2},"#,
             r#"{"speaker":"tool","kind":"tool","toolCallId":"call_1","text":"refund sent on day 3","summary":null,"tokens":5,"ownTokens":true}],"#,
             r#""added":4,"pushed":4,"policy":"hot-warm-cold"}"#
         )

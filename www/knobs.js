@@ -10,7 +10,7 @@ import { h, adoptMoreStyles } from "./dom.js";
  * page, and said once, by the widget that asks for it.
  */
 const NOTES = {
-  tokens: "Count tokens as words: one token a word (in a tool call's JSON, each name and value), the rule the story's numbers use. "
+  tokens: "Count tokens as words: one token a word (in JSON or code, each name and value), the rule the story's numbers use. "
   + "As an estimate, nearer what a model's tokenizer counts: Each word (split at whitespace) counts one token for each Chinese, Japanese "
   + "or Korean character in it, plus a quarter of its other characters, rounded up. Either way the budget is in these tokens.",
   session: "The refund desk is invented. The airline session is real: \u03c4-bench's airline task 26 "

@@ -3,7 +3,7 @@
 use crate::prelude::*;
 use serde::Serialize;
 
-use crate::compaction::policy::key_terms;
+use crate::compaction::policy::key_term;
 #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
 use crate::compaction::window::Journal;
 #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
@@ -65,18 +65,22 @@ impl Lost {
 /// the words the COLD gist would keep (with a digit or a capital letter), less a sentence's
 /// first word without a digit (such as `The` or `Sure`) and any word of one character.
 /// `opening`: whether the text's first word opens a sentence (a text's first word does; a text
-/// that continues another opens one when the other ends a sentence).
+/// that continues another opens one when the other ends a sentence). In JSON, a string's first
+/// word opens one too: `"Find the tests"`'s `Find` is no key term.
 pub(crate) fn each_key_term<'t>(text: &'t str, opening: bool, mut each: impl FnMut(&'t str)) {
     let mut opens_sentence = opening;
     for word in crate::text::words(text) {
-        let opening = opens_sentence;
+        // The byte before a word of `text` (a structured piece's words are cut out of it).
+        let at = (word.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+        let quoted = text.as_bytes().get(at.wrapping_sub(1)) == Some(&b'"');
+        let opening = opens_sentence || quoted;
         // An ASCII last byte is an ASCII last character.
         opens_sentence = ends_sentence(word);
-        for term in key_terms(word) {
-            let digit = term.bytes().any(|b| b.is_ascii_digit());
-            if (opening && !digit) || term.chars().nth(1).is_none() {
-                continue;
-            }
+        let Some(term) = key_term(word) else {
+            continue;
+        };
+        let digit = term.bytes().any(|b| b.is_ascii_digit());
+        if (digit || !opening) && term.chars().nth(1).is_some() {
             each(term);
         }
     }
@@ -485,5 +489,34 @@ impl Read {
             text: line.text().to_owned(),
             lineage: line.lineage(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::each_key_term;
+
+    fn terms(text: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        each_key_term(text, true, |term| out.push(term));
+        out
+    }
+
+    #[test]
+    fn a_sentence_s_first_word_is_no_key_term_unless_it_has_a_digit() {
+        assert_eq!(
+            terms("Sure. The refund for ORD-3300 is $180.00, Dana. 30-day window."),
+            ["ORD-3300", "$180.00", "Dana", "30-day"]
+        );
+        // Prose's quotes stay with the word: a quoted capital inside a sentence is a term.
+        assert_eq!(terms("she said \"Globex\" twice"), ["Globex"]);
+    }
+
+    #[test]
+    fn a_json_string_s_first_word_opens_a_sentence() {
+        assert_eq!(
+            terms(r#"Task({"description":"Find the tests","id":"ORD-3300","who":"Dana Lee"})"#),
+            ["ORD-3300", "Lee"]
+        );
     }
 }

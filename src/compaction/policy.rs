@@ -491,9 +491,14 @@ impl HotWarmCold {
 
 /// The key terms of `text`, in order: see [`HotWarmCold`].
 pub(crate) fn key_terms(text: &str) -> impl Iterator<Item = &str> {
-    crate::text::words(text)
-        .map(trim_punctuation)
-        .filter(|word| word.bytes().any(|b| b.is_ascii_digit()) || starts_with_capital(word))
+    crate::text::words(text).filter_map(key_term)
+}
+
+/// The key term that `word`, one of [`words`](crate::text::words)'s, is, if it is one: the word
+/// without the punctuation around it, when that has a digit or starts with a capital letter.
+pub(crate) fn key_term(word: &str) -> Option<&str> {
+    let term = trim_punctuation(word);
+    (term.bytes().any(|b| b.is_ascii_digit()) || starts_with_capital(term)).then_some(term)
 }
 
 /// Whether `c` is punctuation that a key term sheds at its ends.

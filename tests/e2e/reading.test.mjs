@@ -236,3 +236,18 @@ test("#55 Less: what an import reads and how it guesses kinds is said once on a 
   assert.equal(await said(panels[1]), 0, "the second says neither again");
   assert.deepEqual(problems, []);
 });
+
+test("#55 Less: the index page's prose has no list of thresholds, no query-rewriting aside, no closing WebAssembly paragraph, and each knob note once", async () => {
+  const { page, problems } = await openAt(1280);
+  const prose = (await page.locator("main > p, main > ul").allTextContents()).join(" ¦ ");
+  assert.equal(await page.locator("main > ul, main ul.settings").count(), 0, "a bullet list in the prose");
+  assert.doesNotMatch(prose, /query rewriting|WebAssembly|Which thresholds/);
+  // The token-counting and session notes: said under the knobs of one widget only.
+  for (const widget of [page.locator("#session"), page.locator("#policies")]) await widget.locator("summary", { hasText: "Knobs" }).click();
+  await page.locator("#policies .knobs .trigger-note").waitFor({ timeout: 5000 });
+  const notes = await page.evaluate(() => [...document.querySelectorAll("memory-compaction, memory-playground")]
+    .flatMap((el) => [...el.shadowRoot.querySelectorAll(".knobs p.caption")].map((p) => p.textContent)));
+  assert.equal(notes.filter((note) => /^Count tokens as words/.test(note)).length, 1, notes.join(" | "));
+  assert.equal(notes.filter((note) => /^The refund desk is invented/.test(note)).length, 1, notes.join(" | "));
+  assert.deepEqual(problems, []);
+});

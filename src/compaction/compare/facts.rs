@@ -57,11 +57,11 @@ impl FactsFrom {
 /// How the facts of a conversation with tool outputs are chosen.
 pub const TOOL_FACTS_RULE: &str = "The columns are the key facts of this conversation's tool \
     results: the IDs, amounts, names and dates (words with a digit, or starting with a capital) \
-    that a tool's output gives and a turn that is not a tool's also names, the first 8 in the \
-    order the tools gave them.";
+    that a tool's output gives and another speaker's turn also names, at most 8, in the tools' \
+    order.";
 
 /// How the facts of any other conversation are chosen.
-pub const KEY_TERMS_RULE: &str = "The columns are the first 8 key terms of this conversation \
+pub const KEY_TERMS_RULE: &str = "The columns are this conversation's first key terms, at most 8 \
     (names, IDs, amounts): the words the COLD gist would keep, with a digit or a capital letter, \
     less a sentence's first word without a digit (such as The or Sure) and any word of one character.";
 
