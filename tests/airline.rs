@@ -288,6 +288,7 @@ fn the_page_s_paragraph_on_letta_at_sixty_percent_is_the_core_s() {
 /// (`ORD-3300`, `1942`), never a fragment such as `lookup_order(ORD-3300` or `cents(1942`, and the
 /// call counts a word for its name and one for each value.
 #[test]
+#[cfg(feature = "deserialize")] // a script read from JSON
 fn a_call_in_code_gives_its_values_as_terms() {
     let script: Value = serde_json::json!([
         {"speaker": "user", "kind": "question", "text": "Why does lookup_order(ORD-3300) round $19.99 down to 1942 cents?"},

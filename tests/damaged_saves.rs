@@ -1,6 +1,10 @@
 //! A retained session's save (issue 52, items 4 and 5) damaged in each field a hand edit or a
 //! cut-short file could break: loading it is an error that names the field, never a panic, and
 //! the session it was saved from is unchanged.
+//!
+//! Loading is what the `deserialize` feature adds, so this file needs it.
+
+#![cfg(feature = "deserialize")]
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
