@@ -623,14 +623,7 @@ impl Script {
     }
 
     /// [`Script::to_specs`] borrowed: serialises as they do, without copying a text.
-    #[cfg(any(
-        test,
-        all(
-            target_arch = "wasm32",
-            feature = "element-compaction",
-            feature = "with-config"
-        )
-    ))]
+    #[cfg(any(test, all(target_arch = "wasm32", feature = "element-compaction")))]
     pub(crate) fn spec_refs(&self) -> Vec<SpecRef<'_>> {
         let mut specs = Vec::with_capacity(self.turns.len());
         for turn in self.turns.iter() {
@@ -669,14 +662,7 @@ impl PartialEq for Turn {
 
 /// A [`TurnSpec`] borrowed from its [`Turn`] ([`Script::spec_refs`]); the same fields serialise.
 #[derive(Serialize)]
-#[cfg(any(
-    test,
-    all(
-        target_arch = "wasm32",
-        feature = "element-compaction",
-        feature = "with-config"
-    )
-))]
+#[cfg(any(test, all(target_arch = "wasm32", feature = "element-compaction")))]
 pub(crate) struct SpecRef<'a> {
     speaker: &'a str,
     kind: Kind,
