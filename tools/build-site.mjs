@@ -1,6 +1,7 @@
 // `make build`: www/ minified into site/, which is what `make serve` serves and readers download.
 //
-//   site/widgets.js                  the loader a page includes (www/widgets.js)
+//   site/widgets.js                  the loader a page includes (www/widgets.js): it imports the
+//                                    first-paint chunk, which holds the loader's code
 //   site/compaction.js, ...          one module per element, loaded when the page first uses it
 //   site/own-*.js, site/guide-*.js,  what few readers use, loaded when one first does
 //   site/links-*.js,
@@ -8,7 +9,8 @@
 //   site/import-worker.js            the Web Worker that imports and replays a large log file
 //   site/agent-memory-widgets/import-worker.js
 //                                    the same worker as one file, for hosts' bundlers (www/located.js)
-//   site/chunk-*.js                  code two elements share (the base class), loaded once
+//   site/chunk-*.js                  code two elements share, loaded once: one of them is what
+//                                    every element needs first, with the loader (firstPaint)
 //   site/pkg/<core>_bg.wasm          the wasm cores of www/cores.js, the one table of them
 //   site/pkg/<core>.js               each core's glue at the name it has in www/pkg/, for direct use
 //                                    (README: `import init from "./pkg/agent_memory_widgets.js"`):
@@ -182,6 +184,31 @@ function glueInPkg(core) {
   return shortWarnings(glue, `www/pkg/${core}.js`);
 }
 
+/**
+ * The modules every element needs before it paints (the DOM helpers, the table of cores, the base
+ * class) and the loader, which needs the table. An esbuild plugin that has every other module
+ * import them through one module, so that they are one chunk: esbuild puts modules imported from
+ * different sets of entry points (widgets.js, each element, each part that loads on demand) in
+ * chunks of their own, and the compaction page's first paint fetched four of them, gzipped apart
+ * (880 B more on every page). A page that loads any of them loads them all: the loader's page has
+ * elements, and the parts that load on demand load into an element. (An element's module imported
+ * without the loader, as in another element's shadow root, fetches the loader's code unused.)
+ */
+const FIRST_PAINT = ["dom.js", "cores.js", "widget.js", "loader.js"];
+export const firstPaint = {
+  name: "first-paint",
+  setup(build) {
+    const inside = new Set(FIRST_PAINT.map((file) => join(www, file)));
+    const filter = new RegExp(`^\\./(${FIRST_PAINT.map((file) => file.replace(".", "\\.")).join("|")})$`);
+    build.onResolve({ filter }, (args) => (args.namespace === "file" && !inside.has(args.importer) ? { path: "first-paint", namespace: "first-paint" } : undefined));
+    build.onLoad({ filter: /.*/, namespace: "first-paint" }, () => ({
+      resolveDir: www,
+      contents: FIRST_PAINT.map((file) => `export * from "./${file}";`).join("\n"),
+      loader: "js",
+    }));
+  },
+};
+
 let weights = null;
 /**
  * What each core downloads, in gzip bytes, in the order of www/cores.js's CORES: its wasm and its
@@ -291,7 +318,7 @@ async function main() {
     target: "es2022",
     metafile: true,
     legalComments: "none",
-    plugins: [inlineStyles(css.shadow), wasmInPkg, workerCores, coresModule],
+    plugins: [firstPaint, inlineStyles(css.shadow), wasmInPkg, workerCores, coresModule],
     logLevel: "warning",
   });
   writeFileSync(join(out, "meta.json"), JSON.stringify(result.metafile, null, 1));
