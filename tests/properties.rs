@@ -481,6 +481,14 @@ proptest! {
             prop_assert_eq!(step.crossed, step.peak_tokens.0 > case.budget);
             prop_assert_eq!(step.compacted, step.crossed);
             prop_assert_eq!(step.tokens_after, state.tokens);
+            // The verdicts a page words: the window after the step against the budget, and a
+            // compaction that left it no smaller than its peak.
+            let (after, budget) = (step.tokens_after.0, case.budget);
+            prop_assert_eq!(step.over_budget, after > budget);
+            prop_assert_eq!(state.over_budget, after > budget);
+            prop_assert_eq!(step.room.0, budget.saturating_sub(after));
+            prop_assert_eq!(state.room, step.room);
+            prop_assert_eq!(step.no_smaller, step.compacted && after >= step.peak_tokens.0);
             if step.crossed {
                 crossings.push(step.turn.0);
             }

@@ -289,6 +289,7 @@ fn state_shapes_are_plain_objects_with_null_for_absent_values() {
             "hotN",
             "tokens",
             "overBudget",
+            "room",
             "overBudgetReason",
             "done",
             "crossings",
@@ -317,7 +318,10 @@ fn state_shapes_are_plain_objects_with_null_for_absent_values() {
             "compacted",
             "toWarm",
             "toCold",
-            "dropped"
+            "dropped",
+            "overBudget",
+            "room",
+            "noSmaller"
         ]
     );
     let hot = get(&session.state().unwrap(), "hot")

@@ -36,15 +36,6 @@ const RENDERING = [
  * this list only shrinks (an entry that matches nothing fails). Nothing new may join it.
  */
 const STILL_IN_JS = [
-  ["compaction.js", "const over = tokens > budget;", "the meter: over the budget"],
-  ["compaction.js", "ui.meter.value = Math.min(tokens, budget);", "the meter's bar, clamped at the budget"],
-  ["compaction.js", "const headroom = (tokens, budget) =>", "a step's headroom"],
-  ["compaction.js", "tokens > budget ? \"over budget\" : tokens === budget ? \"at budget\"", "over, at or under the budget"],
-  ["compaction.js", "const room = step.tokensAfter > budget ?", "a log line: still over budget"],
-  ["compaction.js", "if (step.tokensAfter > budget) return", "the crossing note: still over budget"],
-  ["compaction.js", "const room = budget - step.tokensAfter;", "the crossing note: the room before the next crossing"],
-  ["compaction.js", "const still = step.tokensAfter > state.budget ?", "a step's announcement: still over budget"],
-  ["guide.js", "step.peakTokens === state.budget ?", "the guide's first answer: at the budget or under it"],
   ["playground.js", "row.overTurns.filter((turn) => turn <= row.window.turn)", "a row's turns over the budget so far"],
   ["playground.js", "row.window.log.filter((step) => step.compacted && step.tokensAfter >= step.peakTokens)", "a row's compactions that left it no smaller"],
   ["playground.js", "state.policies.filter((row) => !row.window.overBudget)", "the policies that end within the budget"],

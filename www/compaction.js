@@ -174,8 +174,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
   replay(turn) {
     this.model.goTo(turn);
     const state = this.model.state();
-    const verdict = budgetVerdict(state.tokens, state.budget);
-    return `Replayed to turn ${state.turn}: ${state.tokens} of ${state.budget} tokens, ${verdict}.`;
+    return `Replayed to turn ${state.turn}: ${state.tokens} of ${state.budget} tokens, ${said(state)}.`;
   }
 
   /** The turns the whole run under these settings crosses the budget on (`null` on an error, shown). */
@@ -253,19 +252,19 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
   }
 
   /**
-   * The meter: `tokens` against `budget`, the window the model sees now. A crossing's peak is
-   * told beside it, in the crossing note, never flashed on the meter, so that a glance at any
-   * moment reads the window as it is.
+   * The meter: the window the model sees now against the budget, with the core's verdict. A
+   * crossing's peak is told beside it, in the crossing note, never flashed on the meter, so that
+   * a glance at any moment reads the window as it is.
    */
-  showMeter(tokens, budget) {
+  showMeter(state) {
+    const { tokens, budget } = state;
     const ui = this.ui;
-    const over = tokens > budget;
-    const verdict = budgetVerdict(tokens, budget);
-    ui.meterBox.classList.toggle("over", over);
+    const verdict = said(state);
+    ui.meterBox.classList.toggle("over", state.overBudget);
     ui.meterText.textContent = `live window ${tokens} / ${budget} tokens`;
     ui.verdict.textContent = verdict;
     ui.meter.max = budget;
-    ui.meter.value = Math.min(tokens, budget);
+    ui.meter.value = tokens; // a <meter> shows a value past its max as full
     ui.meter.setAttribute("aria-valuetext", `${tokens} of ${budget} tokens, ${verdict}`);
   }
 
@@ -294,7 +293,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
   render(state) {
     const ui = this.ui;
     const last = state.log.at(-1);
-    this.showMeter(state.tokens, state.budget);
+    this.showMeter(state);
     ui.crossingNote.textContent = last?.crossed ? crossingStory(last, state) : "";
     ui.crossingNote.hidden = !last?.crossed;
     ui.reason.textContent = state.overBudgetReason ?? "";
@@ -365,19 +364,21 @@ function stepDiff(step) {
   return parts.join(" \u00b7 ");
 }
 
-/** `10 tokens of headroom`, or `no headroom` at the budget: room left after a step. */
-const headroom = (tokens, budget) => tokens === budget ? "no headroom" : `${plural(budget - tokens, "token")} of headroom`;
+/**
+ * `over budget`, `at budget` (exactly full, which is not over) or `under budget`: a state's or a
+ * step's window as the core judged it (over the budget, or with no room left).
+ */
+const said = (window) => window.overBudget ? "over budget" : window.room === 0 ? "at budget" : "under budget";
 
-/** `over budget`, `at budget` (exactly full, which is not over) or `under budget`. */
-const budgetVerdict = (tokens, budget) =>
-  tokens > budget ? "over budget" : tokens === budget ? "at budget" : "under budget";
+/** `10 tokens of headroom`, or `no headroom` at the budget: the room the core says a step left. */
+const headroom = (step) => step.room === 0 ? "no headroom" : `${plural(step.room, "token")} of headroom`;
 
 /**
  * One line of the step log, e.g.
  * `turn 4: 41 / 40 over budget → COMPACT → 30 / 40, 1 turn to WARM, 1 dropped; 10 tokens of headroom`.
  */
 function logLine(step, budget) {
-  const room = step.tokensAfter > budget ? " (still over budget)" : `; ${headroom(step.tokensAfter, budget)}`;
+  const room = step.overBudget ? " (still over budget)" : `; ${headroom(step)}`;
   if (!step.crossed && !step.compacted) return `turn ${step.turn}: ${step.tokensAfter} / ${budget}${room}`;
   const moved = [
     step.toWarm.length && `${plural(step.toWarm.length, "turn")} to WARM`,
@@ -392,23 +393,21 @@ function logLine(step, budget) {
 function crossingStory(step, state) {
   const { budget } = state;
   const went = `Turn ${step.turn} took the window to ${step.peakTokens} tokens, over the budget of ${budget}.`;
-  if (step.tokensAfter >= step.peakTokens) return `${went} COMPACT found nothing it could fold or drop, so it stays over budget.`;
-  if (step.tokensAfter > budget) return `${went} COMPACT could only bring it down to ${step.tokensAfter}, still over budget.`;
-  const room = budget - step.tokensAfter;
-  const next = state.done ? "" : room === 0 ? ": any next turn crosses again"
-    : `: the next turn crosses again if it is longer than ${plural(room, "token")}`;
-  return `${went} COMPACT brought it back to ${step.tokensAfter}, leaving ${headroom(step.tokensAfter, budget)}${next}.`;
+  if (step.noSmaller) return `${went} COMPACT found nothing it could fold or drop, so it stays over budget.`;
+  if (step.overBudget) return `${went} COMPACT could only bring it down to ${step.tokensAfter}, still over budget.`;
+  const next = state.done ? "" : step.room === 0 ? ": any next turn crosses again"
+    : `: the next turn crosses again if it is longer than ${plural(step.room, "token")}`;
+  return `${went} COMPACT brought it back to ${step.tokensAfter}, leaving ${headroom(step)}${next}.`;
 }
 
 /** The live-region sentence for a step. */
 function describeStep(step, state) {
   const done = state.done ? " The script is finished." : "";
   if (step.crossed && step.compacted) {
-    const still = step.tokensAfter > state.budget ? ", still over budget" : "";
+    const still = step.overBudget ? ", still over budget" : "";
     return `Turn ${step.turn}: over budget at ${step.peakTokens} tokens, compacted to ${step.tokensAfter} of ${state.budget} tokens${still}.${done}`;
   }
-  const verdict = budgetVerdict(step.tokensAfter, state.budget);
-  return `Turn ${step.turn}: ${step.tokensAfter} of ${state.budget} tokens, ${verdict}.${done}`;
+  return `Turn ${step.turn}: ${step.tokensAfter} of ${state.budget} tokens, ${said(step)}.${done}`;
 }
 
 define("memory-compaction", MemoryCompaction, { budget: "budget", hot: "hot", turn: "turn" });

@@ -62,7 +62,7 @@ const QUESTIONS = {
         const truth = step.crossed ? "over" : "fits";
         const why = step.crossed
           ? `turn ${step.turn} took the window from ${step.tokensBefore} to ${step.peakTokens} tokens, over the budget of ${state.budget}, so COMPACT ran and left ${step.tokensAfter}.`
-          : `turn ${step.turn} took the window to ${step.peakTokens} of ${state.budget} tokens, ${step.peakTokens === state.budget ? "at the budget but not over it" : "under the budget"}, so nothing was compacted.`;
+          : `turn ${step.turn} took the window to ${step.peakTokens} of ${state.budget} tokens, ${step.room === 0 ? "at the budget but not over it" : "under the budget"}, so nothing was compacted.`;
         return { truth, why };
       },
     },

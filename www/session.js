@@ -16,7 +16,7 @@ export const SESSION_CHOICES = [["refund-desk", "refund desk (invented)"], ["air
 /** "turn 4", "turns 4 and 6", "turns 4, 6 and 8". */
 export function turnList(turns) {
   if (turns.length <= 1) return `turn ${turns.join("")}`;
-  return `turns ${turns.slice(0, -1).join(", ")} and ${turns[turns.length - 1]}`;
+  return `turns ${turns.slice(0, -1).join(", ")} and ${turns.at(-1)}`;
 }
 
 /**

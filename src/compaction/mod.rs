@@ -84,6 +84,14 @@ pub struct Step {
     pub to_cold: Vec<TurnNumber>,
     /// Chatter turns dropped.
     pub dropped: Vec<TurnNumber>,
+    /// Whether the window after the step is over the budget.
+    pub over_budget: bool,
+    /// The budget less the window after the step, 0 when at or over it: the longest next turn
+    /// that does not cross. Neither over the budget nor with room, the window is exactly full.
+    pub room: Tokens,
+    /// Whether a compaction ran and left the window no smaller than its peak: it found nothing
+    /// to fold or drop, or what it wrote weighs what it took.
+    pub no_smaller: bool,
     // `trimmed` and `lost`, `None` when both are empty (and none at all in the project's own
     // wasm builds, which have neither).
     #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
@@ -143,7 +151,8 @@ impl Step {
 #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
 impl Serialize for Step {
     /// `{ turn, tokensBefore, peakTokens, tokensAfter, crossed, compacted, toWarm, toCold,
-    /// dropped, trimmed?, lost? }`, `trimmed` and `lost` only when not empty.
+    /// dropped, overBudget, room, noSmaller, trimmed?, lost? }`, `trimmed` and `lost` only when
+    /// not empty.
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         /// A step as it serialises, its rare parts in place.
         #[derive(Serialize)]
@@ -158,6 +167,9 @@ impl Serialize for Step {
             to_warm: &'a [TurnNumber],
             to_cold: &'a [TurnNumber],
             dropped: &'a [TurnNumber],
+            over_budget: bool,
+            room: Tokens,
+            no_smaller: bool,
             #[serde(skip_serializing_if = "<[TurnNumber]>::is_empty")]
             trimmed: &'a [TurnNumber],
             #[serde(skip_serializing_if = "Lost::is_empty")]
@@ -173,6 +185,9 @@ impl Serialize for Step {
             to_warm: &self.to_warm,
             to_cold: &self.to_cold,
             dropped: &self.dropped,
+            over_budget: self.over_budget,
+            room: self.room,
+            no_smaller: self.no_smaller,
             trimmed: self.trimmed(),
             lost: self.lost(),
         }
@@ -307,6 +322,9 @@ pub struct SessionState {
     pub tokens: Tokens,
     /// Whether the window is over budget after the last step.
     pub over_budget: bool,
+    /// The budget less the window, 0 when at or over it: the longest next turn that does not
+    /// cross. Neither over the budget nor with room, the window is exactly full.
+    pub room: Tokens,
     /// Why no compaction could bring the window under budget, when it is over.
     pub over_budget_reason: Option<String>,
     /// Whether every turn of the script has been added.
@@ -932,16 +950,20 @@ impl Session {
             number,
             compacted || !trimmed.is_empty(),
         );
+        let (tokens_after, budget) = (self.window.tokens(), self.config.budget);
         let step = Step {
             turn: number,
             tokens_before,
             peak_tokens,
-            tokens_after: self.window.tokens(),
-            crossed: peak_tokens > self.config.budget,
+            tokens_after,
+            crossed: peak_tokens > budget,
             compacted,
             to_warm,
             to_cold,
             dropped,
+            over_budget: tokens_after > budget,
+            room: budget - tokens_after,
+            no_smaller: compacted && tokens_after >= peak_tokens,
             #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
             rare: Step::rare(trimmed, lost),
         };
@@ -1146,6 +1168,7 @@ impl Session {
             hot_n: self.config.hot_n,
             tokens: self.window.tokens(),
             over_budget: self.window.tokens() > self.config.budget,
+            room: self.config.budget - self.window.tokens(),
             over_budget_reason: self.over_budget_reason(),
             done: self.is_done(),
             crossings,

@@ -179,7 +179,9 @@ pub struct SavedWindow {
     /// The policy's own memory ([`CompactionPolicy::memory`]).
     pub policy_memory: PolicyMemory,
     /// The steps of the turns played that the session holds, oldest first: those of turns
-    /// `forgotten + 1` to `added`.
+    /// `forgotten + 1` to `added`. Their verdicts against the budget are not saved: each
+    /// step's `over_budget` is `false` and its `room` 0 here, and the session judges them by its
+    /// budget as it loads.
     #[cfg_attr(feature = "deserialize", serde(deserialize_with = "steps"))]
     pub log: Vec<Step>,
 }
@@ -309,6 +311,10 @@ fn steps<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Step>,
             to_warm: record.to_warm,
             to_cold: record.to_cold,
             dropped: record.dropped,
+            // The verdicts against the budget are not saved (see `SavedWindow::log`).
+            over_budget: false,
+            room: Tokens(0),
+            no_smaller: record.compacted && record.tokens_after >= record.peak_tokens,
             rare: Step::rare(record.trimmed, record.lost),
         });
     }
@@ -329,6 +335,13 @@ impl Session {
                 cut: self.window.cut(turn).map(str::to_owned),
             });
         }
+        // The verdicts against the budget are not saved (`false` and 0 in the saved form): the
+        // session judges each step by its budget as it loads them.
+        let mut log = self.log.clone();
+        for step in &mut log {
+            step.over_budget = false;
+            step.room = Tokens(0);
+        }
         Some(SavedWindow {
             forgotten: self.script.forgotten(),
             cold: self.window.cold().map(SavedLine::from),
@@ -338,7 +351,7 @@ impl Session {
             policy_memory: self.policy.memory(),
             #[cfg(all(target_arch = "wasm32", feature = "wasm-runtime"))]
             policy_memory: PolicyMemory::default(),
-            log: self.log.clone(),
+            log,
         })
     }
 }
@@ -875,6 +888,11 @@ impl Session {
             ));
         }
         self.log = saved.log;
+        let budget = self.config.budget;
+        for step in &mut self.log {
+            step.over_budget = step.tokens_after > budget;
+            step.room = budget - step.tokens_after;
+        }
         self.policy.reset();
         #[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime")))]
         self.policy.restore_memory(&saved.policy_memory)?;

@@ -63,6 +63,10 @@ export interface FrameworkTrigger {
 export interface Step {
   turn: number; tokensBefore: number; peakTokens: number; tokensAfter: number;
   crossed: boolean; compacted: boolean; toWarm: number[]; toCold: number[]; dropped: number[];
+  /** Whether the window after the step is over the budget; `room`, the budget less it (0 when
+   * at or over: neither over nor with room, it is exactly full); `noSmaller`, it compacted and
+   * the window is no smaller than its peak. */
+  overBudget: boolean; room: number; noSmaller: boolean;
 }
 export interface HotTurn { turn: number; speaker: string; kind: TurnKind; text: string; tokens: number; }
 /** A WARM line or the COLD gist, with the turns it came from. */
@@ -71,7 +75,11 @@ export interface Line { turns: number[]; text: string; tokens: number; }
 export interface Message { role: TurnRole; content: string; toolCallId?: string; }
 export interface SessionState {
   turn: number; totalTurns: number; budget: number; hotN: number; tokens: number;
-  overBudget: boolean; overBudgetReason: string | null; done: boolean; crossings: number[];
+  overBudget: boolean;
+  /** The budget less the window (0 when at or over it: neither over nor with room, it is
+   * exactly full). */
+  room: number;
+  overBudgetReason: string | null; done: boolean; crossings: number[];
   hot: HotTurn[]; warm: Line[]; cold: Line | null; dropped: { turn: number; text: string }[];
   log: Step[]; transcript: TranscriptTurn[];
   /** The window as chat messages, in order: the COLD gist and each WARM line as a "user"
