@@ -350,10 +350,12 @@ fn facts_and_gists_of_structured_text_hold_no_json_or_code_fragments() {
         .unwrap()
     };
     // A time such as 15:00:00 keeps its colons: only a bracket, a quote or a call's marks is JSON's.
-    // A summary cut short ends its last word with `…` (`100.0)…`, in the gist too): prose's cut,
-    // which no rule here splits.
+    // A summary cut short ends its last word with `…`, which a term sheds (`100.0)…` is `100.0`),
+    // and so is a file read's line number (`12→`).
     let fragment = |term: &str| {
-        !term.ends_with('\u{2026}') && term.contains(['{', '}', '[', ']', '"', '(', ')', ';'])
+        term.contains([
+            '{', '}', '[', ']', '"', '(', ')', ';', '\u{2026}', '\u{2192}',
+        ])
     };
     // A Claude Code session's shapes, as chat messages: a tool call's JSON without spaces, and a
     // file read's code.
@@ -383,6 +385,8 @@ fn facts_and_gists_of_structured_text_hold_no_json_or_code_fragments() {
         let mut playground = Playground::from_options(options).unwrap();
         let facts = playground.state().facts;
         assert!(!facts.is_empty(), "{name}");
+        // A sentence's first word is no fact (`The file … has been updated.`, a tool's output).
+        assert!(!facts.iter().any(|fact| fact == "The"), "{name}: {facts:?}");
         for fact in &facts {
             assert!(!fragment(fact), "{name}: the fact {fact:?} in {facts:?}");
         }

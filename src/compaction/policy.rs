@@ -495,9 +495,25 @@ pub(crate) fn key_terms(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// The key term that `word`, one of [`words`](crate::text::words)'s, is, if it is one: the word
-/// without the punctuation around it, when that has a digit or starts with a capital letter.
+/// without the punctuation around it, when that has a digit or starts with a capital letter. The
+/// `…` that marks a summary cut short is punctuation too (`100.0)…` is `100.0`), and so is the
+/// line number a file read puts before each line (`12→`, as Claude Code's `Read` gives a file:
+/// `12→` is no term, `12→Ok` is `Ok`).
 pub(crate) fn key_term(word: &str) -> Option<&str> {
-    let term = trim_punctuation(word);
+    // `…` and `→` in UTF-8, compared as bytes.
+    let bytes = word.as_bytes();
+    let end = bytes.len()
+        - if bytes.ends_with(&[0xE2, 0x80, 0xA6]) {
+            3
+        } else {
+            0
+        };
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    let start = match bytes.get(digits..digits + 3) {
+        Some([0xE2, 0x86, 0x92]) => digits + 3,
+        _ => 0,
+    };
+    let term = trim_punctuation(word.get(start..end).unwrap_or(""));
     (term.bytes().any(|b| b.is_ascii_digit()) || starts_with_capital(term)).then_some(term)
 }
 
@@ -555,6 +571,16 @@ mod tests {
         )
         .collect();
         assert_eq!(terms, ["IFOYYZ", "Aarav", "14C"]);
+    }
+
+    #[test]
+    fn a_file_read_s_line_numbers_and_a_cut_summary_s_mark_are_no_part_of_a_term() {
+        // Claude Code's Read numbers each line `12→`; an extract cut short ends `…`.
+        let terms: Vec<_> = key_terms(
+            "    12\u{2192}    let refund = cents(1942);\n    13\u{2192}Ok(100.0)\u{2026}",
+        )
+        .collect();
+        assert_eq!(terms, ["1942", "Ok", "100.0"]);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use crate::prelude::*;
 
 use crate::compaction::lost::each_key_term;
-use crate::compaction::policy::key_terms;
+use crate::compaction::policy::{key_term, key_terms};
 use crate::compaction::{Script, SessionState};
 use crate::names::named;
 
@@ -57,8 +57,8 @@ impl FactsFrom {
 /// How the facts of a conversation with tool outputs are chosen.
 pub const TOOL_FACTS_RULE: &str = "The columns are the key facts of this conversation's tool \
     results: the IDs, amounts, names and dates (words with a digit, or starting with a capital) \
-    that a tool's output gives and another speaker's turn also names, at most 8, in the tools' \
-    order.";
+    that a tool's output gives, not as a sentence's first word (such as The), and another \
+    speaker's turn also names, at most 8, in the tools' order.";
 
 /// How the facts of any other conversation are chosen.
 pub const KEY_TERMS_RULE: &str = "The columns are this conversation's first key terms, at most 8 \
@@ -87,9 +87,21 @@ pub(super) fn facts_of(script: &Script, refund_desk: bool) -> (Vec<(String, Stri
     said.dedup();
     let mut facts: Vec<(String, String)> = Vec::new();
     'tools: for turn in script.turns().iter().filter(|turn| tool(turn)) {
-        for term in key_terms(turn.text()) {
+        // A sentence ends at `.`, `!` or `?`, not at a `:`, which in JSON follows each key.
+        let mut opens_sentence = true;
+        for word in crate::text::words(turn.text()) {
+            let ends = matches!(word.bytes().last(), Some(b'.' | b'!' | b'?'));
+            let opening = core::mem::replace(&mut opens_sentence, ends);
+            let Some(term) = key_term(word) else {
+                continue;
+            };
             let known = facts.iter().any(|(label, _)| label == term);
-            if known || term.chars().nth(1).is_none() || said.binary_search(&term).is_err() {
+            let first_word = opening && !term.bytes().any(|b| b.is_ascii_digit());
+            if known
+                || first_word
+                || term.chars().nth(1).is_none()
+                || said.binary_search(&term).is_err()
+            {
                 continue;
             }
             if facts.len() == MAX_FACT_TERMS {
