@@ -177,14 +177,19 @@ pub(super) fn bad(message: String) -> Error {
 /// Where the JSON is broken, as `line L, column C: …`.
 pub(super) fn syntax(text: &str, error: json::SyntaxError) -> Error {
     let (line, column) = json::line_and_column(text, error.at);
-    bad(text!(
+    bad(not_json(line, column, error.what))
+}
+
+/// `line L, column C: this is not JSON: it has …`, where `what` is what the JSON has there.
+pub(super) fn not_json(line: usize, column: usize, what: &str) -> String {
+    text!(
         "line ",
         line,
         ", column ",
         column,
         ": this is not JSON: it has ",
-        error.what
-    ))
+        what
+    )
 }
 
 /// `place.field: must be …, got a number`.

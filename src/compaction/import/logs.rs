@@ -9,8 +9,8 @@
 //! rest of the log imports.
 
 use crate::compaction::import::formats::{
-    bad, codex_item, content_parts, must_be, number, string, texts, wrong, BrokenLine, Format,
-    Imported, LogCompaction, Part, Seen, SentTokens, MAX_NAMED_BROKEN,
+    bad, codex_item, content_parts, must_be, not_json, number, string, texts, wrong, BrokenLine,
+    Format, Imported, LogCompaction, Part, Seen, SentTokens, MAX_NAMED_BROKEN,
 };
 use crate::compaction::import::turns::{cut_to_limit, infer_kind, join, Content};
 use crate::compaction::script::TurnSpec;
@@ -205,13 +205,7 @@ pub(crate) fn each_record(
                 let (_, column) = json::line_and_column(line, at);
                 out.broken(
                     number,
-                    text!(
-                        "line ",
-                        number,
-                        ", column ",
-                        column,
-                        ": this is not JSON: it has more text after the JSON value"
-                    ),
+                    not_json(number, column, "more text after the JSON value"),
                 );
                 break;
             }
@@ -242,17 +236,7 @@ pub(crate) fn each_record(
                         break;
                     }
                     let (_, column) = json::line_and_column(line, at + error.at);
-                    out.broken(
-                        number,
-                        text!(
-                            "line ",
-                            number,
-                            ", column ",
-                            column,
-                            ": this is not JSON: it has ",
-                            error.what
-                        ),
-                    );
+                    out.broken(number, not_json(number, column, error.what));
                     break;
                 }
             }
