@@ -223,6 +223,31 @@ impl core::error::Error for Error {
     }
 }
 
+/// Checks that `value` is a number from `min` to `max` (`NaN` is not): the rule for half-lives,
+/// boosts and times given as JS numbers.
+pub(crate) fn number_from(field: &str, value: f64, min: f64, max: f64) -> Result<f64, Error> {
+    if (min..=max).contains(&value) {
+        Ok(value)
+    } else {
+        let rule = text!("from ", fmt_number(min), " to ", fmt_number(max));
+        Err(not_a_number(field, &rule, value))
+    }
+}
+
+/// `field must be a number <rule>, got <value>`.
+pub(crate) fn not_a_number(field: &str, rule: &str, value: f64) -> Error {
+    Error::invalid(
+        field,
+        text!(
+            field,
+            " must be a number ",
+            rule,
+            ", got ",
+            fmt_number(value)
+        ),
+    )
+}
+
 /// Checks that `value` is a whole number in `min..=max`, the rule for counts given as JS numbers.
 pub(crate) fn whole_number(field: &str, value: f64, min: u32, max: u32) -> Result<u32, Error> {
     let whole = value.is_finite() && float::fract(value) == 0.0;

@@ -5,7 +5,7 @@ use core::fmt;
 
 use serde::Serialize;
 
-use crate::error::Error;
+use crate::error::{not_a_number, Error};
 use crate::limits::MAX_TIME;
 use crate::text::{fmt_number, Piece};
 
@@ -70,15 +70,10 @@ impl Time {
             // Normalise -0 to 0 so that equal times serialise identically.
             Ok(Time(t + 0.0))
         } else {
-            Err(Error::invalid(
+            Err(not_a_number(
                 field,
-                text!(
-                    field,
-                    " must be a number from 0 to ",
-                    fmt_number(MAX_TIME),
-                    ", got ",
-                    fmt_number(t)
-                ),
+                &text!("from 0 to ", fmt_number(MAX_TIME)),
+                t,
             ))
         }
     }

@@ -282,67 +282,52 @@ proptest! {
 }
 
 /// Found by `any_store_round_trips`: a distilled fact whose text repeats an active fact refreshes
-/// that fact, so its episodes are superseded by it, never by an id the store does not hold.
+/// that fact, so its episodes are superseded by it, never by an id the store does not hold. When
+/// the fact it repeats is itself one of the episodes being folded, it is retired with the rest,
+/// and every episode is superseded by the new distilled fact.
 #[test]
-fn a_distilled_fact_that_repeats_an_active_fact_supersedes_by_that_fact() {
-    let mut store = LiveStore::new(StoreConfig::default());
-    store
-        .write(FactId(1), "refund approved", 0.5, None)
-        .unwrap();
-    store
-        .write(FactId(2), "Dana asked for a refund", 0.5, None)
-        .unwrap();
-    let distilled = Distilled {
-        id: FactId(3),
-        kind: FactKind::Semantic,
-        text: "Refund approved".into(),
-        importance: 0.9,
-        sources: vec![FactId(2)],
-    };
-    let outcomes = store.consolidate(&Fixed(vec![distilled])).unwrap();
-    assert_eq!((outcomes[0].fact, outcomes[0].refreshed), (FactId(1), true));
-    assert_eq!(
-        store.get(FactId(2)).unwrap().status,
-        agent_memory_widgets::Status::Superseded { by: FactId(1) }
-    );
-    assert_eq!(store.get(FactId(3)), None);
-    let json = serde_json::to_string(&store).unwrap();
-    assert_eq!(serde_json::from_str::<LiveStore>(&json).unwrap(), store);
-}
-
-/// The other side of the rule above: when the fact whose text the distilled one repeats is itself
-/// one of the episodes being folded, it is retired with the rest, so every episode is superseded
-/// by the new distilled fact.
-#[test]
-fn a_distilled_fact_that_repeats_one_of_its_own_episodes_supersedes_by_itself() {
-    let mut store = LiveStore::new(StoreConfig::default());
-    store
-        .write(FactId(1), "refund approved", 0.5, None)
-        .unwrap();
-    store
-        .write(FactId(2), "Dana asked for a refund", 0.5, None)
-        .unwrap();
-    let distilled = Distilled {
-        id: FactId(3),
-        kind: FactKind::Semantic,
-        text: "Refund approved".into(),
-        importance: 0.9,
-        sources: vec![FactId(1), FactId(2)],
-    };
-    let outcomes = store.consolidate(&Fixed(vec![distilled])).unwrap();
-    assert_eq!(
-        (outcomes[0].fact, outcomes[0].refreshed),
-        (FactId(3), false)
-    );
-    for episode in [FactId(1), FactId(2)] {
+fn a_distilled_fact_that_repeats_an_active_fact_supersedes_by_the_fact_that_stays() {
+    // Facts 1 ("refund approved") and 2 are written; fact 3, "Refund approved", is distilled from
+    // `sources`. `kept` is the fact it becomes, `refreshed` whether that is fact 1 refreshed.
+    let check = |sources: &[u32], kept: u32, refreshed: bool| {
+        let mut store = LiveStore::new(StoreConfig::default());
+        store
+            .write(FactId(1), "refund approved", 0.5, None)
+            .unwrap();
+        store
+            .write(FactId(2), "Dana asked for a refund", 0.5, None)
+            .unwrap();
+        let distilled = Distilled {
+            id: FactId(3),
+            kind: FactKind::Semantic,
+            text: "Refund approved".into(),
+            importance: 0.9,
+            sources: sources.iter().map(|&id| FactId(id)).collect(),
+        };
+        let outcomes = store.consolidate(&Fixed(vec![distilled])).unwrap();
         assert_eq!(
-            store.get(episode).unwrap().status,
-            agent_memory_widgets::Status::Superseded { by: FactId(3) }
+            (outcomes[0].fact, outcomes[0].refreshed),
+            (FactId(kept), refreshed),
+            "{sources:?}"
         );
-    }
-    assert_eq!(store.get(FactId(3)).unwrap().kind, FactKind::Semantic);
-    let json = serde_json::to_string(&store).unwrap();
-    assert_eq!(serde_json::from_str::<LiveStore>(&json).unwrap(), store);
+        for &episode in sources {
+            assert_eq!(
+                store.get(FactId(episode)).unwrap().status,
+                agent_memory_widgets::Status::Superseded { by: FactId(kept) },
+                "{sources:?}: fact {episode}"
+            );
+        }
+        let kind = store.get(FactId(3)).map(|fact| fact.kind);
+        assert_eq!(
+            kind,
+            (!refreshed).then_some(FactKind::Semantic),
+            "{sources:?}"
+        );
+        let json = serde_json::to_string(&store).unwrap();
+        assert_eq!(serde_json::from_str::<LiveStore>(&json).unwrap(), store);
+    };
+    check(&[2], 1, true);
+    check(&[1, 2], 3, false);
 }
 
 /// One step of a random store's life, for the exact round trip.

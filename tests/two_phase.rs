@@ -2,37 +2,17 @@
 //! [`Session::push`], applied as atomically, and a stale pending push refused.
 
 use agent_memory_widgets::{
-    policy, ErrorKind, Extractive, Kind, PolicyId, Session, SessionConfig, Summarizer, Tokens,
-    Turn, POLICIES,
+    policy, ErrorKind, Extractive, PolicyId, Session, SessionConfig, Summarizer, Tokens, Turn,
+    POLICIES,
 };
+#[path = "common/moves.rs"]
+mod moves;
+use moves::{arb_moves, turns_of};
 use proptest::prelude::*;
 
 fn live(budget: u32, hot_n: u32, id: PolicyId) -> Session {
     let config = SessionConfig::new(Tokens(budget), hot_n).unwrap();
     Session::live(config, policy(id))
-}
-
-/// A turn of a random conversation: its kind (0 user, 1 assistant, 2 a tool call and its
-/// result, 3 chatter) and how many words.
-fn turns_of(moves: &[(u8, usize)]) -> Vec<Turn> {
-    let mut turns = Vec::new();
-    for (i, &(kind, words)) in moves.iter().enumerate() {
-        let text = (0..words.max(1))
-            .map(|w| format!("W{i}x{w}. more"))
-            .collect::<Vec<_>>()
-            .join(" ");
-        match kind {
-            0 => turns.push(Turn::user(&text).unwrap()),
-            1 => turns.push(Turn::assistant(&text).unwrap()),
-            2 => {
-                let id = format!("call_{i}");
-                turns.push(Turn::tool_call(&id, &text).unwrap());
-                turns.push(Turn::tool(&id, &text).unwrap());
-            }
-            _ => turns.push(Turn::new("assistant", Kind::Chatter, &text).unwrap()),
-        }
-    }
-    turns
 }
 
 proptest! {
@@ -42,7 +22,7 @@ proptest! {
     /// gives.
     #[test]
     fn two_phases_take_the_steps_push_takes(
-        moves in prop::collection::vec((0u8..4, 1usize..12), 1..40),
+        moves in arb_moves(40, 12, 12),
         budget in 6u32..80,
         hot_n in 1u32..4,
     ) {

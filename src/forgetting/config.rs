@@ -2,14 +2,11 @@
 //! kinds of fact each with its half-life, and how a saved number is written ([`Exact`]). Every
 //! file of the store may import this one; it imports none of them.
 
-use crate::prelude::*;
-
 use serde::Serialize;
 
-use crate::error::{whole_number, Error};
+use crate::error::{number_from, whole_number, Error};
 use crate::limits::{MAX_HALF_LIFE, MIN_HALF_LIFE};
 use crate::names::named;
-use crate::text::fmt_number;
 
 /// The seed's half-life: recency halves every 4 time units.
 pub const HALF_LIFE: f64 = 4.0;
@@ -139,17 +136,7 @@ impl StoreConfig {
     pub fn new(half_life: f64, capacity: u32, access_boost: f64) -> Result<StoreConfig, Error> {
         check_half_life("half_life", half_life)?;
         let capacity = whole_number("capacity", f64::from(capacity), 1, u32::MAX)?;
-        if !(0.0..=MAX_ACCESS_BOOST).contains(&access_boost) {
-            return Err(Error::invalid(
-                "access_boost",
-                text!(
-                    "access_boost must be a number from 0 to ",
-                    fmt_number(MAX_ACCESS_BOOST),
-                    ", got ",
-                    fmt_number(access_boost)
-                ),
-            ));
-        }
+        number_from("access_boost", access_boost, 0.0, MAX_ACCESS_BOOST)?;
         let lasting_half_lives = LASTING_HALF_LIFE_FACTORS.map(|factor| factor * half_life);
         Ok(StoreConfig {
             half_life,
@@ -247,23 +234,8 @@ impl StoreConfig {
 
 /// Checks a half-life: a number from [`MIN_HALF_LIFE`] to [`MAX_HALF_LIFE`], so that every
 /// score, key and forecast derived from it stays finite.
-fn check_half_life(field: &str, value: f64) -> Result<(), Error> {
-    if (MIN_HALF_LIFE..=MAX_HALF_LIFE).contains(&value) {
-        Ok(())
-    } else {
-        Err(Error::invalid(
-            field,
-            text!(
-                field,
-                " must be a number from ",
-                fmt_number(MIN_HALF_LIFE),
-                " to ",
-                fmt_number(MAX_HALF_LIFE),
-                ", got ",
-                fmt_number(value)
-            ),
-        ))
-    }
+fn check_half_life(field: &str, value: f64) -> Result<f64, Error> {
+    number_from(field, value, MIN_HALF_LIFE, MAX_HALF_LIFE)
 }
 
 impl Default for StoreConfig {

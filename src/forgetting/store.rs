@@ -5,14 +5,13 @@ use core::cmp::Ordering;
 
 use serde::Serialize;
 
-use crate::error::{Error, ErrorKind};
+use crate::error::{not_a_number, Error, ErrorKind};
 use crate::forgetting::config::{
     exact, exact_time, Exact, FactKind, StoreConfig, StoreConfigBuilder,
 };
 use crate::forgetting::index::{fnv, HashIndex};
 use crate::forgetting::ranking::{Rank, Ranking};
 use crate::math::{exp2, log2};
-use crate::text::fmt_number;
 use crate::time::Time;
 use crate::units::FactId;
 
@@ -1242,13 +1241,6 @@ pub(crate) fn check_importance(field: &str, importance: f64) -> Result<(), Error
     if importance > 0.0 && importance <= 1.0 {
         Ok(())
     } else {
-        Err(Error::invalid(
-            field,
-            text!(
-                field,
-                " must be a number above 0 and at most 1, got ",
-                fmt_number(importance)
-            ),
-        ))
+        Err(not_a_number(field, "above 0 and at most 1", importance))
     }
 }
