@@ -3,8 +3,8 @@
 //! with tool calls, read by the core's importer as the page reads it.
 
 use agent_memory_widgets::{
-    import_conversation, FactsFrom, Format, Named, Playground, PolicyId, Session, SessionOptions,
-    Tokens, FRAMEWORK_SETTINGS, REFERENCE_WINDOW, TOOL_FACTS_RULE,
+    import_conversation, FactsFrom, Format, Named, Playground, PolicyId, PolicyRow, Session,
+    SessionOptions, Tokens, FRAMEWORK_SETTINGS, REFERENCE_WINDOW, TOOL_FACTS_RULE,
 };
 use serde_json::Value;
 
@@ -91,13 +91,7 @@ fn letta_names_ifoyyz(compact_at: Option<f64>) -> String {
     let mut playground = Playground::from_options(options(compact_at)).unwrap();
     (1..=31)
         .map(|turn| {
-            playground.go_to(turn);
-            let state = playground.state();
-            let row = state
-                .policies
-                .iter()
-                .find(|row| row.info.id == PolicyId::SlidingWindow)
-                .unwrap();
+            let row = letta_at(&mut playground, turn);
             match row.kept[0] {
                 Named::Meaning => 'M',
                 Named::BareTerm => 'B',
@@ -111,13 +105,7 @@ fn letta_names_ifoyyz(compact_at: Option<f64>) -> String {
 #[test]
 fn the_compaction_that_loses_the_reservation_says_what_left_and_where_it_went() {
     let mut playground = Playground::from_options(options(Some(60.0))).unwrap();
-    playground.go_to(13);
-    let state = playground.state();
-    let letta = state
-        .policies
-        .iter()
-        .find(|row| row.info.id == PolicyId::SlidingWindow)
-        .unwrap();
+    let letta = letta_at(&mut playground, 13);
     let loss = letta.losses.last().unwrap();
     let turns =
         |list: &[agent_memory_widgets::TurnNumber]| list.iter().map(|t| t.0).collect::<Vec<_>>();
@@ -213,14 +201,18 @@ fn the_gist_keeps_a_tool_call_s_values_not_its_json() {
 /// Letta's compactions on the whole session at `compact_at` (its own trigger when `None`).
 fn letta_compactions(compact_at: Option<f64>) -> u32 {
     let mut playground = Playground::from_options(options(compact_at)).unwrap();
-    playground.go_to(31);
+    letta_at(&mut playground, 31).compactions
+}
+
+/// Letta's row (a sliding window with a recursive summary) of `playground` at `turn`.
+fn letta_at(playground: &mut Playground, turn: u32) -> PolicyRow {
+    playground.go_to(turn);
     let state = playground.state();
-    let row = state
+    state
         .policies
-        .iter()
+        .into_iter()
         .find(|row| row.info.id == PolicyId::SlidingWindow)
-        .unwrap();
-    row.compactions
+        .unwrap()
 }
 
 /// The runs of `letter` in `pattern` (turn 1 first), as "from turn A to turn B" or "from turn A
