@@ -94,10 +94,8 @@ fn a_saved_store_loads_as_the_same_store_and_behaves_the_same() {
     same_behaviour(store, loaded);
 }
 
-/// Every non-integer number is a string: the shortest decimal that reads back as the same
-/// `f64` (`SavedStore`'s docs); integers stay numbers.
-#[test]
-fn a_saved_store_is_plain_json() {
+/// A store of two facts at t = 0, the first superseded by the second.
+fn dana_superseded() -> LiveStore {
     let mut store = LiveStore::new(StoreConfig::default());
     store
         .write(FactId(1), "the user is Dana", 0.5, None)
@@ -105,8 +103,15 @@ fn a_saved_store_is_plain_json() {
     store
         .write(FactId(2), "Dana is a user", 0.5, Some(FactId(1)))
         .unwrap();
+    store
+}
+
+/// Every non-integer number is a string: the shortest decimal that reads back as the same
+/// `f64` (`SavedStore`'s docs); integers stay numbers.
+#[test]
+fn a_saved_store_is_plain_json() {
     assert_eq!(
-        serde_json::to_string(&store).unwrap(),
+        serde_json::to_string(&dana_superseded()).unwrap(),
         r#"{"config":{"halfLife":"4.0","capacity":4,"accessBoost":"0.5","semanticHalfLife":"16.0","proceduralHalfLife":"32.0"},"time":"0.0","facts":[{"id":1,"text":"the user is Dana","kind":"episodic","importance":"0.5","lastTouch":"0.0","reads":0,"status":{"superseded":{"by":2}},"sources":[]},{"id":2,"text":"Dana is a user","kind":"episodic","importance":"0.5","lastTouch":"0.0","reads":0,"status":"active","sources":[]}]}"#
     );
 }
@@ -116,14 +121,10 @@ fn a_saved_store_is_plain_json() {
 #[test]
 fn a_store_saved_with_plain_numbers_still_loads() {
     let old = r#"{"config":{"halfLife":4.0,"capacity":4,"accessBoost":0.5,"semanticHalfLife":16,"proceduralHalfLife":32.0},"time":0.0,"facts":[{"id":1,"text":"the user is Dana","kind":"episodic","importance":0.5,"lastTouch":0,"reads":0,"status":{"superseded":{"by":2}},"sources":[]},{"id":2,"text":"Dana is a user","kind":"episodic","importance":0.5,"lastTouch":0.0,"reads":0,"status":"active","sources":[]}]}"#;
-    let mut store = LiveStore::new(StoreConfig::default());
-    store
-        .write(FactId(1), "the user is Dana", 0.5, None)
-        .unwrap();
-    store
-        .write(FactId(2), "Dana is a user", 0.5, Some(FactId(1)))
-        .unwrap();
-    assert_eq!(serde_json::from_str::<LiveStore>(old).unwrap(), store);
+    assert_eq!(
+        serde_json::from_str::<LiveStore>(old).unwrap(),
+        dana_superseded()
+    );
     // A string that is not a number is refused, with what was expected.
     let err = serde_json::from_str::<LiveStore>(&old.replacen("0.5", "\"half\"", 1)).unwrap_err();
     assert!(

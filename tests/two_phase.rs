@@ -41,12 +41,18 @@ proptest! {
     }
 }
 
-#[test]
-fn a_pending_push_changes_nothing_until_it_is_finished() {
+/// A session of budget 12 that holds Dana's question, whose next push compacts.
+fn asked() -> Session {
     let mut session = live(12, 1, PolicyId::HotWarmCold);
     session
         .push(Turn::user("Where is my refund for ORD-3300? It has been a week.").unwrap())
         .unwrap();
+    session
+}
+
+#[test]
+fn a_pending_push_changes_nothing_until_it_is_finished() {
+    let mut session = asked();
     let before = session.state();
     let pending = session
         .begin_push(Turn::assistant("It was sent on day 3.").unwrap())
@@ -90,10 +96,7 @@ fn a_stale_pending_push_is_an_error_and_changes_nothing() {
 
 #[test]
 fn wrong_summaries_are_refused_and_change_nothing() {
-    let mut session = live(12, 1, PolicyId::HotWarmCold);
-    session
-        .push(Turn::user("Where is my refund for ORD-3300? It has been a week.").unwrap())
-        .unwrap();
+    let mut session = asked();
     let before = session.state();
     let turn = Turn::assistant("It was sent on day 3.").unwrap();
     for (summaries, kind) in [
