@@ -13,8 +13,21 @@ use agent_memory_widgets::{
     policy, Estimate, Extractive, FactId, Kind, LiveStore, PolicyId, Role, SavedSession,
     SavedStore, Session, SessionConfig, StoreConfig, Time, Tokens, Turn,
 };
-use moves::{arb_config, arb_pushes, pushed_turns};
+use moves::{arb_config, arb_pushes, pushed_turns, Push};
 use proptest::prelude::*;
+
+/// A live session at `config` under `id`, counting by estimate or in words, after `moves`.
+fn pushed(config: SessionConfig, id: PolicyId, estimate: bool, moves: &[Push]) -> Session {
+    let session = Session::live(config, policy(id));
+    let mut session = match estimate {
+        true => session.with_token_counter(Estimate),
+        false => session,
+    };
+    for turn in pushed_turns(moves) {
+        session.push(turn).unwrap();
+    }
+    session
+}
 
 /// `session` saved in JSON and in postcard, each read back to the same [`SavedSession`], written
 /// again to the same text or bytes, and loaded under `id` to the same state and the same next
@@ -78,14 +91,7 @@ proptest! {
         estimate in any::<bool>(),
         back in 0u32..4,
     ) {
-        let session = Session::live(config, policy(id));
-        let mut session = match estimate {
-            true => session.with_token_counter(Estimate),
-            false => session,
-        };
-        for turn in pushed_turns(&moves) {
-            session.push(turn).unwrap();
-        }
+        let mut session = pushed(config, id, estimate, &moves);
         if back > 0 {
             session.go_to(session.turn_count().saturating_sub(back));
         }
@@ -112,14 +118,7 @@ proptest! {
             true => config.with_hard_budget(),
             false => config,
         };
-        let session = Session::live(config.with_retention(keep), policy(id));
-        let mut session = match estimate {
-            true => session.with_token_counter(Estimate),
-            false => session,
-        };
-        for turn in pushed_turns(&moves) {
-            session.push(turn).unwrap();
-        }
+        let mut session = pushed(config.with_retention(keep), id, estimate, &moves);
         prop_assert!(session.save().window.is_some());
         round_trips(&mut session, id, estimate)?;
     }
