@@ -263,6 +263,43 @@ fn the_trigger_knob_takes_whole_percents_from_1_to_100() {
     }
 }
 
+/// The refund desk's end, as the playground's closing sentence says it: which rows end within
+/// the budget, which name every fact in full, and which do both.
+#[test]
+fn the_refund_desk_ends_with_the_rows_over_within_and_in_full() {
+    let mut playground = Playground::default();
+    playground.go_to(10);
+    let state = playground.state();
+    let ids = |rows: &[u32]| -> Vec<String> {
+        rows.iter()
+            .map(|&i| state.policies[i as usize].info.id.to_string())
+            .collect()
+    };
+    let over: Vec<String> = state
+        .policies
+        .iter()
+        .filter(|row| row.tokens.0 > 40)
+        .map(|row| row.info.id.to_string())
+        .collect();
+    assert!(!over.is_empty() && over.len() < 7, "{over:?}");
+    assert_eq!(ids(&state.over), over);
+    assert_eq!(state.over.len() + state.within.len(), 7);
+    for row in &state.policies {
+        assert_eq!(
+            row.over_so_far, row.over_turns,
+            "{}: every turn is played",
+            row.info.id
+        );
+    }
+    playground.go_to(0);
+    let state = playground.state();
+    assert!(state.over.is_empty() && state.within.len() == 7 && state.both.len() == 7);
+    assert!(state
+        .policies
+        .iter()
+        .all(|row| row.over_so_far.is_empty() && row.no_smaller.is_empty()));
+}
+
 #[test]
 fn the_playground_steps_every_policy_together() {
     let mut playground = Playground::default();
@@ -1025,6 +1062,45 @@ proptest! {
             prop_assert!(state.warm.is_empty() && state.cold.is_none());
             prop_assert!(state.hot.len() == 1 || state.tokens <= state.budget);
         }
+    }
+
+    /// The verdicts a page words, at any turn under every policy: each step's window against
+    /// the budget, each row's turns over it so far and its compactions that left the window no
+    /// smaller, and the rows over, within, naming every fact in full, and both.
+    #[test]
+    fn every_row_carries_its_verdicts_against_the_budget(script in arb_script(), budget in 1u32..120, at in 0u32..64) {
+        let mut playground = Playground::new(SessionConfig::new(Tokens(budget), 2).unwrap(), script);
+        playground.go_to(at);
+        let state = playground.state();
+        let (mut over, mut within, mut whole, mut both) = (vec![], vec![], vec![], vec![]);
+        for (index, row) in (0u32..).zip(&state.policies) {
+            let mut no_smaller = Vec::new();
+            for step in &row.window.log {
+                let after = step.tokens_after.0;
+                prop_assert_eq!(step.over_budget, after > budget);
+                prop_assert_eq!(step.room.0, budget.saturating_sub(after));
+                prop_assert_eq!(step.no_smaller, step.compacted && after >= step.peak_tokens.0);
+                if step.no_smaller {
+                    no_smaller.push(step.turn);
+                }
+            }
+            prop_assert_eq!(&row.no_smaller, &no_smaller, "{}", row.info.id);
+            let over_so_far: Vec<TurnNumber> = (1..=state.turn)
+                .filter(|&turn| row.series[turn as usize - 1].0 > budget)
+                .map(TurnNumber)
+                .collect();
+            prop_assert_eq!(&row.over_so_far, &over_so_far, "{}", row.info.id);
+            prop_assert_eq!(row.window.over_budget, row.tokens.0 > budget);
+            if row.tokens.0 > budget { over.push(index) } else { within.push(index) }
+            if row.kept.iter().all(|&named| named == Named::Meaning || named == Named::NotYetSaid) {
+                whole.push(index);
+                if row.tokens.0 <= budget {
+                    both.push(index);
+                }
+            }
+        }
+        prop_assert_eq!((&state.over, &state.within), (&over, &within));
+        prop_assert_eq!((&state.whole, &state.both), (&whole, &both));
     }
 
     #[test]

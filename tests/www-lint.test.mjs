@@ -36,12 +36,6 @@ const RENDERING = [
  * this list only shrinks (an entry that matches nothing fails). Nothing new may join it.
  */
 const STILL_IN_JS = [
-  ["playground.js", "row.overTurns.filter((turn) => turn <= row.window.turn)", "a row's turns over the budget so far"],
-  ["playground.js", "row.window.log.filter((step) => step.compacted && step.tokensAfter >= step.peakTokens)", "a row's compactions that left it no smaller"],
-  ["playground.js", "state.policies.filter((row) => !row.window.overBudget)", "the policies that end within the budget"],
-  ["playground.js", "state.policies.filter((row) => row.kept.every(", "the policies that name every fact in full"],
-  ["playground.js", "within.filter((row) => whole.includes(row))", "the policies that do both"],
-  ["playground.js", "state.policies.filter((row) => row.window.overBudget)", "the policies over the budget now"],
   ["forgetting.js", "reads: state.reads.filter((read) => !read.scheduled)", "the reader's reads, kept across a knob"],
   ["forgetting.js", "].sort(([a], [b]) => a - b)", "the reader's timeline in time order, replayed under new settings"],
   ["guide.js", "state.hot.filter((turn) => turn.text.includes(term))", "where a term lives: HOT"],

@@ -22,7 +22,7 @@ const countWord = (n) => NUMBER_WORDS[n] ?? String(n);
  */
 function moments(row, say = turnList) {
   if (row.window.turn === 0) return "No turns yet.";
-  const after = row.overTurns.filter((turn) => turn <= row.window.turn);
+  const after = row.overSoFar;
   const peaks = row.window.crossings;
   const afterText = after.length
     ? `After the step: over budget on ${say(after)}.`
@@ -39,7 +39,7 @@ function moments(row, say = turnList) {
  * weighs what it folded. The numbers table shows no drop for them.
  */
 function noSmaller(row, say = turnList) {
-  const turns = row.window.log.filter((step) => step.compacted && step.tokensAfter >= step.peakTokens).map((step) => step.turn);
+  const turns = row.noSmaller;
   return turns.length === 0 ? "" : h("span", { className: "note" },
     `at ${say(turns)} it compacted, but the window came out no smaller than its peak`);
 }
@@ -262,14 +262,12 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     // A playground in a worker (large.js) says how each policy ends once the worker knows.
     const state = this.model && "final" in this.model ? this.model.final : this.probeState((model) => model.goTo(model.state().totalTurns));
     if (!state) return "";
-    const names = (rows) => listed(rows.map((row) => row.info.name));
-    const within = state.policies.filter((row) => !row.window.overBudget);
-    const whole = state.policies.filter((row) => row.kept.every((named) => named === "meaning" || named === "notYetSaid"));
+    const names = (rows) => listed(rows.map((i) => state.policies[i].info.name));
+    const { within, whole, both } = state;
     const ends = within.length === 0 ? "no policy ends within the budget"
       : within.length === state.policies.length ? "every policy ends within the budget" : `${names(within)} end within the budget`;
     const keeps = whole.length === 0 ? "none still names every fact in full"
       : `${names(whole)} still name${whole.length === 1 ? "s" : ""} every fact in full`;
-    const both = within.filter((row) => whole.includes(row));
     const no = both.length === 0 ? "; no policy does both" : "";
     return `After all ${state.totalTurns} turns, ${ends}; ${keeps}${no}.`;
   }
@@ -289,7 +287,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     }
     const state = this.model.state();
     this.render(state);
-    const over = state.policies.filter((row) => row.window.overBudget).map((row) => row.info.name);
+    const over = state.over.map((i) => state.policies[i].info.name);
     this.announce(`Turn ${state.turn}: ${over.length ? `over budget after the step: ${over.join(", ")}` : "every policy within the budget after the step"}.`);
     this.emit("memory-step", { state });
   }

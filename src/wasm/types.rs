@@ -140,6 +140,9 @@ export interface PolicyRow {
   series: number[]; peaks: number[]; compactions: number; tokens: number; kept: Named[];
   /** The turns of the whole script after whose step the window is over the budget. */
   overTurns: number[];
+  /** `overTurns` up to the playground's turn; the compactions so far that left the window no
+   * smaller than its peak, by turn. */
+  overSoFar: number[]; noSmaller: number[];
   /** What each compaction so far took from the window, oldest first. */
   losses: StepLoss[];
   /** The session state at the playground's turn, with an empty transcript. */
@@ -153,6 +156,9 @@ export interface PlaygroundState {
   factsRule: string;
   /** How the facts were chosen, and that rule in words. */
   factsFrom: "refundDesk" | "toolResults" | "keyTerms"; factsChosen: string; policies: PolicyRow[];
+  /** Rows, as indices into `policies`: over the budget now; within it; naming every fact said
+   * so far with its meaning; both within and naming every fact. */
+  over: number[]; within: number[]; whole: number[]; both: number[];
 }
 /** Options for `ForgettingPlayground.withConfig`; every field is optional. */
 export interface ForgettingPlaygroundConfig {

@@ -31,8 +31,14 @@ pub struct PolicyRow {
     /// The turns of the whole script after whose step the window is over the budget: the
     /// verdict for each point of `series`, so that a page draws it without comparing.
     pub over_turns: Vec<TurnNumber>,
+    /// `over_turns` up to the playground's turn: the turns so far after whose step the window
+    /// is over the budget.
+    pub over_so_far: Vec<TurnNumber>,
     /// Compaction steps up to the playground's turn.
     pub compactions: u32,
+    /// The compactions up to the playground's turn that left the window no smaller than its
+    /// peak ([`Step::no_smaller`](crate::Step::no_smaller)), by turn.
+    pub no_smaller: Vec<TurnNumber>,
     /// The window's tokens at the playground's turn.
     pub tokens: Tokens,
     /// For each of the state's `facts`, how the window at the playground's turn names it.
@@ -76,6 +82,16 @@ pub struct PlaygroundState {
     pub facts_chosen: &'static str,
     /// One row per policy, in the order of [`POLICIES`].
     pub policies: Vec<PolicyRow>,
+    /// The rows (indices into `policies`) whose window is over the budget at the playground's
+    /// turn, ascending.
+    pub over: Vec<u32>,
+    /// The others: the rows whose window is within the budget.
+    pub within: Vec<u32>,
+    /// The rows whose window names every fact said so far with its meaning (no bare term,
+    /// nothing gone).
+    pub whole: Vec<u32>,
+    /// The rows in both `within` and `whole`.
+    pub both: Vec<u32>,
 }
 
 /// One script replayed under every policy of [`POLICIES`], stepped together.
@@ -237,16 +253,32 @@ impl Playground {
         let turn = self.turn_count();
         let first = self.sessions.first();
         let mut policies = Vec::with_capacity(self.sessions.len());
+        let (mut over, mut within, mut whole, mut both) = (vec![], vec![], vec![], vec![]);
         for (i, (info, session)) in POLICIES.iter().zip(&self.sessions).enumerate() {
             let mut window = session.state();
             window.transcript = Vec::new();
             let mut kept = Vec::with_capacity(self.facts.len());
+            let mut in_full = true;
             for ((_, term), &said_at) in self.facts.iter().zip(&self.first_said) {
-                kept.push(if said_at <= turn {
+                let named = if said_at <= turn {
                     Named::of(&window, term)
                 } else {
                     Named::NotYetSaid
-                });
+                };
+                in_full &= matches!(named, Named::Meaning | Named::NotYetSaid);
+                kept.push(named);
+            }
+            let index = i as u32;
+            if window.over_budget {
+                over.push(index);
+            } else {
+                within.push(index);
+            }
+            if in_full {
+                whole.push(index);
+                if !window.over_budget {
+                    both.push(index);
+                }
             }
             // `get`, not indexing (every policy has all three): see `frameworks::from`.
             let mut losses = Vec::new();
@@ -259,11 +291,21 @@ impl Playground {
             let series = self.series.get(i).cloned().unwrap_or_default();
             // One plain loop (an iterator chain is code of its own in the wasm).
             let mut over_turns = Vec::new();
+            let mut over_so_far = Vec::new();
             let mut number = 0;
             for tokens in &series {
                 number += 1;
                 if *tokens > window.budget {
                     over_turns.push(TurnNumber(number));
+                    if number <= turn {
+                        over_so_far.push(TurnNumber(number));
+                    }
+                }
+            }
+            let mut no_smaller = Vec::new();
+            for step in &window.log {
+                if step.no_smaller {
+                    no_smaller.push(step.turn);
                 }
             }
             policies.push(PolicyRow {
@@ -271,7 +313,9 @@ impl Playground {
                 series,
                 peaks: self.peaks.get(i).cloned().unwrap_or_default(),
                 over_turns,
+                over_so_far,
                 compactions,
+                no_smaller,
                 tokens: window.tokens,
                 kept,
                 losses,
@@ -295,6 +339,10 @@ impl Playground {
             facts_from: self.facts_from,
             facts_chosen: self.facts_from.rule(),
             policies,
+            over,
+            within,
+            whole,
+            both,
         }
     }
 }
