@@ -4,7 +4,7 @@
 //   <script type="module" src="widgets.js"></script>
 //   <memory-compaction budget="40" hot="2"></memory-compaction>
 
-import { h, plural } from "./dom.js";
+import { h, plural, num } from "./dom.js";
 import { MemoryWidget, define, hasLinkState } from "./widget.js";
 import { turnList, sessionModel, TOKEN_CHOICES, SESSION_CHOICES, countingPhrase } from "./session.js";
 import { WithConversation } from "./conversation.js";
@@ -161,8 +161,8 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     this.render(state);
     if (opening) return; // the model announces itself, once it is in
     this.announce(state.turn === 0
-      ? `Ready: ${state.totalTurns} turns, budget ${state.budget} tokens.`
-      : `Opened after turn ${state.turn}: ${state.tokens} of ${state.budget} tokens.`);
+      ? `Ready: ${num(state.totalTurns)} turns, budget ${num(state.budget)} tokens.`
+      : `Opened after turn ${state.turn}: ${num(state.tokens)} of ${num(state.budget)} tokens.`);
   }
 
   /** What a knob change keeps: the turn the reader is at. */
@@ -174,7 +174,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
   replay(turn) {
     this.model.goTo(turn);
     const state = this.model.state();
-    return `Replayed to turn ${state.turn}: ${state.tokens} of ${state.budget} tokens, ${said(state)}.`;
+    return `Replayed to turn ${state.turn}: ${num(state.tokens)} of ${num(state.budget)} tokens, ${said(state)}.`;
   }
 
   /** The turns the whole run under these settings crosses the budget on (`null` on an error, shown). */
@@ -191,12 +191,12 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     if (!crossings) return "";
     const where = this.#guessing(state) ? "crosses the budget on turns not told yet: a question above the meter asks about turn 4 first"
       : crossings.length === 0 ? "never crosses the budget" : `crosses the budget on ${turnList(crossings)}`;
-    const now = `With a budget of ${state.budget} tokens and ${plural(state.hotN, "HOT turn")}${countingPhrase(state)}, the window ${where}.`;
+    const now = `With a budget of ${num(state.budget)} tokens and ${plural(state.hotN, "HOT turn")}${countingPhrase(state)}, the window ${where}.`;
     const [budget, hotN, counting] = this.opened ?? [state.budget, state.hotN, state.counting];
     const story = this.sourceConversation || this.getAttribute("scenario") || this.scenario || this.sessionData() ? "the conversation it opened with" : "the refund desk";
     const yours = this.conversation && this.conversation !== this.sourceConversation ? ` This is your conversation: the text around this widget tells ${story}.` : "";
     return budget === state.budget && hotN === state.hotN && counting === state.counting ? `${now}${yours}`
-      : `${now} The text around this widget describes the settings it opened with: a budget of ${budget} and ${plural(hotN, "HOT turn")}${countingPhrase({ counting })}.${yours}`;
+      : `${now} The text around this widget describes the settings it opened with: a budget of ${num(budget)} and ${plural(hotN, "HOT turn")}${countingPhrase({ counting })}.${yours}`;
   }
 
   /** Whether the guide has yet to ask about turn 4: until then the crossings stay unsaid. */
@@ -238,7 +238,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     this.model.goTo(turn - 1);
     const state = this.model.state();
     this.render(state);
-    this.announce(`Back to turn ${state.turn}: ${state.tokens} of ${state.budget} tokens.`);
+    this.announce(`Back to turn ${state.turn}: ${num(state.tokens)} of ${num(state.budget)} tokens.`);
     this.emit("memory-step", { step: state.log.at(-1) ?? null, state });
   }
 
@@ -247,7 +247,7 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     this.model.reset();
     const state = this.model.state();
     this.render(state);
-    this.announce(`Reset: back to turn 0 of ${state.totalTurns}.`);
+    this.announce(`Reset: back to turn 0 of ${num(state.totalTurns)}.`);
     this.emit("memory-step", { step: null, state });
   }
 
@@ -261,11 +261,11 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     const ui = this.ui;
     const verdict = said(state);
     ui.meterBox.classList.toggle("over", state.overBudget);
-    ui.meterText.textContent = `live window ${tokens} / ${budget} tokens`;
+    ui.meterText.textContent = `live window ${num(tokens)} / ${num(budget)} tokens`;
     ui.verdict.textContent = verdict;
     ui.meter.max = budget;
     ui.meter.value = tokens; // a <meter> shows a value past its max as full
-    ui.meter.setAttribute("aria-valuetext", `${tokens} of ${budget} tokens, ${verdict}`);
+    ui.meter.setAttribute("aria-valuetext", `${num(tokens)} of ${num(budget)} tokens, ${verdict}`);
   }
 
   /**
@@ -338,8 +338,8 @@ class MemoryCompaction extends WithConversation(MemoryWidget) {
     ui.addButton.disabled = state.done;
     ui.backButton.disabled = state.turn === 0;
     ui.doneNote.textContent = state.done
-      ? `All ${state.totalTurns} turns are in: the script is finished. Reset starts over, or type a turn of your own.`
-      : `Turn ${state.turn} of ${state.totalTurns}.`;
+      ? `All ${num(state.totalTurns)} turns are in: the script is finished. Reset starts over, or type a turn of your own.`
+      : `Turn ${state.turn} of ${num(state.totalTurns)}.`;
     // In guided mode the settings sentence keeps the crossings back until turn 4 is guessed.
     if (this.hasAttribute("guided") && this.opened) ui.settingsNote.textContent = this.settingsSentence(state, this.#crossings);
     this.ensureGuide(state);
@@ -359,8 +359,8 @@ function stepDiff(step) {
   if (step.toWarm.length) parts.push(`WARM + ${turnsWord(step.toWarm)}`);
   if (step.toCold.length) parts.push(`COLD + ${turnsWord(step.toCold)}`);
   if (step.dropped.length) parts.push(`dropped ${turnsWord(step.dropped)}`);
-  const peak = step.peakTokens === step.tokensAfter ? "" : `peak ${step.peakTokens} \u2192 `;
-  parts.push(`tokens ${step.tokensBefore} \u2192 ${peak}${step.tokensAfter}`);
+  const peak = step.peakTokens === step.tokensAfter ? "" : `peak ${num(step.peakTokens)} \u2192 `;
+  parts.push(`tokens ${num(step.tokensBefore)} \u2192 ${peak}${num(step.tokensAfter)}`);
   return parts.join(" \u00b7 ");
 }
 
@@ -379,25 +379,25 @@ const headroom = (step) => step.room === 0 ? "no headroom" : `${plural(step.room
  */
 function logLine(step, budget) {
   const room = step.overBudget ? " (still over budget)" : `; ${headroom(step)}`;
-  if (!step.crossed && !step.compacted) return `turn ${step.turn}: ${step.tokensAfter} / ${budget}${room}`;
+  if (!step.crossed && !step.compacted) return `turn ${step.turn}: ${num(step.tokensAfter)} / ${num(budget)}${room}`;
   const moved = [
     step.toWarm.length && `${plural(step.toWarm.length, "turn")} to WARM`,
     step.toCold.length && `${step.toCold.length} WARM to COLD`,
     step.dropped.length && `${step.dropped.length} dropped`,
   ].filter(Boolean);
-  const head = step.crossed ? `${step.peakTokens} / ${budget} over budget \u2192 ` : "";
-  return `turn ${step.turn}: ${head}COMPACT \u2192 ${step.tokensAfter} / ${budget}${moved.length ? ", " + moved.join(", ") : ""}${room}`;
+  const head = step.crossed ? `${num(step.peakTokens)} / ${num(budget)} over budget \u2192 ` : "";
+  return `turn ${step.turn}: ${head}COMPACT \u2192 ${num(step.tokensAfter)} / ${num(budget)}${moved.length ? ", " + moved.join(", ") : ""}${room}`;
 }
 
 /** The crossing note: what the last step's crossing did, and how close the next one is. */
 function crossingStory(step, state) {
   const { budget } = state;
-  const went = `Turn ${step.turn} took the window to ${step.peakTokens} tokens, over the budget of ${budget}.`;
+  const went = `Turn ${step.turn} took the window to ${num(step.peakTokens)} tokens, over the budget of ${num(budget)}.`;
   if (step.noSmaller) return `${went} COMPACT found nothing it could fold or drop, so it stays over budget.`;
-  if (step.overBudget) return `${went} COMPACT could only bring it down to ${step.tokensAfter}, still over budget.`;
+  if (step.overBudget) return `${went} COMPACT could only bring it down to ${num(step.tokensAfter)}, still over budget.`;
   const next = state.done ? "" : step.room === 0 ? ": any next turn crosses again"
     : `: the next turn crosses again if it is longer than ${plural(step.room, "token")}`;
-  return `${went} COMPACT brought it back to ${step.tokensAfter}, leaving ${headroom(step)}${next}.`;
+  return `${went} COMPACT brought it back to ${num(step.tokensAfter)}, leaving ${headroom(step)}${next}.`;
 }
 
 /** The live-region sentence for a step. */
@@ -405,9 +405,9 @@ function describeStep(step, state) {
   const done = state.done ? " The script is finished." : "";
   if (step.crossed && step.compacted) {
     const still = step.overBudget ? ", still over budget" : "";
-    return `Turn ${step.turn}: over budget at ${step.peakTokens} tokens, compacted to ${step.tokensAfter} of ${state.budget} tokens${still}.${done}`;
+    return `Turn ${step.turn}: over budget at ${num(step.peakTokens)} tokens, compacted to ${num(step.tokensAfter)} of ${num(state.budget)} tokens${still}.${done}`;
   }
-  return `Turn ${step.turn}: ${step.tokensAfter} of ${state.budget} tokens, ${said(step)}.${done}`;
+  return `Turn ${step.turn}: ${num(step.tokensAfter)} of ${num(state.budget)} tokens, ${said(step)}.${done}`;
 }
 
 define("memory-compaction", MemoryCompaction, { budget: "budget", hot: "hot", turn: "turn" });

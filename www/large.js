@@ -5,7 +5,7 @@
 // the panel for their own conversation or a page reads a `src` file: a page whose readers never
 // do downloads none of it. Draws what the core gives; it decides nothing.
 
-import { h, plural, svg, adoptMoreStyles } from "./dom.js";
+import { h, plural, svg, num, adoptMoreStyles } from "./dom.js";
 import { coreFor, own } from "./cores.js";
 import { readAfter } from "./settings.js";
 import { workerBeside } from "./located.js";
@@ -21,9 +21,6 @@ const LIST_PAGE = 20;
 /** False in the one-file bundle (tools/bundle.mjs), which has no worker file beside it. */
 const HAS_WORKER_FILE = true;
 
-// One formatter: toLocaleString builds one each call, which costs a long log's drawing tens of ms.
-const NUMBER = new Intl.NumberFormat("en-US");
-const number = (n) => NUMBER.format(n);
 const megabytes = (bytes) => `${(bytes / 1_000_000).toFixed(1)} MB`;
 
 /** The element's link to its worker: one worker an element, made when a file is first picked. */
@@ -403,7 +400,7 @@ export function longSparkline({ n, series, peaks = () => null, over = () => fals
     svg("text", { x: left - 3, y: y(yMax) + 3, class: "tick", "text-anchor": "end" }, short(yMax)),
     svg("text", { x: left - 3, y: y(0) + 3, class: "tick", "text-anchor": "end" }, "0"),
     svg("text", { x: x(0), y: hgt - 2, class: "tick", "text-anchor": "start" }, "turn 1"),
-    svg("text", { x: x(n - 1), y: hgt - 2, class: "tick", "text-anchor": "end" }, number(n)),
+    svg("text", { x: x(n - 1), y: hgt - 2, class: "tick", "text-anchor": "end" }, num(n)),
     svg("line", { x1: left, x2: w - right, y1: y(budget), y2: y(budget), class: "budget-line" }),
     svg("text", { x: left + 3, y: y(budget) - 3, class: "budget-label", "text-anchor": "start" }, `budget ${short(budget)}`),
   ];
@@ -463,8 +460,8 @@ export function policySparkline(row, budget, turn, yMax, realMarks) {
   const n = row.series.length;
   const [low, high] = lowHigh(row.series.slice(0, turn));
   const label = turn === 0
-    ? `${row.info.name}: no turns yet of ${number(n)}. Budget ${number(budget)}, y axis 0 to ${number(yMax)} tokens.`
-    : `${row.info.name}, turns 1 to ${number(turn)} of ${number(n)}, ${banded(n) ? "each pixel the lowest and highest window of its turns" : "a point a turn"}: after each step from ${number(low)} to ${number(high)} tokens, ${number(row.series[turn - 1])} now; the highest peak before compacting ${number(highest(row.peaks.slice(0, turn)))}. Budget ${number(budget)}, y axis 0 to ${number(yMax)} tokens.`;
+    ? `${row.info.name}: no turns yet of ${num(n)}. Budget ${num(budget)}, y axis 0 to ${num(yMax)} tokens.`
+    : `${row.info.name}, turns 1 to ${num(turn)} of ${num(n)}, ${banded(n) ? "each pixel the lowest and highest window of its turns" : "a point a turn"}: after each step from ${num(low)} to ${num(high)} tokens, ${num(row.series[turn - 1])} now; the highest peak before compacting ${num(highest(row.peaks.slice(0, turn)))}. Budget ${num(budget)}, y axis 0 to ${num(yMax)} tokens.`;
   const over = overSet(row);
   return longSparkline({
     n, series: (i) => row.series[i], peaks: (i) => row.peaks[i], over: (i) => over.has(i + 1), budget, turn, yMax, label,
@@ -528,22 +525,22 @@ export function realRow(el, state) {
   let now = null;
   for (let i = Math.min(turn, n) - 1; i >= 0 && now === null; i--) now = tokens[i];
   const trigger = state.trigger;
-  const cited = log.compactions.map((c) => `after turn ${number(c.turn)}${c.preTokens ? ` at ${number(c.preTokens)} tokens` : ""}`);
+  const cited = log.compactions.map((c) => `after turn ${num(c.turn)}${c.preTokens ? ` at ${num(c.preTokens)} tokens` : ""}`);
   // Where it compacted and the trigger are said beside the chart, in the note it is read with.
-  const label = `${log.formatName}, as its log records it: the tokens sent each turn, ${tokens.filter((t) => t !== null).length} turns with a count. Budget ${number(state.budget)}.`;
+  const label = `${log.formatName}, as its log records it: the tokens sent each turn, ${tokens.filter((t) => t !== null).length} turns with a count. Budget ${num(state.budget)}.`;
   const spark = longSparkline({
     n, series: (i) => tokens[i], budget: state.budget, turn, yMax, label, trigger,
     marks: log.compactions.map((c) => c.turn),
   });
   const where = log.compactions.length === 0 ? "It never compacted."
     : `It compacted ${plural(log.compactions.length, "time")} (dotted): ${cited.join("; ")}.`;
-  const crossed = trigger === null ? "" : ` With compact at ${state.compactAt}% of ${number(state.budget)}, the trigger is ${number(trigger)} tokens.`;
+  const crossed = trigger === null ? "" : ` With compact at ${state.compactAt}% of ${num(state.budget)}, the trigger is ${num(trigger)} tokens.`;
   return h("tr", { className: "real-log", attrs: { role: "row" } },
     h("th", { scope: "row", attrs: { role: "rowheader" } }, h("span", { className: "policy-name" }, "As the log sent it"),
       h("span", { className: "origin" }, `${log.formatName} \u00b7 the agent's own`)),
     h("td", { className: "chart", attrs: { role: "cell" } }, spark, h("span", { className: "note moments" }, `${where}${crossed}`)),
     h("td", { className: "compactions", attrs: { role: "cell", "data-label": "compactions so far" } }, String(done.length)),
-    h("td", { className: "tokens-now", attrs: { role: "cell", "data-label": "tokens sent now" } }, now === null ? "\u2013" : `${number(now)} / ${number(state.budget)}`));
+    h("td", { className: "tokens-now", attrs: { role: "cell", "data-label": "tokens sent now" } }, now === null ? "\u2013" : `${num(now)} / ${num(state.budget)}`));
 }
 
 /** The log's own compactions up to `turn`, each with its summary: beside a policy's window. */
@@ -551,11 +548,11 @@ export function realSummaries(el, turn) {
   const log = realLog(el);
   if (!log) return null;
   const done = log.compactions.filter((c) => c.turn <= turn);
-  if (done.length === 0) return h("p", { className: "note" }, `The log's own compactions: none by turn ${number(turn)}.`);
+  if (done.length === 0) return h("p", { className: "note" }, `The log's own compactions: none by turn ${num(turn)}.`);
   return h("div", { className: "real-summaries" },
     h("h4", {}, `Beside it, the log's own ${done.length === 1 ? "compaction" : `${done.length} compactions`} so far`),
     paged(done, (c) => h("details", {},
-      h("summary", {}, `After turn ${number(c.turn)}: ${c.trigger ?? "compacted"}${c.preTokens ? `, ${number(c.preTokens)} tokens` : ""}${c.postTokens ? ` \u2192 ${number(c.postTokens)}` : ""}`),
+      h("summary", {}, `After turn ${num(c.turn)}: ${c.trigger ?? "compacted"}${c.preTokens ? `, ${num(c.preTokens)} tokens` : ""}${c.postTokens ? ` \u2192 ${num(c.postTokens)}` : ""}`),
       h("p", { className: "real-summary" }, c.summary ?? "(the log keeps no summary)")), "compaction", true));
 }
 
@@ -574,7 +571,7 @@ export function pager({ count, size, noun, page = 0, show }) {
     const from = at * size;
     const end = Math.min(count, from + size);
     show(from, end);
-    said.textContent = `${noun}s ${number(from + 1)} to ${number(end)} of ${number(count)}`;
+    said.textContent = `${noun}s ${num(from + 1)} to ${num(end)} of ${num(count)}`;
     back.disabled = at === 0;
     next.disabled = at === pages - 1;
   };
@@ -651,7 +648,7 @@ export function factCounts(state, head, rows) {
 /** A list of more than 12 turns for a sentence, shortened: "1,234 turns, from turn 4 to turn 9,980"; `null` for fewer. */
 export function turnsSaid(turns) {
   if (turns.length <= 12) return null;
-  return `${number(turns.length)} turns, from turn ${number(turns[0])} to turn ${number(turns.at(-1))}`;
+  return `${num(turns.length)} turns, from turn ${num(turns[0])} to turn ${num(turns.at(-1))}`;
 }
 
 /** One step of the turn slider with Page Up and Page Down: a tenth of the session, at least 1. */

@@ -4,7 +4,7 @@
 //   <script type="module" src="widgets.js"></script>
 //   <memory-playground budget="40" hot="2"></memory-playground>
 
-import { h, plural, listed, ruleDetails, svg } from "./dom.js";
+import { h, plural, listed, ruleDetails, svg, num } from "./dom.js";
 import { MemoryWidget, define } from "./widget.js";
 import { turnList, sessionModel, TOKEN_CHOICES, SESSION_CHOICES, countingPhrase } from "./session.js";
 import { WithConversation } from "./conversation.js";
@@ -75,9 +75,9 @@ function sparkline(row, budget, turn, yMax) {
     svg("text", { x: left - 3, y: y(yMax) + 3, class: "tick", "text-anchor": "end" }, String(yMax)),
     svg("text", { x: left - 3, y: y(0) + 3, class: "tick", "text-anchor": "end" }, "0"),
     svg("text", { x: x(0), y: hgt - 2, class: "tick", "text-anchor": "start" }, "turn 1"),
-    svg("text", { x: x(n - 1), y: hgt - 2, class: "tick", "text-anchor": "end" }, String(n)),
+    svg("text", { x: x(n - 1), y: hgt - 2, class: "tick", "text-anchor": "end" }, num(n)),
     svg("line", { x1: left, x2: w - right, y1: y(budget), y2: y(budget), class: "budget-line" }),
-    svg("text", { x: left + 3, y: y(budget) - 3, class: "budget-label", "text-anchor": "start" }, `budget ${budget}`),
+    svg("text", { x: left + 3, y: y(budget) - 3, class: "budget-label", "text-anchor": "start" }, `budget ${num(budget)}`),
   ];
   if (turn < n) {
     const from = Math.max(0, turn - 1);
@@ -99,9 +99,9 @@ function sparkline(row, budget, turn, yMax) {
     parts.push(svg("circle", { cx: x(turn - 1), cy: y(tokens), r: 3.4, class: row.window.overBudget ? "now over" : "now" }));
   }
   const label = turn === 0
-    ? `${row.info.name}: no turns yet; the ${n} turns to come are drawn faded as the future. Budget ${budget}, y axis 0 to ${yMax} tokens.`
+    ? `${row.info.name}: no turns yet; the ${num(n)} turns to come are drawn faded as the future. Budget ${num(budget)}, y axis 0 to ${num(yMax)} tokens.`
     : `${row.info.name}, turns 1 to ${turn}: window tokens after each step ${past.join(", ")}; peaks with each new turn, before compacting, ${row.peaks.slice(0, turn).join(", ")}. ` +
-      `Budget ${budget}, y axis 0 to ${yMax} tokens.` +
+      `Budget ${num(budget)}, y axis 0 to ${num(yMax)} tokens.` +
       (turn < n ? ` Turns ${turn + 1} to ${n} are drawn faded as the future.` : "");
   return svg("svg", { viewBox: `0 0 ${w} ${hgt}`, width: w, height: hgt, role: "img", "aria-label": label, class: "spark" }, ...parts);
 }
@@ -182,7 +182,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     this.model.goTo(turn);
     const state = this.model.state();
     const trigger = state.compactAt === null ? "each policy's own trigger" : `compacting at ${state.compactAt}%`;
-    return `Every policy replayed to turn ${state.turn} (budget ${state.budget}, ${plural(state.policies[0]?.window.hotN ?? 0, "HOT turn")}, ${trigger}${countingPhrase(state.policies[0]?.window ?? {})}).`;
+    return `Every policy replayed to turn ${state.turn} (budget ${num(state.budget)}, ${plural(state.policies[0]?.window.hotN ?? 0, "HOT turn")}, ${trigger}${countingPhrase(state.policies[0]?.window ?? {})}).`;
   }
 
   mount() {
@@ -254,7 +254,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     ], { budget: 40, hot: 2, "compact-at": "", "compact-to": "", tokens: "words", session: "refund-desk" });
     this.ensureOwnPanel(false);
     this.render(state);
-    this.announce(`Ready: ${plural(state.policies.length, "policy", "policies")} at turn ${state.turn} of ${state.totalTurns}, budget ${state.budget} tokens.`);
+    this.announce(`Ready: ${plural(state.policies.length, "policy", "policies")} at turn ${state.turn} of ${num(state.totalTurns)}, budget ${num(state.budget)} tokens.`);
   }
 
   /** The comparison's result in one line, from a second model played to the end ("" on an error). */
@@ -269,7 +269,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
     const keeps = whole.length === 0 ? "none still names every fact in full"
       : `${names(whole)} still name${whole.length === 1 ? "s" : ""} every fact in full`;
     const no = both.length === 0 ? "; no policy does both" : "";
-    return `After all ${state.totalTurns} turns, ${ends}; ${keeps}${no}.`;
+    return `After all ${num(state.totalTurns)} turns, ${ends}; ${keeps}${no}.`;
   }
 
   goTo(turn) {
@@ -310,12 +310,12 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
   render(state) {
     const ui = this.ui;
     ui.slider.value = state.turn;
-    ui.slider.setAttribute("aria-valuetext", `turn ${state.turn} of ${state.totalTurns}`);
-    ui.turnValue.textContent = `turn ${state.turn} of ${state.totalTurns}`;
+    ui.slider.setAttribute("aria-valuetext", `turn ${state.turn} of ${num(state.totalTurns)}`);
+    ui.turnValue.textContent = `turn ${state.turn} of ${num(state.totalTurns)}`;
     ui.back.disabled = state.turn === 0;
     ui.next.disabled = state.turn >= state.totalTurns;
     const knob = state.compactAt === null ? "" : ` Every policy with a token trigger compacts at ${state.compactAt}% of the budget (Knobs).`;
-    ui.count.textContent = `${policyCount(state.policies)} Each replays the same ${state.totalTurns} turns with a budget of ${state.budget} tokens.${knob}`;
+    ui.count.textContent = `${policyCount(state.policies)} Each replays the same ${num(state.totalTurns)} turns with a budget of ${num(state.budget)} tokens.${knob}`;
     this.showTriggers?.(state); // under the knobs, once they are open (triggers.js)
     ui.caption.textContent = `${countWord(state.policies.length)} compaction policies, one session`;
 
@@ -340,9 +340,9 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
         h("td", { className: "chart", attrs: { role: "cell" } },
           large ? large.policySparkline(row, state.budget, state.turn, yMax) : sparkline(row, state.budget, state.turn, yMax),
           h("span", { className: "note moments" }, moments(row, say))),
-        h("td", { className: "compactions", attrs: { role: "cell", "data-label": "compactions so far" } }, String(row.compactions),
+        h("td", { className: "compactions", attrs: { role: "cell", "data-label": "compactions so far" } }, num(row.compactions),
           noSmaller(row, say)),
-        h("td", { className: "tokens-now", attrs: { role: "cell", "data-label": "tokens now" } }, `${row.tokens} / ${state.budget}`,
+        h("td", { className: "tokens-now", attrs: { role: "cell", "data-label": "tokens now" } }, `${num(row.tokens)} / ${num(state.budget)}`,
           over ? h("span", { className: "verdict-over" }, " over budget") : ""));
     }));
     const real = this.large?.realRow(this, state);
@@ -368,7 +368,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
       ui.dataHead.replaceChildren(h("th", { scope: "col" }, "policy"), ...turns.map((t) => h("th", { scope: "col" }, `turn ${t}`)));
       ui.dataRows.replaceChildren(...state.policies.map((row) =>
         h("tr", {}, h("th", { scope: "row" }, row.info.name), ...row.series.map((tokens, i) =>
-          h("td", { className: row.overTurns.includes(i + 1) ? "over" : "", attrs: { "data-label": `turn ${i + 1}` } }, row.peaks[i] > tokens ? `${row.peaks[i]} \u2192 ${tokens}` : String(tokens))))));
+          h("td", { className: row.overTurns.includes(i + 1) ? "over" : "", attrs: { "data-label": `turn ${i + 1}` } }, row.peaks[i] > tokens ? `${num(row.peaks[i])} \u2192 ${num(tokens)}` : num(tokens))))));
     }
 
     const open = state.policies.find((row) => row.info.id === this.#open);
@@ -389,7 +389,7 @@ class MemoryPlayground extends WithConversation(MemoryWidget) {
       const line = (tier, label, text, note) => h("li", { className: `tier-line ${tier}` }, h("strong", {}, `${label}: `), text, h("span", { className: "tokens" }, ` ${note}`));
       const verbatim = (t) => line("verbatim", `turn ${t.turn}`, t.text, plural(t.tokens, "token"));
       ui.detail.replaceChildren(...[
-        h("h3", {}, `${open.info.name} at turn ${w.turn}: ${w.tokens} of ${w.budget} tokens`),
+        h("h3", {}, `${open.info.name} at turn ${w.turn}: ${num(w.tokens)} of ${num(w.budget)} tokens`),
         h("ul", { className: "lines" },
           w.cold ? line("cold", "key terms", w.cold.text, from(w.cold.turns)) : null,
           ...w.warm.map((l) => line("warm", "summary", l.text, from(l.turns))),

@@ -156,7 +156,7 @@ test("a 21 MB Claude Code log picked in the panel is read and replayed in a work
   const seen = await page.evaluate(() => window.progressSeen);
   assert.ok(seen.length > 0, "the progress bar never showed");
   assert.equal(await playground.getByRole("progressbar", { name: "Import progress" }).isHidden(), true);
-  assert.match(await playground.getByRole("status").textContent(), new RegExp(`^Imported ${now.totalTurns} turns from a Claude Code session`));
+  assert.match(await playground.getByRole("status").textContent(), new RegExp(`^Imported ${now.totalTurns.toLocaleString("en-US")} turns from a Claude Code session \\(JSONL\\): \\d,\\d{3} decision`));
   // The log's own compactions, as the core reads them, each marked on the log's curve, and the
   // tokens it sent.
   const real = await playground.evaluate((el) => ({ compactions: el.realLog.compactions.length, sent: el.realLog.sentTokens.length }));
@@ -398,7 +398,7 @@ test("an attribute set on the element replays in the worker once, said as progre
   const seen = await page.evaluate(() => window.seen);
   assert.deepEqual(seen.errors, []);
   assert.ok(seen.status.includes("Replaying the seven policies\u2026"), seen.status.join(" | "));
-  assert.match(await playground.getByRole("status").textContent(), /^budget changed\. Every policy replayed to turn 0 \(budget 5000/);
+  assert.match(await playground.getByRole("status").textContent(), /^budget changed\. Every policy replayed to turn 0 \(budget 5,000/);
   // A budget the core refuses: said once, and not asked again and again; the model stays.
   await playground.evaluate((el) => el.setAttribute("budget", "0"));
   await page.waitForFunction(() => !document.querySelector("memory-playground").errorBox.hidden);

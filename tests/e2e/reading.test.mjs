@@ -251,3 +251,39 @@ test("#55 Less: the index page's prose has no list of thresholds, no query-rewri
   assert.equal(notes.filter((note) => /^The refund desk is invented/.test(note)).length, 1, notes.join(" | "));
   assert.deepEqual(problems, []);
 });
+
+test("numbers: every number a widget shows is written one way, its thousands grouped (200,000), by the page and by the core", async () => {
+  const { page, problems } = await openAt(1280);
+  // What a widget shows: its text and the names and values it gives a screen reader.
+  const shown = (id) => page.evaluate((id) => {
+    const root = document.getElementById(id).shadowRoot;
+    const out = [root.textContent];
+    for (const el of root.querySelectorAll("[aria-label], [aria-valuetext]")) out.push(el.getAttribute("aria-label") ?? "", el.getAttribute("aria-valuetext") ?? "");
+    return out.join(" ¦ ");
+  }, id);
+  for (const id of ["policies", "session"]) {
+    await page.evaluate((id) => document.getElementById(id).setAttribute("budget", "200000"), id);
+    await page.waitForFunction((id) => document.getElementById(id).model?.state().budget === 200000, id);
+  }
+  await page.locator("#policies").getByRole("slider", { name: "turn" }).fill("10");
+  const session = page.locator("#session");
+  for (let i = 0; i < 4; i++) await session.getByRole("button", { name: "Add next turn" }).click();
+  for (const id of ["policies", "session"]) {
+    const text = await shown(id);
+    assert.match(text, /200,000/, id);
+    assert.doesNotMatch(text, /200000/, id);
+  }
+  assert.match(await session.locator(".meter-text").textContent(), /\/ 200,000 tokens/);
+  // The core writes a token count in its texts as the page does: a window over a budget of 1,000.
+  const over = await page.evaluate(async () => {
+    const core = await import("./pkg/agent_memory_widgets.js");
+    await core.default();
+    const script = Array.from({ length: 60 }, (_, i) => ({ speaker: "tool", kind: "tool", text: `${"word ".repeat(40)}${i}` }));
+    const playground = core.Playground.withConfig({ budget: 1000, script });
+    playground.goTo(60);
+    return playground.state().policies.map((row) => row.window.overBudgetReason).filter(Boolean);
+  });
+  assert.ok(over.some((reason) => /budget of 1,000\b/.test(reason)), over.join(" | "));
+  for (const reason of over) assert.doesNotMatch(reason, /\d{4}/, reason);
+  assert.deepEqual(problems, []);
+});
