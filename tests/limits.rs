@@ -13,10 +13,10 @@ use agent_memory_widgets::limits::{
 #[path = "common/store.rs"]
 mod store;
 use agent_memory_widgets::{
-    import_conversation, policy, Distilled, Error, ErrorKind, FactId, FactKind, LiveStore,
-    PolicyId, Script, Session, SessionConfig, SessionOptions, StoreConfig, Tokens, Turn, TurnSpec,
+    import_conversation, policy, Error, ErrorKind, FactId, FactKind, LiveStore, PolicyId, Script,
+    Session, SessionConfig, SessionOptions, StoreConfig, Tokens, Turn, TurnSpec,
 };
-use store::Fixed;
+use store::{semantic, Fixed};
 
 /// `n` with its thousands grouped: 67,108,864.
 fn grouped(n: u64) -> String {
@@ -305,13 +305,7 @@ fn a_store_write_has_the_same_text_limit_as_a_turn() {
         "text",
         "MAX_TEXT_CHARS",
     );
-    let distilled = Distilled {
-        id: FactId(3),
-        kind: FactKind::Semantic,
-        text: over.clone(),
-        importance: 0.9,
-        sources: vec![FactId(1)],
-    };
+    let distilled = semantic(3, &over, &[1]);
     assert_over(
         store.consolidate(&Fixed(vec![distilled])).unwrap_err(),
         "text",

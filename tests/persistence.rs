@@ -14,7 +14,7 @@ use agent_memory_widgets::{
 #[path = "common/store.rs"]
 mod store;
 use proptest::prelude::*;
-use store::{at, Fixed};
+use store::{at, semantic, Fixed};
 
 /// A store with every status and kind in it: active, superseded, evicted, refreshed, read, and a
 /// distilled fact citing its episodes.
@@ -45,13 +45,7 @@ fn busy_store() -> LiveStore {
     store
         .write(FactId(6), "Dana asks about the Globex warranty", 0.7, None)
         .unwrap(); // evicts
-    let distilled = Distilled {
-        id: FactId(7),
-        kind: FactKind::Semantic,
-        text: "Dana's order ORD-3300 was refunded $180.00".into(),
-        importance: 0.9,
-        sources: vec![FactId(2), FactId(3), FactId(4)],
-    };
+    let distilled = semantic(7, "Dana's order ORD-3300 was refunded $180.00", &[2, 3, 4]);
     store.consolidate(&Fixed(vec![distilled])).unwrap();
     store
 }
@@ -298,13 +292,7 @@ fn a_distilled_fact_that_repeats_an_active_fact_supersedes_by_the_fact_that_stay
         store
             .write(FactId(2), "Dana asked for a refund", 0.5, None)
             .unwrap();
-        let distilled = Distilled {
-            id: FactId(3),
-            kind: FactKind::Semantic,
-            text: "Refund approved".into(),
-            importance: 0.9,
-            sources: sources.iter().map(|&id| FactId(id)).collect(),
-        };
+        let distilled = semantic(3, "Refund approved", sources);
         let outcomes = store.consolidate(&Fixed(vec![distilled])).unwrap();
         assert_eq!(
             (outcomes[0].fact, outcomes[0].refreshed),

@@ -10,7 +10,7 @@ use agent_memory_widgets::{
 #[path = "common/store.rs"]
 mod store;
 use proptest::prelude::*;
-use store::{at, Fixed};
+use store::{at, semantic, Fixed};
 
 fn ids(store: &LiveStore) -> Vec<u32> {
     store.facts().map(|fact| fact.id.0).collect()
@@ -197,13 +197,7 @@ fn forgetting_an_episode_takes_it_out_of_the_sources_that_cite_it() {
     store
         .write(FactId(2), "the refund was approved", 0.5, None)
         .unwrap();
-    let distilled = Distilled {
-        id: FactId(3),
-        kind: FactKind::Semantic,
-        text: "Dana was refunded".into(),
-        importance: 0.9,
-        sources: vec![FactId(1), FactId(2)],
-    };
+    let distilled = semantic(3, "Dana was refunded", &[1, 2]);
     store.consolidate(&Fixed(vec![distilled])).unwrap();
     assert_eq!(
         store.get(FactId(3)).unwrap().sources,
