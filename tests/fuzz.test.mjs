@@ -19,7 +19,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
-import { CORES } from "../www/cores.js";
+import { CONFIG_METHODS, CORES } from "../www/cores.js";
 
 const PKG = resolve(import.meta.dirname, "../www/pkg");
 /** The full core: every class, `withConfig` and `importConversation`. */
@@ -311,11 +311,12 @@ function checkComparison(state) {
 class Failure extends Error {}
 
 /**
- * Whether `lib` exports what `op` calls: its class, and `withConfig`, `importConversation` and
- * `frameworkTriggers` in the cores that have them (www/cores.js).
+ * Whether `lib` exports what `op` calls: its class, and `withConfig`, the methods of
+ * CONFIG_METHODS, `importConversation` and `frameworkTriggers` in the cores that have them
+ * (www/cores.js).
  */
 const exports = (lib, op) => typeof lib[op.cls] === "function"
-  && (op.call !== "withConfig" || typeof lib[op.cls].withConfig === "function")
+  && ((op.call !== "withConfig" && !CONFIG_METHODS[op.cls]?.includes(op.call)) || typeof lib[op.cls].withConfig === "function")
   && (op.call !== "import" || typeof lib.importConversation === "function")
   && (op.call !== "triggers" || typeof lib.frameworkTriggers === "function");
 
@@ -451,16 +452,17 @@ for (const core of Object.keys(CORES).filter((name) => name !== FULL)) {
   });
 }
 
-test("every core's classes have the full core's methods, and withConfig exactly where Cargo.toml's with-config is", async () => {
+test("every core's classes have the full core's methods, and withConfig and CONFIG_METHODS exactly where Cargo.toml's with-config is", async () => {
   const full = await instantiate(FULL);
-  const methods = (cls) => Object.getOwnPropertyNames(cls.prototype).sort().join(" ");
+  const methods = (cls, without = []) => Object.getOwnPropertyNames(cls.prototype).filter((name) => !without.includes(name)).sort().join(" ");
   for (const [core, features] of Object.entries(CORES)) {
     const lib = await instantiate(core);
     const classes = ["Session", "FactStore", "Playground", "ForgettingPlayground"].filter((name) => name in lib);
     assert.ok(classes.length > 0, core);
     for (const name of classes) {
-      assert.equal(methods(lib[name]), methods(full[name]), `${core}: ${name}'s methods`);
-      assert.equal(typeof lib[name].withConfig === "function", features.includes("with-config"), `${core}: ${name}.withConfig`);
+      const configured = features.includes("with-config");
+      assert.equal(methods(lib[name]), methods(full[name], configured ? [] : CONFIG_METHODS[name]), `${core}: ${name}'s methods`);
+      assert.equal(typeof lib[name].withConfig === "function", configured, `${core}: ${name}.withConfig`);
     }
     assert.equal(typeof lib.importConversation === "function", features.includes("import"), `${core}: importConversation`);
     const triggers = features.includes("with-config") && features.includes("element-playground");

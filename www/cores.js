@@ -62,6 +62,14 @@ export const CORES = {
   ],
 };
 
+/**
+ * The methods that only the cores with `with-config` have, by class; each other method is in every
+ * core that has its class. `Session.script()` gives a custom script's turns: a core without
+ * `withConfig` plays the refund desk alone (the panel for a reader's own conversation takes its
+ * turns from the core that imports).
+ */
+export const CONFIG_METHODS = { Session: ["script"] };
+
 /** The needs core `name` serves: each family it exports, and its `config` and `own` as its features allow. */
 export function needsServed(name) {
   const features = CORES[name];

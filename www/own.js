@@ -146,8 +146,10 @@ async function addTypedTurn(el) {
   const ui = el.ownUi;
   const turn = el.model.state().turn;
   const spec = { speaker: ui.speaker.value, kind: ui.kind.value, text: ui.text.value, summary: ui.summary.value.trim() ? ui.summary.value : null };
-  // The turns so far are the model's script; a playground's model has no `script()`, so the
-  // refund desk's come from a Session of the same core.
+  // The turns so far are the model's script; a playground's model has no `script()`, nor has a
+  // model built on a core without `withConfig` (which plays the refund desk alone), so the
+  // refund desk's come from a Session of the element's core, which imports by now (the panel
+  // is built once it does).
   const source = el.model.script ? el.model : new el.core.Session();
   const specs = el.attempt(() => source.script());
   if (source !== el.model) source.free();

@@ -623,7 +623,14 @@ impl Script {
     }
 
     /// [`Script::to_specs`] borrowed: serialises as they do, without copying a text.
-    #[cfg(any(test, all(target_arch = "wasm32", feature = "element-compaction")))]
+    #[cfg(any(
+        test,
+        all(
+            target_arch = "wasm32",
+            feature = "element-compaction",
+            feature = "with-config"
+        )
+    ))]
     pub(crate) fn spec_refs(&self) -> Vec<SpecRef<'_>> {
         let mut specs = Vec::with_capacity(self.turns.len());
         for turn in self.turns.iter() {
@@ -662,7 +669,14 @@ impl PartialEq for Turn {
 
 /// A [`TurnSpec`] borrowed from its [`Turn`] ([`Script::spec_refs`]); the same fields serialise.
 #[derive(Serialize)]
-#[cfg(any(test, all(target_arch = "wasm32", feature = "element-compaction")))]
+#[cfg(any(
+    test,
+    all(
+        target_arch = "wasm32",
+        feature = "element-compaction",
+        feature = "with-config"
+    )
+))]
 pub(crate) struct SpecRef<'a> {
     speaker: &'a str,
     kind: Kind,

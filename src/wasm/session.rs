@@ -51,7 +51,9 @@ impl JsSession {
     }
 
     /// Every turn of the script as options write it: `withConfig({ script })` of these plays
-    /// the same session. A summary the first-sentence rule wrote is `null`.
+    /// the same session. A summary the first-sentence rule wrote is `null`. (With `withConfig`
+    /// only: a core without it plays the refund desk alone, whose turns any core's gives.)
+    #[cfg(feature = "with-config")]
     #[wasm_bindgen(unchecked_return_type = "TurnSpec[]")]
     pub fn script(&self) -> Result<JsValue, JsError> {
         to_js(&self.0.script().spec_refs())
