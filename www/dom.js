@@ -1,9 +1,7 @@
-// The DOM helpers every module uses, the shadow roots' stylesheet, and tables fitted to the
-// widget: a leaf that imports nothing, so that the base class (widget.js), the elements and the
-// parts that load on demand (settings.js, knobs.js, links.js, guide.js, ...) all build on it
-// without importing one another. (Fitting tables was a module of its own, tables.js, imported by
-// the three elements with tables: its chunk cost each of their pages more gzip, 486 B for 767 B
-// of code, than it saved the compaction page, so it is here.)
+// The DOM helpers every module uses and the shadow roots' stylesheet: a leaf that imports
+// nothing, so that the base class (widget.js), the elements and the parts that load on demand
+// (settings.js, knobs.js, links.js, guide.js, ...) all build on it without importing one another.
+// Tables fitted to the widget are tables.js's, which only the elements with tables load.
 // Text is always set as text, never parsed as HTML.
 
 /**
@@ -57,18 +55,6 @@ export const quote = (text) => `\u201c${text}\u201d`;
 /** "a", "a and b", "a, b and c". */
 export const listed = (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
 
-/**
- * A policy's rule and source, closed behind a disclosure: the table leads with its result. `now`,
- * if given, says how the knobs change the rule here.
- */
-export function ruleDetails(info, now = "") {
-  return h("details", { className: "rule-details" },
-    h("summary", {}, "rule and source"),
-    h("span", { className: "rule" }, info.rule),
-    now ? h("span", { className: "rule rule-now" }, now) : null,
-    h("span", { className: "note source" }, "Source: ",
-      info.url ? h("a", { href: info.url, rel: "noopener", target: "_blank" }, info.source) : info.source));
-}
 // One formatter for each number of decimals: toLocaleString builds one each call, which costs a
 // long log's drawing tens of ms.
 const FORMATS = [];
@@ -85,38 +71,4 @@ export function svg(tag, attrs = {}, ...children) {
   for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, String(value));
   el.append(...children);
   return el;
-}
-
-/**
- * Puts each table of `el`'s content in a box of its own, so the page never scrolls sideways. A
- * table marked `cards` that is wider than the widget becomes cards: a card per row, each value labelled
- * with its column (`data-label`), so that no column, and no answer, hides behind a scroll.
- * Any other table too wide scrolls sideways in its box, which is then a labelled region that
- * takes focus, so keyboard users can scroll it too.
- */
-export function fitTables(el) {
-  for (const table of el.body.querySelectorAll("table")) {
-    if (table.parentElement.classList.contains("scroll")) continue;
-    const box = h("div", { className: "scroll" });
-    table.replaceWith(box);
-    box.append(table);
-    const label = table.querySelector("caption")?.textContent ?? "table";
-    const cards = table.classList.contains("cards");
-    const overflows = () => box.scrollWidth > box.clientWidth + 1;
-    const fit = () => {
-      // Tried as a table first, each time: the widget may have grown, or the table shrunk.
-      if (cards) box.classList.toggle("as-cards", false);
-      if (cards && overflows()) box.classList.toggle("as-cards", true);
-      const scrolls = overflows();
-      if (scrolls === box.hasAttribute("tabindex")) return;
-      if (scrolls) {
-        Object.entries({ tabindex: "0", role: "region", "aria-label": `${label} (scrolls sideways)` })
-          .forEach(([name, value]) => box.setAttribute(name, value));
-      } else {
-        for (const name of ["tabindex", "role", "aria-label"]) box.removeAttribute(name);
-      }
-    };
-    el.onResize(box, fit);
-    el.onResize(table, fit);
-  }
 }

@@ -5,7 +5,8 @@
 //   <script type="module" src="widgets.js"></script>
 //   <memory-forgetting-playground capacity="4" half-life="4" stream="tickets"></memory-forgetting-playground>
 
-import { h, plural, quote, listed, ruleDetails, svg } from "./dom.js";
+import { h, plural, quote, listed, svg } from "./dom.js";
+import { WithTables, ruleDetails } from "./tables.js";
 import { readAttributes, MemoryWidget, define } from "./widget.js";
 
 const STREAMS = [
@@ -73,7 +74,7 @@ function sparkline(row, t, until) {
  * @prop {number | null} t - The `t` attribute as a number; `null` when absent.
  * @fires {CustomEvent<{ state: ForgettingPlaygroundState }>} memory-step - The slider moved.
  */
-class MemoryForgettingPlayground extends MemoryWidget {
+class MemoryForgettingPlayground extends WithTables(MemoryWidget) {
   static family = "forgetting-playground";
   static observedAttributes = ["capacity", "half-life", "stream", "t"];
 

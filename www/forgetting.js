@@ -6,6 +6,7 @@
 
 import { h, plural, quote, num, SVG, svg } from "./dom.js";
 import { readAttributes, MemoryWidget, define } from "./widget.js";
+import { WithTables } from "./tables.js";
 
 /** The slider's range. */
 const T_MAX = 12;
@@ -72,7 +73,7 @@ function marker(kind, x, y, className) {
  * @fires {CustomEvent<{ change: Change; state: FactStoreState }>} memory-evict - A write took the
  *   store over capacity and evicted the weakest fact, `change.evicted` (after its `memory-step`).
  */
-class MemoryForgetting extends MemoryWidget {
+class MemoryForgetting extends WithTables(MemoryWidget) {
   static family = "forgetting";
   static observedAttributes = ["half-life", "capacity", "access-boost", "semantic-half-life", "procedural-half-life", "t", "scenario", "guided"];
 

@@ -4,7 +4,8 @@
 //   <script type="module" src="widgets.js"></script>
 //   <memory-playground budget="40" hot="2"></memory-playground>
 
-import { h, plural, listed, ruleDetails, svg, num } from "./dom.js";
+import { h, plural, listed, svg, num } from "./dom.js";
+import { WithTables, ruleDetails } from "./tables.js";
 import { MemoryWidget, define } from "./widget.js";
 import { turnList, sessionModel, TOKEN_CHOICES, SESSION_CHOICES, countingPhrase } from "./session.js";
 import { WithConversation } from "./conversation.js";
@@ -156,7 +157,7 @@ const ruleNow = (info, state) => state.compactAt === null || info.trigger === nu
  * @fires {CustomEvent<{ state: PlaygroundState }>} memory-step - The turn moved (the slider or the
  *   step buttons).
  */
-class MemoryPlayground extends WithConversation(MemoryWidget) {
+class MemoryPlayground extends WithTables(WithConversation(MemoryWidget)) {
   static family = "playground";
   static observedAttributes = ["budget", "hot", "tokens", "turn", "compact-at", "compact-to", "session", "scenario", "src"];
 

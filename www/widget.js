@@ -7,7 +7,7 @@
 // dom.js; widgets.js loads those on demand.
 
 import { loadCore, serves, elementNeed, own } from "./cores.js";
-import { BROWSER, adoptStyles, fitTables, h } from "./dom.js";
+import { BROWSER, adoptStyles, h } from "./dom.js";
 
 export { own };
 
@@ -372,22 +372,10 @@ export class MemoryWidget extends (BROWSER ? HTMLElement : Object) {
   }
 
   /**
-   * Calls `callback` whenever `element` changes size, after layout: never a forced layout.
-   * A ResizeObserver also reports each element once when it starts observing it.
+   * Fits the content's tables to the widget, after each mount: an element with tables has them
+   * (tables.js, `WithTables`, which also watches sizes with `onResize` and `resizeObserver`).
    */
-  onResize(element, callback) {
-    this.resizeCallbacks ??= new WeakMap();
-    this.resizeObserver ??= new ResizeObserver((entries) => {
-      for (const entry of entries) this.resizeCallbacks.get(entry.target)?.(entry);
-    });
-    this.resizeCallbacks.set(element, callback);
-    this.resizeObserver.observe(element);
-  }
-
-  /** Fits the content's tables to the widget (dom.js): as cards, or scrolling sideways, when too wide. */
-  fitTables() {
-    fitTables(this);
-  }
+  fitTables() {}
 
   /** Shows an error inside the widget, fires `memory-error`, and keeps working. */
   fail(error) {
