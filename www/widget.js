@@ -1,13 +1,16 @@
 // The base class the four elements share: its lifecycle (a shadow root, the stylesheet, its core
-// and model, rebuilds), errors, events, keys and focus, and the host's theme. What few readers use
-// loads when first used: the knobs' inputs (knobs.js) when a reader opens the knobs, what applies
-// a setting (settings.js), a link's state (links.js) when a page opens with one or a reader copies
-// one, guided mode (guide.js) with the `guided` attribute. Each element's module (compaction.js,
-// forgetting.js, playground.js, forgetting-playground.js) imports this, and the DOM helpers from
-// dom.js; widgets.js loads those on demand.
+// and model, rebuilds), errors and events, with keys and focus (keys.js) and the host's theme
+// (theme.js). The rest are controllers that load when first used: the knobs' inputs (knobs.js)
+// when a reader opens the knobs, what applies a setting (settings.js), a link's state (links.js)
+// when a page opens with one or a reader copies one, guided mode (guide.js) with the `guided`
+// attribute; tables fitted to the widget (tables.js) only in the elements that have tables. Each
+// element's module (compaction.js, forgetting.js, playground.js, forgetting-playground.js)
+// imports this, and the DOM helpers from dom.js; widgets.js loads those on demand.
 
 import { loadCore, serves, elementNeed, own } from "./cores.js";
 import { BROWSER, adoptStyles, h } from "./dom.js";
+import { keepFocus, usesKey } from "./keys.js";
+import { followTheme, hostScheme, unfollowTheme } from "./theme.js";
 
 export { own };
 
@@ -256,7 +259,7 @@ export class MemoryWidget extends (BROWSER ? HTMLElement : Object) {
 
   disconnectedCallback() {
     widgets.delete(this);
-    themed.delete(this);
+    unfollowTheme(this);
     this.#connected = false;
     this.model = null;
     this.resizeObserver?.disconnect();
@@ -601,61 +604,6 @@ export class MemoryWidget extends (BROWSER ? HTMLElement : Object) {
   }
 }
 
-// --- The host's theme (theme="auto") -------------------------------------------------------------
-
-/** The connected widgets, whose scheme follows the host page's. */
-const themed = new Set();
-/** The reader's preference, once the watch for a theme switch is on (one for all widgets). */
-let prefersDark = null;
-
-/**
- * Follows the host page's theme for `widget`, now and as it changes: a switch sets a class or a
- * data attribute on the page's root or body (mdBook, VitePress, Docusaurus, MkDocs Material),
- * or follows the reader's preference.
- */
-function followTheme(widget) {
-  themed.add(widget);
-  if (!prefersDark) {
-    const update = () => themed.forEach((each) => each.applyTheme());
-    const watch = new MutationObserver(update);
-    for (const el of [document.documentElement, document.body]) if (el) watch.observe(el, { attributes: true });
-    (prefersDark = matchMedia("(prefers-color-scheme: dark)")).addEventListener("change", update);
-  }
-  widget.applyTheme();
-}
-
-/**
- * `"dark"` or `"light"`: the scheme of the page around `el`. The `color-scheme` of its context
- * when that names one scheme (Docusaurus and MkDocs Material set `dark` with their dark themes);
- * else the first opaque background around it, dark when it is darker than the grey where black
- * and white text contrast alike (`lightness`: mdBook's coal, VitePress's `.dark`); else the canvas, dark only when the page allows it and the reader prefers it.
- */
-export function hostScheme(el) {
-  const up = (at) => at.parentElement ?? at.getRootNode().host;
-  const context = up(el) ?? document.documentElement;
-  const schemes = getComputedStyle(context).colorScheme.match(/light|dark/g) ?? [];
-  if (schemes.length === 1) return schemes[0];
-  for (let at = context; at; at = up(at)) {
-    const light = lightness(getComputedStyle(at).backgroundColor);
-    if (light !== null) return light < 0.46 ? "dark" : "light";
-  }
-  return schemes[1] && prefersDark.matches ? "dark" : "light";
-}
-
-/**
- * How light a computed colour is, from 0 (black) to 1 (white), or `null` when it is transparent.
- * Browsers compute `rgb()` (0 to 255) for sRGB colours, `color(srgb 0.9 ...)` for `color-mix()`,
- * and keep `oklch()`, `lab()` and the like, whose first number is their lightness (`lab`'s and
- * `lch`'s out of 100). Scaled so that 0.46 is the grey where black and white text contrast alike.
- */
-function lightness(color) {
-  const [x, y, z, alpha = 1] = (color.replace(/^color\(\S+/, "").match(/[\d.]+/g) ?? []).map(Number);
-  const space = color[0];
-  // Perceptual lightness: that grey is about 0.57 in Oklab and 50 of 100 in CIELAB.
-  return alpha > 0 ? (space === "o" ? x * 0.8 : space === "l" ? x * 0.0092
-    : (0.2126 * x + 0.7152 * y + 0.0722 * z) / (space === "r" ? 255 : 1)) : null;
-}
-
 /**
  * Defines element `name` as `Element` unless it is defined already (the module loaded twice, from
  * two URLs say: the first definition wins), with `mirrors` (`{ property: attribute }`) as
@@ -664,71 +612,6 @@ function lightness(color) {
 export function define(name, Element, mirrors) {
   for (const [property, attribute] of Object.entries(mirrors)) mirror(Element, property, attribute);
   if (BROWSER && !customElements.get(name)) customElements.define(name, Element);
-}
-
-/** Keys that move a slider, a list or a scrolling region. */
-const NAVIGATION = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
-/** Keys with Ctrl or ⌘ that a text box uses: select all, copy, cut, paste, undo, redo, word moves. */
-const EDITING = new Set(["a", "c", "x", "v", "z", "y", "Backspace", "Delete", ...NAVIGATION]);
-/** The named keys a control here uses; every other (Tab, Escape, F1, Shift, ...) is the page's. */
-const NAMED = new Set(["Enter", "Backspace", "Delete", ...NAVIGATION]);
-/** The input types the widgets use that are text boxes (a spin button is one: typing and arrows). */
-const TEXT_INPUT = new Set(["text", "search", "number"]);
-
-/**
- * Whether `control`, which has focus, uses the key of keyboard event `event`: all typing and
- * editing in a text box; a slider's, a list's or a focusable region's navigation keys; Enter and
- * Space on anything that can be pressed. Keys a control does not use (Escape, Tab, a letter on a
- * button, a shortcut with Ctrl or Alt) pass through to the host page. A docs host binds keys on
- * its document (mdBook's ← and → turn the page, reveal.js binds arrows and Space, MkDocs Material
- * `/`, `s`, `f`, `n` and `p`), and an event that leaves a shadow root is retargeted to the host
- * element, so the host cannot tell the key was meant for a control inside: the widget stops it.
- */
-export function usesKey(control, event) {
-  if (!(control instanceof Element)) return false;
-  const { key } = event;
-  // Focus moves, Escape, function keys and modifiers alone belong to the page, from any control
-  // (but a key that composes text with an input method stays in its text box).
-  if (key.length > 1 && !NAMED.has(key) && !event.isComposing) return false;
-  const shortcut = event.ctrlKey || event.metaKey || event.altKey;
-  const tag = control.localName;
-  if (tag === "textarea" || (tag === "input" && TEXT_INPUT.has(control.type)) || control.isContentEditable) {
-    return !shortcut || ((event.ctrlKey || event.metaKey) && !event.altKey && EDITING.has(key.length === 1 ? key.toLowerCase() : key));
-  }
-  if (shortcut) return false;
-  const pressed = key === "Enter" || key === " ";
-  if (tag === "input" && control.type === "range") return NAVIGATION.has(key);
-  if (tag === "select") return NAVIGATION.has(key) || pressed || key.length === 1;
-  if (tag === "input" && control.type === "radio") return NAVIGATION.has(key) || key === " ";
-  if (tag === "a" && control.hasAttribute("href")) return key === "Enter";
-  if (tag === "input" || tag === "button" || tag === "summary") return pressed;
-  // A scrolling region or a chart line: it scrolls, or moves to the next line, with the arrows.
-  return control.tabIndex >= 0 && control.hasAttribute("tabindex") && NAVIGATION.has(key);
-}
-
-const FOCUSABLE = 'button, input, select, textarea, summary, a[href], [tabindex]:not([tabindex="-1"])';
-/** Whether `el` can take focus: in the page, enabled, not hidden, not inert, laid out. */
-const usable = (el) => el?.isConnected && !el.disabled && !el.closest("[hidden], [inert]") && el.getClientRects().length > 0;
-
-/**
- * After an action in `root`, if the control that had focus (`control`) lost it because the
- * action disabled, hid or rebuilt it: moves focus to the control rebuilt in its place (the same
- * id, or the same kind of control with the same name), or else to the nearest usable control
- * around where it was (Step back at turn 0 hands focus to Add next turn). Focus that the action
- * moved on purpose, or that was never in the widget, stays where it is.
- */
-function keepFocus(root, control) {
-  const now = root.activeElement;
-  if (!control || (now && now !== control) || (now === control && usable(control))) return;
-  const name = (el) => el.getAttribute("aria-label") ?? el.textContent;
-  const same = [...root.querySelectorAll(control.localName)].find((el) =>
-    el !== control && usable(el) && (control.id ? el.id === control.id : name(el) === name(control)));
-  if (same) return same.focus();
-  for (let around = control.parentElement; around; around = around.parentElement) {
-    const next = [...around.querySelectorAll(FOCUSABLE)].find(usable);
-    if (next) return next.focus();
-  }
-  [...root.querySelectorAll(FOCUSABLE)].find(usable)?.focus();
 }
 
 // --- Links: each element's state in the URL's fragment -------------------------------------------
