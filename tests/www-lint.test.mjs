@@ -44,7 +44,6 @@ const STILL_IN_JS = [
   ["forgetting.js", "state.reads.filter((read) => read.missed).length", "how many reads missed"],
   ["forgetting.js", "state.reads.filter((read) => read.scheduled)", "the scenario's own reads, listed under the slider"],
   ["forgetting.js", "state.events.filter((event) => event.firedAt !== null)", "the fired events' marks under the slider"],
-  ["guide.js", "state.facts.filter((fact) => fact.status === \"active\")", "the active facts, as a question's choices and its first"],
   ["guide.js", "state.facts.filter((f) => f.kind === \"semantic\" && f.status === \"active\")", "how many lasting facts consolidation wrote"],
   ["large.js", "log.compactions.filter((c) => c.turn <= turn)", "a real log's own compactions up to the turn"],
   ["large.js", "state.facts.filter((_, i) => row.kept[i] === \"gone\")", "the facts a policy lost, at real size"],

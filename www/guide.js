@@ -21,8 +21,8 @@ function placesOf(state, term) {
   return places;
 }
 
-/** The facts a reader can pick, as choices: each active fact by its text. */
-const factChoices = (state) => state.facts.filter((fact) => fact.status === "active").map((fact) => [String(fact.id), fact.text]);
+/** The facts a reader can pick, as choices: each active fact by its text (they come first). */
+const factChoices = (state) => state.facts.slice(0, state.activeCount).map((fact) => [String(fact.id), fact.text]);
 
 /** `importance × recency × access = score` for a fact, in words a reader can check. */
 const arithmetic = (fact) =>
@@ -102,7 +102,7 @@ const QUESTIONS = {
       }),
       run: (el) => el.setTime(6),
       verdict(el, state, answer) {
-        const [top] = state.facts.filter((fact) => fact.status === "active");
+        const top = state.facts[0]; // the active facts come first, by score
         const guess = state.facts.find((fact) => String(fact.id) === answer);
         const beside = guess && guess !== top ? `; ${quote(guess.text)} has ${num(guess.score)}` : "";
         return { truth: String(top.id), why: `at t = ${state.t}, ${quote(top.text)} ranks first: ${arithmetic(top)}${beside}.` };
