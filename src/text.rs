@@ -87,24 +87,6 @@ pub(crate) fn push_whole(out: &mut String, mut value: u64) {
     }
 }
 
-/// Appends `value` in decimal with its thousands grouped, as the page writes every number it
-/// shows (its `num`, in www/dom.js): how a token count reads in a text the page shows.
-///
-/// ```text
-/// 999 -> "999"    200000 -> "200,000"    1234567 -> "1,234,567"
-/// ```
-pub(crate) fn push_grouped(out: &mut String, value: u64) {
-    let mut digits = String::new();
-    push_whole(&mut digits, value);
-    let len = digits.len();
-    for (at, digit) in digits.bytes().enumerate() {
-        if at > 0 && (len - at) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(char::from(digit));
-    }
-}
-
 /// A `String` of its pieces, each pushed as it is: text as text, numbers in decimal. The
 /// `format!` of this crate, without `core::fmt` (see the module docs).
 macro_rules! text {
@@ -322,21 +304,6 @@ fn fixed(magnitude: f64, decimals: u32) -> String {
 mod tests {
     use super::*;
     use crate::units::{FactId, Tokens};
-
-    #[test]
-    fn a_token_count_groups_its_thousands_as_the_page_does() {
-        for (tokens, said) in [
-            (0, "0"),
-            (999, "999"),
-            (1000, "1,000"),
-            (200_000, "200,000"),
-            (u32::MAX, "4,294,967,295"),
-        ] {
-            assert_eq!(text!(Tokens(tokens)), said);
-        }
-        // Other whole numbers, such as an index in an error, are written plain.
-        assert_eq!(text!("script[", 1234u32, "]"), "script[1234]");
-    }
 
     proptest::proptest! {
         #[test]

@@ -96,10 +96,9 @@ impl fmt::Display for Tokens {
     }
 }
 
-/// A token count in a text grouped by thousands (`200,000`), as the page writes it.
 impl Piece for Tokens {
     fn push_to(&self, out: &mut String) {
-        crate::text::push_grouped(out, u64::from(self.0));
+        self.0.push_to(out);
     }
 }
 

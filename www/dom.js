@@ -55,14 +55,11 @@ export const quote = (text) => `\u201c${text}\u201d`;
 /** "a", "a and b", "a, b and c". */
 export const listed = (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
 
-// One formatter for each number of decimals: toLocaleString builds one each call, which costs a
-// long log's drawing tens of ms.
-const FORMATS = [];
 /**
  * Every number the page shows, written one way: at most `digits` decimals, trailing zeros
- * trimmed, thousands grouped (200,000 and 0.125), as the core writes the token counts in its texts.
+ * trimmed, thousands grouped (200,000 and 0.125).
  */
-export const num = (value, digits = 3) => (FORMATS[digits] ??= new Intl.NumberFormat("en-US", { maximumFractionDigits: digits })).format(value);
+export const num = (value, digits = 3) => value.toLocaleString("en", { maximumFractionDigits: digits });
 
 export const SVG = "http://www.w3.org/2000/svg";
 /** Creates an SVG element with attributes (presentation attributes, never `style`). */

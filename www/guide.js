@@ -51,8 +51,8 @@ const QUESTIONS = {
       ask(el, state) {
         const next = el.probe(state.turn + 1);
         return {
-          question: `Will turn ${state.turn + 1} take the window over its budget of ${num(state.budget)} tokens?`,
-          detail: next && `The window holds ${num(state.tokens)} tokens. Turn ${next.turn.turn} adds ${plural(next.turn.tokens, "token")}: ${next.turn.speaker}: ${quote(next.turn.text)}`,
+          question: `Will turn ${state.turn + 1} take the window over its budget of ${state.budget} tokens?`,
+          detail: next && `The window holds ${state.tokens} tokens. Turn ${next.turn.turn} adds ${plural(next.turn.tokens, "token")}: ${next.turn.speaker}: ${quote(next.turn.text)}`,
           choices: [["over", "Yes, over the budget"], ["fits", "No, it fits"]],
         };
       },
@@ -61,8 +61,8 @@ const QUESTIONS = {
         const step = state.log.at(-1);
         const truth = step.crossed ? "over" : "fits";
         const why = step.crossed
-          ? `turn ${step.turn} took the window from ${num(step.tokensBefore)} to ${num(step.peakTokens)} tokens, over the budget of ${num(state.budget)}, so COMPACT ran and left ${num(step.tokensAfter)}.`
-          : `turn ${step.turn} took the window to ${num(step.peakTokens)} of ${num(state.budget)} tokens, ${step.room === 0 ? "at the budget but not over it" : "under the budget"}, so nothing was compacted.`;
+          ? `turn ${step.turn} took the window from ${step.tokensBefore} to ${step.peakTokens} tokens, over the budget of ${state.budget}, so COMPACT ran and left ${step.tokensAfter}.`
+          : `turn ${step.turn} took the window to ${step.peakTokens} of ${state.budget} tokens, ${step.room === 0 ? "at the budget but not over it" : "under the budget"}, so nothing was compacted.`;
         return { truth, why };
       },
     },

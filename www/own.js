@@ -5,7 +5,7 @@
 // downloads neither. The element's side (`WithConversation`) is in conversation.js. Text is set
 // as text, never parsed as HTML.
 
-import { h, plural, num, adoptMoreStyles } from "./dom.js";
+import { h, plural, adoptMoreStyles } from "./dom.js";
 import { own, loadSettings } from "./widget.js";
 import { readCapped } from "./streams.js";
 import { attach, importFile as importInWorker, pager, LARGE_TURNS } from "./large.js";
@@ -247,7 +247,7 @@ function useImported(el, read) {
   const { turns, formatName, skipped } = read;
   keepLog(el, read);
   const counts = KINDS.map(([kind, label]) => [turns.filter((turn) => turn.kind === kind).length, label])
-    .filter(([n]) => n > 0).map(([n, label]) => `${num(n)} ${label}`);
+    .filter(([n]) => n > 0).map(([n, label]) => `${n} ${label}`);
   const passed = skipped ? `; ${plural(skipped, "other event")} passed over` : "";
   // Nothing the log holds is left out unsaid: its own compactions, a subagent's turns kept apart,
   // a rewound branch not replayed, a broken line passed over (the first one named).

@@ -76,7 +76,7 @@ function sparkline(row, budget, turn, yMax) {
     svg("text", { x: left - 3, y: y(yMax) + 3, class: "tick", "text-anchor": "end" }, String(yMax)),
     svg("text", { x: left - 3, y: y(0) + 3, class: "tick", "text-anchor": "end" }, "0"),
     svg("text", { x: x(0), y: hgt - 2, class: "tick", "text-anchor": "start" }, "turn 1"),
-    svg("text", { x: x(n - 1), y: hgt - 2, class: "tick", "text-anchor": "end" }, num(n)),
+    svg("text", { x: x(n - 1), y: hgt - 2, class: "tick", "text-anchor": "end" }, String(n)),
     svg("line", { x1: left, x2: w - right, y1: y(budget), y2: y(budget), class: "budget-line" }),
     svg("text", { x: left + 3, y: y(budget) - 3, class: "budget-label", "text-anchor": "start" }, `budget ${num(budget)}`),
   ];
@@ -100,7 +100,7 @@ function sparkline(row, budget, turn, yMax) {
     parts.push(svg("circle", { cx: x(turn - 1), cy: y(tokens), r: 3.4, class: row.window.overBudget ? "now over" : "now" }));
   }
   const label = turn === 0
-    ? `${row.info.name}: no turns yet; the ${num(n)} turns to come are drawn faded as the future. Budget ${num(budget)}, y axis 0 to ${num(yMax)} tokens.`
+    ? `${row.info.name}: no turns yet; the ${n} turns to come are drawn faded as the future. Budget ${num(budget)}, y axis 0 to ${num(yMax)} tokens.`
     : `${row.info.name}, turns 1 to ${turn}: window tokens after each step ${past.join(", ")}; peaks with each new turn, before compacting, ${row.peaks.slice(0, turn).join(", ")}. ` +
       `Budget ${num(budget)}, y axis 0 to ${num(yMax)} tokens.` +
       (turn < n ? ` Turns ${turn + 1} to ${n} are drawn faded as the future.` : "");
@@ -311,8 +311,8 @@ class MemoryPlayground extends WithTables(WithConversation(MemoryWidget)) {
   render(state) {
     const ui = this.ui;
     ui.slider.value = state.turn;
-    ui.slider.setAttribute("aria-valuetext", `turn ${state.turn} of ${num(state.totalTurns)}`);
-    ui.turnValue.textContent = `turn ${state.turn} of ${num(state.totalTurns)}`;
+    ui.slider.setAttribute("aria-valuetext", `turn ${state.turn} of ${state.totalTurns}`);
+    ui.turnValue.textContent = `turn ${state.turn} of ${state.totalTurns}`;
     ui.back.disabled = state.turn === 0;
     ui.next.disabled = state.turn >= state.totalTurns;
     const knob = state.compactAt === null ? "" : ` Every policy with a token trigger compacts at ${state.compactAt}% of the budget (Knobs).`;
@@ -341,7 +341,7 @@ class MemoryPlayground extends WithTables(WithConversation(MemoryWidget)) {
         h("td", { className: "chart", attrs: { role: "cell" } },
           large ? large.policySparkline(row, state.budget, state.turn, yMax) : sparkline(row, state.budget, state.turn, yMax),
           h("span", { className: "note moments" }, moments(row, say))),
-        h("td", { className: "compactions", attrs: { role: "cell", "data-label": "compactions so far" } }, num(row.compactions),
+        h("td", { className: "compactions", attrs: { role: "cell", "data-label": "compactions so far" } }, String(row.compactions),
           noSmaller(row, say)),
         h("td", { className: "tokens-now", attrs: { role: "cell", "data-label": "tokens now" } }, `${num(row.tokens)} / ${num(state.budget)}`,
           over ? h("span", { className: "verdict-over" }, " over budget") : ""));

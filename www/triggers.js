@@ -2,7 +2,7 @@
 // chooses: the core's cited table (`frameworkTriggers`), each with a button that sets
 // **compact at %** to it. Loaded with the knobs of a playground only.
 
-import { h, plural, listed, num } from "./dom.js";
+import { h, plural, listed } from "./dom.js";
 import { config, loadCore } from "./cores.js";
 
 /** The context windows a reader can choose for the frameworks' triggers, in tokens. */
@@ -112,6 +112,6 @@ function stopsAt(state) {
   const ours = state.policies[0];
   const after = ours.window.log.filter((step) => step.compacted).map((step) => step.tokensAfter);
   const [low, high] = [Math.min(...after), Math.max(...after)];
-  const reached = after.length === 0 ? "" : `; so far its compactions left ${low === high ? num(low) : `${num(low)} to ${num(high)}`}`;
+  const reached = after.length === 0 ? "" : `; so far its compactions left ${low === high ? low : `${low} to ${high}`}`;
   return `${ours.info.name} keeps the last ${plural(ours.window.hotN, "turn")} verbatim and compacts only until the window holds ${plural(state.target, "token")} or fewer (compact ours to %${reached}). The others stop where their rules say.`;
 }

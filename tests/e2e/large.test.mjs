@@ -156,7 +156,7 @@ test("a 21 MB Claude Code log picked in the panel is read and replayed in a work
   const seen = await page.evaluate(() => window.progressSeen);
   assert.ok(seen.length > 0, "the progress bar never showed");
   assert.equal(await playground.getByRole("progressbar", { name: "Import progress" }).isHidden(), true);
-  assert.match(await playground.getByRole("status").textContent(), new RegExp(`^Imported ${now.totalTurns.toLocaleString("en-US")} turns from a Claude Code session \\(JSONL\\): \\d,\\d{3} decision`));
+  assert.match(await playground.getByRole("status").textContent(), new RegExp(`^Imported ${now.totalTurns.toLocaleString("en-US")} turns from a Claude Code session`));
   // The log's own compactions, as the core reads them, each marked on the log's curve, and the
   // tokens it sent.
   const real = await playground.evaluate((el) => ({ compactions: el.realLog.compactions.length, sent: el.realLog.sentTokens.length }));
