@@ -726,6 +726,8 @@ test("#41.13 at 390 px a policy's window opens right under the policy that opene
     await button.click();
     const detail = widget.getByRole("region", { name: "the window under the chosen policy" });
     assert.match(await detail.locator("h3").textContent(), new RegExp(`^${name.replace(/[+]/g, "\\+")} at turn 0`));
+    // The first window opened loads its losses' code, then draws the rows again: measure after.
+    await detail.getByText("Loading\u2026").waitFor({ state: "detached" });
     const [row, box] = await Promise.all([button.locator("xpath=ancestor::tr").boundingBox(), detail.boundingBox()]);
     assert.ok(box.y >= row.y + row.height - 1 && box.y - (row.y + row.height) < 32, `${name}: the window starts ${box.y - row.y - row.height} px under its row`);
     assert.ok(box.y < 800, `${name}: the window is out of view at y = ${box.y}`);
